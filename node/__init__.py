@@ -1,0 +1,1 @@
+"""dealerless.node."""
