@@ -350,7 +350,13 @@ class Engine(ABC):
     # -- actions --
     @abstractmethod
     def to_act(self) -> tuple[int, ...]:
-        """Seats that may act now (empty while a chance step is pending or no hand runs)."""
+        """Seats the game is waiting for: it cannot go on until one of them acts (empty while
+        a chance step is pending or no hand runs). Usually one seat."""
+
+    def may_act(self) -> tuple[int, ...]:
+        """Seats that may act now: :meth:`to_act` plus seats with an optional out-of-turn move
+        (a knock at any time, a Tupp claim). Sorted by seat."""
+        return self.to_act()
 
     @abstractmethod
     def legal_actions(self, seat: int) -> list[Action]:
