@@ -29,6 +29,7 @@ from enum import StrEnum
 from typing import Any, ClassVar, TypeAlias
 
 import msgpack
+
 from dealerless.protocol.cards import Card, Suit
 
 OptionValue: TypeAlias = int | bool | str
