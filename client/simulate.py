@@ -9,11 +9,19 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from dealerless.client.bots import Bot, bot_for
 from dealerless.protocol.cards import DECK, Card
-from dealerless.protocol.rules.base import Action, Engine, GameConfig, HandResult, Outcome
+from dealerless.protocol.rules.base import (
+    Action,
+    ActionKind,
+    Deal,
+    Engine,
+    GameConfig,
+    HandResult,
+    Outcome,
+)
 from dealerless.protocol.rules.registry import new_engine
 
 MAX_STEPS_PER_HAND = 2000
@@ -99,3 +107,91 @@ def play_game(
         record.hands.append(play_hand(engine, rng, bot, on_step=on_step))
     record.outcome = engine.outcome
     return record
+
+
+class DivergenceError(SimulationError):
+    """Two views of the same game disagree on the public state."""
+
+
+def play_game_with_views(
+    config: GameConfig, seed: int, *, max_hands: int = 10_000
+) -> tuple[GameRecord, int]:
+    """Play a game as the peers would see it: one view engine per seat that only learns its own
+    cards and the revealed ones, plus an all-seeing referee engine. Each bot decides on its own
+    seat's view; card plays carry deck positions. After every step all engines must agree on
+    the public digest. Returns the record and the number of steps checked.
+    """
+    rng = random.Random(seed)
+    dealer = rng.randrange(config.players)
+    referee = new_engine(config, first_dealer=dealer)
+    views = [new_engine(config, first_dealer=dealer) for _ in range(config.players)]
+    engines = [referee, *views]
+    bot = bot_for(config.game)
+    record = GameRecord(config)
+    steps = 0
+
+    def check_same(where: str) -> None:
+        digest = referee.public_digest()
+        for seat, view in enumerate(views):
+            if view.public_digest() != digest:
+                raise DivergenceError(f"seat {seat}'s view diverged {where}")
+
+    while referee.outcome is None:
+        if len(record.hands) >= max_hands:
+            raise SimulationError(f"game did not end in {max_hands} hands")
+        for engine in engines:
+            engine.start_hand()
+        deck = list(DECK)
+        rng.shuffle(deck)
+        while referee.hand_running:
+            steps += 1
+            if steps > MAX_STEPS_PER_HAND * max_hands:
+                raise SimulationError("too many steps")
+            request = referee.chance_request()
+            if request is not None:
+                cards = [deck[p] for p in request.positions]
+                referee.apply_chance(cards)
+                for seat, view in enumerate(views):
+                    if isinstance(request, Deal):
+                        seen: list[Card | None] = [
+                            c if s == seat else None
+                            for (s, _), c in zip(request.assignments, cards, strict=True)
+                        ]
+                        view.apply_chance(seen)
+                    else:
+                        view.apply_chance(list(cards))
+                check_same(f"after chance step {request}")
+                continue
+            action = _next_action_on_views(referee, views, rng, bot)
+            for engine in engines:
+                engine.apply(action)
+            record.actions += 1
+            check_same(f"after {action}")
+        assert referee.hand_result is not None
+        record.hands.append(referee.hand_result)
+    record.outcome = referee.outcome
+    return record, steps
+
+
+def _next_action_on_views(
+    referee: Engine, views: list[Engine], rng: random.Random, bot: Bot
+) -> Action:
+    waiting = referee.to_act()
+    chosen: Action | None = None
+    for seat in referee.may_act():
+        if seat not in waiting:
+            chosen = bot(views[seat], seat, rng, False)
+            if chosen is not None:
+                break
+    if chosen is None:
+        if not waiting:
+            raise SimulationError("nobody to act and no chance step")
+        seat = waiting[0] if len(waiting) == 1 else rng.choice(waiting)
+        chosen = bot(views[seat], seat, rng, True)
+        if chosen is None:
+            raise SimulationError(f"bot for seat {seat} returned no action when required")
+    if chosen.kind is ActionKind.PLAY and chosen.position is None:
+        assert chosen.card is not None
+        slot = next(s for s in views[chosen.seat].hand(chosen.seat) if s.card == chosen.card)
+        chosen = replace(chosen, position=slot.position)
+    return chosen
