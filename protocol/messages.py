@@ -1,0 +1,111 @@
+"""The message layer of the table protocol: one import for the public API.
+
+Implementation modules live in :mod:`dealerless.protocol.wire` (``errors``, ``codec``,
+``identity``, ``schema``, ``envelope``, ``kinds``); the byte-level specification is
+``spec/messages.md``.
+"""
+
+from __future__ import annotations
+
+from dealerless.protocol.wire.codec import DEFAULT_LIMITS, Limits, pack, unpack
+from dealerless.protocol.wire.envelope import (
+    DOMAIN,
+    GENESIS_PREV,
+    MAX_SEAT,
+    SUPPORTED_VERSIONS,
+    VERSION,
+    SignedMessage,
+    check_follows,
+    decode_message,
+    message_hash,
+    sign_message,
+)
+from dealerless.protocol.wire.errors import (
+    BadSignature,
+    ChainError,
+    DuplicateKey,
+    MalformedMessage,
+    MessageError,
+    NonCanonical,
+    SchemaViolation,
+    TooLarge,
+    UnknownKind,
+    UnsupportedVersion,
+)
+from dealerless.protocol.wire.identity import (
+    IdentityKey,
+    PeerId,
+    fingerprint_of,
+    parse_fingerprint,
+)
+from dealerless.protocol.wire.kinds import config_hash
+from dealerless.protocol.wire.schema import (
+    DEFAULT_REGISTRY,
+    IDENT_CHARS,
+    PRINTABLE_ASCII,
+    Bool,
+    Bytes,
+    Dict,
+    Either,
+    Enum,
+    Field,
+    Int,
+    KindRegistry,
+    List,
+    Map,
+    Nil,
+    Opt,
+    Str,
+    Text,
+    register_kind,
+)
+
+__all__ = [
+    "DEFAULT_LIMITS",
+    "DEFAULT_REGISTRY",
+    "DOMAIN",
+    "GENESIS_PREV",
+    "IDENT_CHARS",
+    "MAX_SEAT",
+    "PRINTABLE_ASCII",
+    "SUPPORTED_VERSIONS",
+    "VERSION",
+    "BadSignature",
+    "Bool",
+    "Bytes",
+    "ChainError",
+    "Dict",
+    "DuplicateKey",
+    "Either",
+    "Enum",
+    "Field",
+    "IdentityKey",
+    "Int",
+    "KindRegistry",
+    "Limits",
+    "List",
+    "MalformedMessage",
+    "Map",
+    "MessageError",
+    "Nil",
+    "NonCanonical",
+    "Opt",
+    "PeerId",
+    "SchemaViolation",
+    "SignedMessage",
+    "Str",
+    "Text",
+    "TooLarge",
+    "UnknownKind",
+    "UnsupportedVersion",
+    "check_follows",
+    "config_hash",
+    "decode_message",
+    "fingerprint_of",
+    "message_hash",
+    "pack",
+    "parse_fingerprint",
+    "register_kind",
+    "sign_message",
+    "unpack",
+]
