@@ -1,0 +1,81 @@
+"""Public generators and card points, all from RFC 9380 hash-to-curve with our own DSTs.
+
+Nothing here is chosen by a party and none is the standard secp256k1 base point, so nobody knows
+a discrete-log relation between any two of them.
+
+* ``g``       = hash_to_curve(b"g", GEN_DST)           ElGamal base, Schnorr/DLEQ base
+* ``h``       = hash_to_curve(b"h", GEN_DST)           base of the shuffle commitment chain
+* ``h_i``     = hash_to_curve(b"h_i:" || I2OSP(i, 2), GEN_DST)   Pedersen bases of the shuffle
+* ``M_i``     = hash_to_curve(b"card:" || I2OSP(i, 1), CARD_DST) card with index i (0..31)
+"""
+
+from __future__ import annotations
+
+from functools import cache
+
+from .errors import NotACard
+from .group import FixedBase, Point
+from .h2c import SUITE_ID, hash_to_curve
+
+GEN_DST = b"dealerless-v1-generator-with-" + SUITE_ID
+CARD_DST = b"dealerless-v1-card-with-" + SUITE_ID
+DECK_SIZE = 32
+MAX_SHUFFLE = 64
+
+
+@cache
+def g() -> Point:
+    return hash_to_curve(b"g", GEN_DST)
+
+
+@cache
+def g_table() -> FixedBase:
+    """Window table for fast ``k * g``."""
+    return FixedBase(g())
+
+
+@cache
+def h() -> Point:
+    return hash_to_curve(b"h", GEN_DST)
+
+
+@cache
+def shuffle_bases(n: int) -> tuple[Point, ...]:
+    """``h_0 .. h_{n-1}``, the independent Pedersen bases of a shuffle of n ciphertexts."""
+    if not 1 <= n <= MAX_SHUFFLE:
+        raise ValueError(f"shuffle size must be 1..{MAX_SHUFFLE}")
+    return tuple(_h_i(i) for i in range(n))
+
+
+@cache
+def _h_i(i: int) -> Point:
+    return hash_to_curve(b"h_i:" + i.to_bytes(2, "big"), GEN_DST)
+
+
+@cache
+def card_points() -> tuple[Point, ...]:
+    return tuple(hash_to_curve(b"card:" + bytes([i]), CARD_DST) for i in range(DECK_SIZE))
+
+
+@cache
+def _card_lookup() -> dict[bytes, int]:
+    table = {pt.encode(): i for i, pt in enumerate(card_points())}
+    specials = [g(), h(), *shuffle_bases(DECK_SIZE)]
+    if len(table) != DECK_SIZE or any(s.encode() in table for s in specials):
+        raise AssertionError("generators are not distinct")  # pragma: no cover
+    if len({s.encode() for s in specials}) != len(specials):
+        raise AssertionError("generators are not distinct")  # pragma: no cover
+    return table
+
+
+def card_point(index: int) -> Point:
+    return card_points()[index]
+
+
+def card_index(point: Point, position: int | None = None) -> int:
+    """Map a decrypted point back to its card index; :class:`NotACard` names the position."""
+    idx = _card_lookup().get(point.encode())
+    if idx is None:
+        where = "" if position is None else f" at deck position {position}"
+        raise NotACard(f"decrypted point{where} is not a card")
+    return idx
