@@ -1,0 +1,94 @@
+"""Bot for Limit / No Limit / Pot Limit Tuppen.
+
+It looks only at its own cards (``engine.hand(seat)``), the public state and its legal actions.
+Hand strength: the two strongest cards it holds (Tuppen order J < Q < K < A < 7 < 8 < 9 < 10),
+and in the last trick whether its card can beat what is on the table. It knocks with strong
+hands (sometimes as a bluff), answers a knock by comparing its strength with the price (pot
+odds), raises with very strong hands, keeps its strong cards for the last trick, and declares
+dirty laundry when it has it (rarely as a bluff).
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from dealerless.protocol.cards import Card
+from dealerless.protocol.rules.base import Action, ActionKind, Engine
+from dealerless.protocol.rules.limit_laundry import is_dirty_laundry
+from dealerless.protocol.rules.tuppen_tricks import strength
+
+K = ActionKind
+
+
+def hand_strength(cards: list[Card], table: list[tuple[int, Card]], active: set[int]) -> float:
+    """0 (hopeless) .. 1 (sure winner) for the seat's remaining cards."""
+    if not cards:
+        return 0.0
+    ranked = sorted((strength(c) / 7 for c in cards), reverse=True)
+    value = ranked[0] * 0.65 + (ranked[1] if len(ranked) > 1 else ranked[0]) * 0.35
+    if len(cards) == 1 and table:
+        # the last trick: can this card still win it?
+        card = cards[0]
+        counted = [c for s, c in table if s in active]
+        led = table[0][1].suit
+        deciding = led if any(c.suit == led for c in counted) or not counted else counted[0].suit
+        rivals = [strength(c) for c in counted if c.suit == deciding]
+        if card.suit != deciding and counted:
+            return 0.0
+        if rivals and strength(card) < max(rivals):
+            return 0.0
+        value = max(value, 0.8)
+    return value
+
+
+def _bet(actions: list[Action], kind: ActionKind, pot: int, rng: random.Random) -> Action:
+    options = [a for a in actions if a.kind == kind]
+    if len(options) == 1 or options[0].amount is None:
+        return options[0]
+    amounts = [a.amount or 1 for a in options]
+    target = max(1, pot // 2 + rng.randint(-1, 1))
+    best = min(options, key=lambda a: abs((a.amount or 1) - target))
+    return best if best.amount in amounts else options[0]
+
+
+def choose_action(engine: Engine, seat: int, rng: random.Random, required: bool) -> Action | None:
+    actions = engine.legal_actions(seat)
+    if not actions:
+        return None
+    kinds = {a.kind for a in actions}
+    state: dict[str, Any] = engine.public_state()
+    betting = state["betting"]
+    pot: int = betting["pot"]
+    cards = [s.card for s in engine.hand(seat) if s.card is not None]
+    active = set(state["active"])
+    table = [(s, Card.from_index(c)) for s, c in state["trick"]["current"]]
+    rating = hand_strength(cards, table, active)
+
+    if K.LAUNDRY in kinds:
+        if is_dirty_laundry(cards) or (rating < 0.3 and rng.random() < 0.03):
+            return Action(K.LAUNDRY, seat)
+        return Action(K.PASS, seat)
+    if K.CHECK in kinds:
+        return Action(K.CHECK if rng.random() < 0.2 else K.ACCEPT, seat)
+    if K.CALL in kinds:
+        cost = betting["current_bet"] - betting["bets"][seat]
+        price = cost / (pot + cost) if pot + cost else 0.0
+        if K.RAISE in kinds and rating > 0.8 and rng.random() < 0.5:
+            return _bet(actions, K.RAISE, pot, rng)
+        if rating >= price + 0.25 or rng.random() < 0.08:
+            return Action(K.CALL, seat)
+        return Action(K.FOLD, seat)
+    if K.KNOCK in kinds:
+        strong = rating > 0.72 and rng.random() < 0.5
+        bluff = rating < 0.3 and rng.random() < 0.04
+        if strong or bluff:
+            return _bet(actions, K.KNOCK, pot, rng)
+    plays = [a for a in actions if a.kind == K.PLAY]
+    if not required or not plays:
+        return None
+    led = table[0][1].suit if table else None
+    following = [a for a in plays if a.card is not None and a.card.suit == led]
+    pool = following or plays
+    # keep the strong cards for the last trick: play the weakest legal card
+    return min(pool, key=lambda a: (strength(a.card) if a.card else 0, a.position or 0))
