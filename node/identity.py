@@ -36,6 +36,9 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import (
     Ed25519PublicKey,
 )
 
+from dealerless.protocol.wire.errors import MessageError
+from dealerless.protocol.wire.identity import PeerId as WirePeerId
+
 __all__ = [
     "ENV_HOME",
     "KEY_FILE_NAME",
@@ -105,9 +108,16 @@ class PeerId:
         if len(self.public_key) != PUBLIC_KEY_SIZE:
             raise ValueError(f"an Ed25519 public key is 32 bytes, got {len(self.public_key)}")
         try:
-            Ed25519PublicKey.from_public_bytes(self.public_key)
-        except ValueError as exc:
+            # The message layer's PeerId rejects non-canonical and small-order points (a
+            # small-order key would "verify" forged signatures); reuse its check.
+            WirePeerId(self.public_key)
+        except MessageError as exc:
             raise ValueError(f"not a valid Ed25519 public key: {exc}") from exc
+
+    @property
+    def wire_peer_id(self) -> WirePeerId:
+        """The same key as the message layer's ``PeerId`` (envelope authors)."""
+        return WirePeerId(self.public_key)
 
     @property
     def fingerprint(self) -> str:
