@@ -54,5 +54,3 @@ def deck_from_wire(data: object, what: str = "deck", size: int = DECK_SIZE) -> l
 def decrypt_with_shares(ct: Ciphertext, shares: Sequence[Point]) -> Point:
     """``c2 - sum(shares)``: the card point once every player's share x_j*c1 is removed."""
     return ct.c2 - sum_points(shares)
-
-

@@ -89,3 +89,19 @@ class Transcript:
 
     def challenges(self, count: int, first: int = 0) -> list[int]:
         return [self.challenge(first + i) for i in range(count)]
+
+
+@dataclass(frozen=True, slots=True)
+class HandDeckContext:
+    """One hand at one table: every proof of the hand is bound to (table_id, hand)."""
+
+    table_id: bytes
+    hand: int
+
+    def __post_init__(self) -> None:
+        ProofContext(self.table_id, self.hand, 0, b"x")  # validates both fields
+
+    def proof_context(self, seat: int, kind: str, step: str = "") -> ProofContext:
+        """Context of a proof by ``seat``; the FS step label is ``kind`` or ``kind/step``."""
+        label = kind if not step else f"{kind}/{step}"
+        return ProofContext(self.table_id, self.hand, seat, label.encode())

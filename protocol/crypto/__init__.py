@@ -1,0 +1,113 @@
+"""Mental-poker deck for dealerless card games (pure code, no I/O).
+
+Group: secp256k1 via libsecp256k1 (coincurve cffi). Generators g, h, h_i and the 32 card
+points M_i come from RFC 9380 hash-to-curve (``secp256k1_XMD:SHA-256_SSWU_RO_``) with
+dealerless DSTs. Every proof is a Fiat-Shamir proof bound to table id, hand, seat and step.
+Full specification: ``spec/crypto.md``.
+
+API used by the table protocol (every message has ``to_wire()`` -> msgpack-friendly dict and a
+strict ``from_wire(data)``; every ``verify_*`` raises a :class:`CryptoError` subclass)::
+
+    hctx = HandDeckContext(table_id: bytes, hand: int)
+
+    # 1. joint key (commit, then reveal once all commitments are in)
+    me = PlayerSecret.generate(hctx, seat)              # secret state, stays local
+    me.commit() -> KeyCommit                             # broadcast
+    me.reveal() -> KeyReveal                             # broadcast after all commits
+    verify_key_reveal(hctx, commit, reveal) -> Point     # Y_j of that seat
+    y = joint_key([Y_j ...]) -> Point
+
+    # 2. deck and shuffle chain (each seat in turn)
+    deck = initial_deck(y) -> list[Ciphertext]
+    make_shuffle(me, y, deck) -> ShuffleMessage
+    verify_shuffle_message(hctx, y, deck, msg, seat) -> list[Ciphertext]   # the new deck
+
+    # 3. private deal / draw of position p to seat s: every other seat j publishes
+    make_share(me, p, deck[p], step="deal") -> ShareMessage
+    verify_share(hctx, Y_j, p, deck[p], msg, seat=j, step="deal") -> Point
+    recover_card(me, p, deck[p], other_shares) -> int    # owner learns the card index
+
+    # 4. open a card (play / show): the owner publishes its share too
+    make_share(me, p, deck[p], step="open") ; verify_share(..., step="open")
+    open_card(p, deck[p], all_shares) -> int
+
+    # 5. legality: hidden card at p is not in forbidden set F
+    make_nonmembership(me, p, deck[p], others_sum, F, step) -> NonMembershipMessage
+    verify_nonmembership_message(hctx, Y_owner, p, deck[p], others_sum, F, msg, seat, step)
+
+``others_sum`` is ``sum_points(shares of every seat but the owner)`` from the deal.
+Randomness comes from ``secrets``; every function taking ``rand`` accepts a deterministic
+``randbelow``-like callable only so tests can record vectors.
+"""
+
+from __future__ import annotations
+
+from .deck import (
+    NonMembershipMessage,
+    ShareMessage,
+    ShuffleMessage,
+    make_nonmembership,
+    make_share,
+    make_shuffle,
+    open_card,
+    recover_card,
+    verify_nonmembership_message,
+    verify_share,
+    verify_shuffle_message,
+)
+from .elgamal import Ciphertext, deck_from_wire, deck_to_wire, initial_deck
+from .errors import (
+    CommitmentError,
+    CryptoError,
+    DecodeError,
+    InvalidPoint,
+    InvalidScalar,
+    NotACard,
+    ProofError,
+)
+from .generators import card_index, card_point, card_points, g, h, shuffle_bases
+from .group import IDENTITY, Point, decode_point, sum_points
+from .keys import KeyCommit, KeyReveal, PlayerSecret, joint_key, verify_key_reveal
+from .transcript import HandDeckContext, ProofContext
+
+__all__ = [
+    "IDENTITY",
+    "Ciphertext",
+    "CommitmentError",
+    "CryptoError",
+    "DecodeError",
+    "HandDeckContext",
+    "InvalidPoint",
+    "InvalidScalar",
+    "KeyCommit",
+    "KeyReveal",
+    "NonMembershipMessage",
+    "NotACard",
+    "PlayerSecret",
+    "Point",
+    "ProofContext",
+    "ProofError",
+    "ShareMessage",
+    "ShuffleMessage",
+    "card_index",
+    "card_point",
+    "card_points",
+    "deck_from_wire",
+    "deck_to_wire",
+    "decode_point",
+    "g",
+    "h",
+    "initial_deck",
+    "joint_key",
+    "make_nonmembership",
+    "make_share",
+    "make_shuffle",
+    "open_card",
+    "recover_card",
+    "shuffle_bases",
+    "sum_points",
+    "verify_key_reveal",
+    "verify_nonmembership_message",
+    "verify_share",
+    "verify_shuffle_message",
+]
