@@ -195,7 +195,7 @@ def unpack(
             data,
             raw=False,
             use_list=True,
-            strict_map_key=True,
+            strict_map_key=False,  # keys are checked (with their path) by _check
             object_pairs_hook=_Pairs,
             ext_hook=_ext_hook,
             max_str_len=limits.max_str_bytes,
