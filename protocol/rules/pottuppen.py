@@ -108,6 +108,7 @@ class PottuppenEngine(Engine):
 
     def __init__(self, config: GameConfig, *, first_dealer: int = 0) -> None:
         super().__init__(config, first_dealer=first_dealer)
+        self.first_dealer = first_dealer  # with the history, enough to replay the game
         if not MIN_PLAYERS <= self.players <= MAX_PLAYERS:
             raise ConfigError(f"pottuppen is for 2 to 8 players, not {self.players}")
         self.ante = config.int_option("ante")
@@ -305,7 +306,10 @@ class PottuppenEngine(Engine):
             raise IllegalAction("you sit this hand out (you passed)", seat=seat, where=where)
         hidden = self.hands.is_hidden(seat)
         known_hand = None if hidden else self.hands.known(seat)
-        trick.check_play(seat, card, known_hand)
+        try:
+            trick.check_play(seat, card, known_hand)
+        except IllegalAction as exc:
+            raise IllegalAction(exc.reason, seat=seat, where=where) from None
         if hidden and action.position is None and card not in self.hands.known(seat):
             raise IllegalAction(
                 "a play from a hand this viewer cannot see must name its deck position",
