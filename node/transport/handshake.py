@@ -299,4 +299,3 @@ async def responder_handshake(
 
     k_i2r, k_r2i = sym.split()
     return HandshakeResult(peer, send_key=k_r2i, receive_key=k_i2r, handshake_hash=sym.h)
-

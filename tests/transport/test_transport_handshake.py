@@ -79,7 +79,7 @@ async def test_wrong_pinned_key_aborts_before_initiator_reveals_itself() -> None
 async def test_responder_can_pin_the_initiator() -> None:
     alice, bob, carol = Identity.generate(), Identity.generate(), Identity.generate()
     a, b = trio.testing.memory_stream_pair()
-    oi, orr = await both(a, b, alice, bob, expected_initiator=carol.peer_id)
+    _oi, orr = await both(a, b, alice, bob, expected_initiator=carol.peer_id)
     with pytest.raises(PeerIdentityMismatch, match="initiator identity mismatch"):
         orr.unwrap()
 
@@ -192,7 +192,7 @@ async def test_garbage_peer_is_refused() -> None:
 async def test_handshake_times_out_on_a_silent_peer() -> None:
     a, _b = trio.testing.memory_stream_pair()
     start = trio.current_time()
-    with pytest.raises(HandshakeError, match="timed out after 7.0 s"):
+    with pytest.raises(HandshakeError, match=r"timed out after 7\.0 s"):
         await connect(a, Identity.generate(), config=TransportConfig(handshake_timeout=7.0))
     assert trio.current_time() - start == pytest.approx(7.0)
     with pytest.raises(trio.ClosedResourceError):
@@ -202,7 +202,10 @@ async def test_handshake_times_out_on_a_silent_peer() -> None:
 async def test_prologue_mismatch_fails() -> None:
     a, b = trio.testing.memory_stream_pair()
     oi, orr = await both(
-        a, b, Identity.generate(), Identity.generate(),
+        a,
+        b,
+        Identity.generate(),
+        Identity.generate(),
         config_i=TransportConfig(prologue=b"table-1"),
         config_r=TransportConfig(prologue=b"table-2"),
     )

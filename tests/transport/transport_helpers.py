@@ -32,8 +32,13 @@ def passthrough(direction: str, index: int, body: bytes) -> Sequence[bytes | Non
     return [frame(body)]
 
 
-async def _relay(src: trio.abc.Stream, dst: trio.abc.Stream, direction: str, mutate: Mutator,
-                 log: list[tuple[str, int, bytes]]) -> None:
+async def _relay(
+    src: trio.abc.Stream,
+    dst: trio.abc.Stream,
+    direction: str,
+    mutate: Mutator,
+    log: list[tuple[str, int, bytes]],
+) -> None:
     reader = FrameReader(src, ABSOLUTE_MAX_FRAME_SIZE)
     index = 0
     try:
@@ -104,6 +109,7 @@ async def channel_pair(
 ) -> tuple[SecureChannel, SecureChannel]:
     """An (initiator, responder) channel pair over a direct memory stream pair."""
     a, b = trio.testing.memory_stream_pair()
-    oi, orr = await both(a, b, Identity.generate(), Identity.generate(),
-                         config_i=config, config_r=config)
+    oi, orr = await both(
+        a, b, Identity.generate(), Identity.generate(), config_i=config, config_r=config
+    )
     return oi.unwrap(), orr.unwrap()
