@@ -102,7 +102,9 @@ class SimTable:
         assert self.y is not None
         deck = initial_deck(self.y)
         for s in range(self.n):
-            msg = ShuffleMessage.from_wire(wire(make_shuffle(self.players[s], self.y, deck, self.rand)))
+            msg = ShuffleMessage.from_wire(
+                wire(make_shuffle(self.players[s], self.y, deck, self.rand))
+            )
             self.shuffles.append(msg)
             outs = [
                 verify_shuffle_message(self.hctx, self.y, deck, msg, s)
