@@ -37,6 +37,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import (
 )
 
 from dealerless.protocol.wire.errors import MessageError
+from dealerless.protocol.wire.identity import IdentityKey as WireIdentityKey
 from dealerless.protocol.wire.identity import PeerId as WirePeerId
 
 __all__ = [
@@ -172,6 +173,10 @@ class Identity:
     def sign(self, data: bytes) -> bytes:
         return self._private_key.sign(data)
 
+    def wire_key(self) -> WireIdentityKey:
+        """The same private key as the message layer's ``IdentityKey`` (signs envelopes)."""
+        return WireIdentityKey(self._private_key)
+
     def private_pem(self) -> bytes:
         return self._private_key.private_bytes(
             serialization.Encoding.PEM,
@@ -200,7 +205,7 @@ def key_file_path(home: str | os.PathLike[str] | None = None) -> Path:
 def load_identity(path: Path) -> Identity:
     """Load the identity in ``path``; IdentityError with the reason if that is not possible."""
     try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+        fd = os.open(path, os.O_RDONLY)
     except FileNotFoundError:
         raise IdentityError(f"identity key file {path} does not exist") from None
     except OSError as exc:
@@ -254,7 +259,8 @@ def _create_key_file(path: Path, identity: Identity) -> bool:
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
     try:
         try:
-            os.fchmod(fd, 0o600)  # umask may have removed bits, never added them; be explicit
+            if hasattr(os, "fchmod"):  # umask may only remove bits; be explicit anyway
+                os.fchmod(fd, 0o600)
             os.write(fd, identity.private_pem())
             os.fsync(fd)
         finally:

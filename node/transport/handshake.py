@@ -227,11 +227,16 @@ async def initiator_handshake(
     identity: Identity,
     expected_peer: PeerPin | None,
     config: TransportConfig,
+    *,
+    ephemeral: X25519PrivateKey | None = None,
 ) -> HandshakeResult:
-    """Run the initiator side. Raises HandshakeError (or trio.TooSlowError on timeout)."""
+    """Run the initiator side. Raises HandshakeError (or trio.TooSlowError on timeout).
+
+    ``ephemeral`` fixes the ephemeral key: only for test vectors, never in real use.
+    """
     wire = _Wire(stream, reader, _deadline(config))
     sym = _new_symmetric_state(config)
-    e = X25519PrivateKey.generate()
+    e = ephemeral or X25519PrivateKey.generate()
     e_pub = _raw(e.public_key())
 
     header1 = _header(MSG1)
@@ -263,8 +268,13 @@ async def responder_handshake(
     identity: Identity,
     expected_peer: PeerPin | None,
     config: TransportConfig,
+    *,
+    ephemeral: X25519PrivateKey | None = None,
 ) -> HandshakeResult:
-    """Run the responder side. Raises HandshakeError (or trio.TooSlowError on timeout)."""
+    """Run the responder side. Raises HandshakeError (or trio.TooSlowError on timeout).
+
+    ``ephemeral`` fixes the ephemeral key: only for test vectors, never in real use.
+    """
     wire = _Wire(stream, reader, _deadline(config))
     sym = _new_symmetric_state(config)
 
@@ -282,7 +292,7 @@ async def responder_handshake(
     sym.mix_hash(msg1[:HEADER_SIZE])
     sym.mix_hash(ie_pub)
 
-    e = X25519PrivateKey.generate()
+    e = ephemeral or X25519PrivateKey.generate()
     e_pub = _raw(e.public_key())
     header2 = _header(MSG2)
     sym.mix_hash(header2)

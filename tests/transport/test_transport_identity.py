@@ -162,3 +162,9 @@ def test_id_command_reports_corrupted_key_file(
     assert out == ""
     assert "corrupted" in err and str(tmp_path / KEY_FILE_NAME) in err
     assert (tmp_path / KEY_FILE_NAME).read_bytes() == b"not a key"
+
+
+def test_bridges_to_the_message_layer_types() -> None:
+    identity = Identity.generate()
+    assert identity.wire_key().peer_id.raw == identity.public_key
+    assert identity.peer_id.wire_peer_id.raw == identity.public_key
