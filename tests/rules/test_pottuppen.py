@@ -175,13 +175,21 @@ def test_winning_the_last_trick_is_the_goal() -> None:
     assert engine.balances == (-1, -3, 1, -1)  # seat 1 paid in although it took three tricks
 
 
-def test_dealer_deals_clockwise_from_the_left_one_card_at_a_time() -> None:
+def test_dealer_deals_clockwise_starting_left_of_the_dealer() -> None:
     engine = new(4, dealer=2)
     engine.start_hand()
     request = engine.chance_request()
     assert isinstance(request, Deal)
-    assert [s for s, _ in request.assignments] == [3, 0, 1, 2] * 4
-    assert [p for _, p in request.assignments] == list(range(16))
+    assert [s for s, _ in request.assignments][:4] == [3, 0, 1, 2]
+
+
+def test_cards_are_dealt_one_at_a_time() -> None:
+    engine = new(3, dealer=0)
+    engine.start_hand()
+    request = engine.chance_request()
+    assert isinstance(request, Deal)
+    # positions 0, 1, 2, ... go round the table one card at a time, not in packets
+    assert list(request.assignments) == [((1 + i) % 3, i) for i in range(12)]
 
 
 def test_every_player_gets_four_cards() -> None:
@@ -822,8 +830,15 @@ def test_many_random_hands() -> None:
     target = int(os.environ["DEALERLESS_HANDS"])
     start = time.monotonic()
     hands, modes = run_random_hands(target)
-    print(f"\n{hands} random Pottuppen hands in {time.monotonic() - start:.1f} s: {dict(modes)}")
+    middle = time.monotonic()
+    print(f"\n{hands} random Pottuppen hands in {middle - start:.1f} s: {dict(modes)}")
     assert hands >= target
+    viewed, seed = 0, 0
+    while viewed < target // 10:
+        players = 2 + seed % 7
+        viewed += drive_with_views(players, OPTION_SETS[seed % len(OPTION_SETS)], seed)
+        seed += 1
+    print(f"{viewed} hands through per-seat views in {time.monotonic() - middle:.1f} s")
 
 
 def test_bot_bets_with_strong_hands_and_passes_with_weak_ones() -> None:
