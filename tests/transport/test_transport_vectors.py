@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+from pathlib import Path
 
 import trio
 import trio.testing
@@ -152,3 +153,10 @@ def test_key_schedule_rederived_from_the_spec() -> None:
     assert (k_i2r.hex(), k_r2i.hex()) == (K_I2R, K_R2I)
     record = ChaCha20Poly1305(k_i2r).decrypt(bytes(12), bytes.fromhex(RECORD0), b"")
     assert record == b"\x01hello"
+
+
+def test_spec_shows_the_same_vectors() -> None:
+    spec = (Path(__file__).parents[2] / "spec" / "transport.md").read_text()
+    compact = "".join(spec.split())
+    for value in (ID_I, ID_R, FP_I, FP_R, MSG1, MSG2, MSG3, H, K_I2R, K_R2I, RECORD0, RECORD1):
+        assert value in compact
