@@ -14,7 +14,8 @@ Field types: :class:`Int` (bounded), :class:`Bool`, :class:`Bytes` (exact or bou
 :class:`Str` refusing control and formatting characters), :class:`Enum` (one of some strings),
 :class:`List` (of one item type, bounded length), :class:`Map` (fixed field names, nested),
 :class:`Dict` (free string keys, one value type), :class:`Either` (the first alternative that
-fits), :class:`Nil`, and :class:`Opt` to mark a :class:`Map` field optional.
+fits), :class:`Nil`, :class:`Custom` (a field type plus a validator function, e.g. one that calls
+``Action.from_wire``), and :class:`Opt` to mark a :class:`Map` field optional.
 
 A :class:`Map` refuses unknown fields; an optional field that is absent is simply missing (send
 nothing rather than nil). Every check raises :class:`SchemaViolation` naming the path
@@ -26,7 +27,8 @@ from __future__ import annotations
 import re
 import unicodedata
 from abc import ABC, abstractmethod
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
+from typing import Any
 
 from dealerless.protocol.wire.codec import describe
 from dealerless.protocol.wire.errors import SchemaViolation, UnknownKind
@@ -37,6 +39,7 @@ __all__ = [
     "PRINTABLE_ASCII",
     "Bool",
     "Bytes",
+    "Custom",
     "Dict",
     "Either",
     "Enum",
@@ -327,6 +330,27 @@ class Either(Field):
 
     def describe(self) -> str:
         return " or ".join(f"({a.describe()})" for a in self.alternatives)
+
+
+class Custom(Field):
+    """``inner``, then a validator for what a declarative type cannot say (a game action, a
+    curve point). The validator raises ``ValueError`` with the reason; it sees only values that
+    already fit ``inner`` and must not raise anything else for them."""
+
+    def __init__(self, inner: Field, validator: Callable[[Any], object], description: str) -> None:
+        self.inner = inner
+        self.validator = validator
+        self.description = description
+
+    def check(self, value: object, path: str) -> None:
+        self.inner.check(value, path)
+        try:
+            self.validator(value)
+        except ValueError as exc:
+            raise SchemaViolation(path, self.description, f"{describe(value)}: {exc}") from None
+
+    def describe(self) -> str:
+        return f"{self.inner.describe()}, {self.description}"
 
 
 # --- the registry of kinds ----------------------------------------------------------------------

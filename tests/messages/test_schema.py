@@ -8,8 +8,10 @@ from msg_helpers import SAMPLE, sample_body
 from dealerless.protocol.messages import (
     DEFAULT_REGISTRY,
     Bytes,
+    Either,
     Int,
     KindRegistry,
+    List,
     Map,
     SchemaViolation,
     Str,
@@ -129,3 +131,22 @@ def test_register_kind_into_a_given_registry() -> None:
 def test_bad_schema_definitions_are_refused(build: Any) -> None:
     with pytest.raises(ValueError):
         build()
+
+
+def test_custom_validator_plugs_in_the_rules_engine_decoder() -> None:
+    from dealerless.protocol.messages import Custom, Dict
+    from dealerless.protocol.rules.base import Action
+
+    action = Custom(
+        Dict(Str(16), Either(Int(0, 10**9), List(Int(0, 31), max_len=8), Str(16)), max_len=8),
+        Action.from_wire,
+        "a valid action",
+    )
+    schema = Map({"action": action})
+    schema.check({"action": {"kind": "play", "seat": 2, "card": 5}}, "body")
+    with pytest.raises(SchemaViolation) as info:
+        schema.check({"action": {"kind": "play", "seat": 9}}, "body")
+    assert info.value.path == "body.action"
+    assert "seat must be in 0..7, got 9" in info.value.got
+    with pytest.raises(SchemaViolation, match=r"body\.action\.seat"):
+        schema.check({"action": {"kind": "play", "seat": True}}, "body")

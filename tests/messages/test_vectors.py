@@ -13,8 +13,7 @@ from dealerless.protocol.messages import (
 from dealerless.protocol.transcript import TranscriptReader, TranscriptWriter
 
 SPEC_FILE = bytes.fromhex(
-    "89444c530d0a1a0a0001000000168"
-    "2a4"
+    "89444c530d0a1a0a00010000001682a4"
     "67616d65a674757070656ea7706c6179"
     "657273044d8ebc24000000aa9901c410"
     "000102030405060708090a0b0c0d0e0f"
