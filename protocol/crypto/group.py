@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Callable, Iterable, Sequence
+from operator import add as _add
 from typing import Any
 
 from coincurve._libsecp256k1 import ffi, lib
@@ -257,8 +258,10 @@ class FixedBase:
             return IDENTITY
         if self._table is None:
             self._build()
-        pl = self._ptrs
-        ptrs = [pl[o + b] for o, b in zip(_OFFSETS, k.to_bytes(32, "big"), strict=False) if b]
+        kb = k.to_bytes(32, "big")
+        ptrs = list(map(self._ptrs.__getitem__, map(_add, _OFFSETS, kb)))
+        if 0 in kb:  # zero window: no table entry
+            ptrs = [p for p in ptrs if p is not None]
         if len(ptrs) == 1:
             return Point(_copy(ptrs[0]))
         out = _new("secp256k1_pubkey *")

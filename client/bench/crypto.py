@@ -1,0 +1,238 @@
+"""``dealerless bench crypto``: speed of the mental-poker deck (CPU time, one process).
+
+Measures one scalar multiplication, the 32-card shuffle proof (prove / verify / ratio to 32
+scalar multiplications / bytes), a DLEQ decryption share, non-membership proofs for a 4- and an
+8-card hand, and a complete hand setup for 2, 4 and 8 players (joint key, one shuffle per
+player verified by every other player, private deal of 4 cards to each player with every share
+verified by every other player). Times are ``time.process_time`` medians over ``--rounds``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import secrets
+import statistics
+import time
+from collections.abc import Callable
+from typing import Any
+
+import msgpack
+
+from dealerless.protocol.crypto import (
+    Ciphertext,
+    HandDeckContext,
+    NonMembershipMessage,
+    PlayerSecret,
+    Point,
+    initial_deck,
+    joint_key,
+    make_nonmembership,
+    make_share,
+    make_shuffle,
+    recover_card,
+    verify_key_reveal,
+    verify_nonmembership_message,
+    verify_share,
+    verify_shuffle_message,
+)
+from dealerless.protocol.crypto.generators import card_points, g, g_table
+from dealerless.protocol.crypto.group import N
+
+HELP = "mental-poker deck: scalar mult, shuffle proof, shares, non-membership, hand setup"
+
+TARGET_SHUFFLE_RATIO = 25.0
+TARGET_SETUP_4P_MS = 150.0
+TARGET_PROOF_BYTES = 8192
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.add_argument("--rounds", type=int, default=5, help="repetitions (median is reported)")
+
+
+def _median_ms(fn: Callable[[], object], rounds: int) -> float:
+    times = []
+    for _ in range(rounds):
+        t0 = time.process_time()
+        fn()
+        times.append(time.process_time() - t0)
+    return statistics.median(times) * 1e3
+
+
+def _per_op_us(fn: Callable[[], object], ops: int, rounds: int) -> float:
+    return _median_ms(fn, rounds) * 1e3 / ops
+
+
+def hand_setup(n_players: int, cards_each: int = 4) -> dict[str, float]:
+    """Run a full hand setup for ``n_players`` in this process; return CPU ms totals."""
+    hctx = HandDeckContext(secrets.token_bytes(16), 1)
+    per_seat = [0.0] * n_players
+
+    def timed(seat: int, fn: Callable[[], Any]) -> Any:
+        t0 = time.process_time()
+        out = fn()
+        per_seat[seat] += time.process_time() - t0
+        return out
+
+    t_start = time.process_time()
+    players = [timed(s, lambda s=s: PlayerSecret.generate(hctx, s)) for s in range(n_players)]
+    commits = [timed(p.seat, p.commit) for p in players]
+    reveals = [timed(p.seat, p.reveal) for p in players]
+    keys = [p.y for p in players]
+    y = joint_key(keys)
+    for v in range(n_players):
+        for s in range(n_players):
+            if s != v:
+                timed(v, lambda s=s: verify_key_reveal(hctx, commits[s], reveals[s]))
+    deck = initial_deck(y)
+    for s in range(n_players):
+        msg = timed(s, lambda s=s, deck=deck: make_shuffle(players[s], y, deck))
+        new_deck = deck
+        for v in range(n_players):
+            if v != s:
+                new_deck = timed(
+                    v,
+                    lambda s=s, deck=deck, msg=msg: verify_shuffle_message(hctx, y, deck, msg, s),
+                )
+        deck = new_deck
+    for pos in range(cards_each * n_players):
+        owner = pos % n_players
+        shares = []
+        for s in range(n_players):
+            if s == owner:
+                continue
+            msg = timed(s, lambda s=s, pos=pos: make_share(players[s], pos, deck[pos], "deal"))
+            for v in range(n_players):
+                if v != s:
+                    timed(
+                        v,
+                        lambda v=v, s=s, pos=pos, msg=msg: verify_share(
+                            hctx, keys[s], pos, deck[pos], msg, s, "deal"
+                        ),
+                    )
+            shares.append(msg.share)
+        timed(
+            owner,
+            lambda owner=owner, pos=pos, sh=shares: recover_card(
+                players[owner], pos, deck[pos], sh
+            ),
+        )
+    total = time.process_time() - t_start
+    return {"total_cpu_ms": total * 1e3, "max_per_node_cpu_ms": max(per_seat) * 1e3}
+
+
+def _bench_nonmember(
+    hctx: HandDeckContext,
+    players: list[PlayerSecret],
+    deck: list[Ciphertext],
+    hand_size: int,
+    rounds: int,
+) -> tuple[float, float, int]:
+    """Seat 0 holds positions 0..hand_size-1 and proves none is among 8 cards it lacks."""
+    positions = list(range(hand_size))
+    others: dict[int, Point] = {}
+    held = set()
+    for p in positions:
+        others[p] = make_share(players[1], p, deck[p]).share
+        held.add(recover_card(players[0], p, deck[p], [others[p]]))
+    forbidden = [c for c in range(32) if c not in held][:8]
+    proofs: list[NonMembershipMessage] = []
+
+    def prove() -> None:
+        proofs[:] = [
+            make_nonmembership(players[0], p, deck[p], others[p], forbidden, "bench")
+            for p in positions
+        ]
+
+    def verify() -> None:
+        for p, m in zip(positions, proofs, strict=True):
+            verify_nonmembership_message(
+                hctx, players[0].y, p, deck[p], others[p], forbidden, m, 0, "bench"
+            )
+
+    return _median_ms(prove, rounds), _median_ms(verify, rounds), len(forbidden)
+
+
+def measure(rounds: int) -> dict[str, Any]:
+    # warm the caches (hash-to-curve, g window table) outside the timings
+    card_points()
+    g_table().mul(1)
+    res: dict[str, Any] = {"rounds": rounds, "deck_size": 32}
+    base = g() * secrets.randbelow(N)
+    ks = [secrets.randbelow(N - 1) + 1 for _ in range(200)]
+    res["scalar_mult_us"] = _per_op_us(lambda: [base * k for k in ks], len(ks), rounds)
+    res["fixed_base_g_mult_us"] = _per_op_us(
+        lambda: [g_table().mul(k) for k in ks], len(ks), rounds
+    )
+    hctx = HandDeckContext(b"bench-table", 1)
+    players = [PlayerSecret.generate(hctx, s) for s in range(2)]
+    y = joint_key([p.y for p in players])
+    deck = initial_deck(y)
+    msgs = []
+    res["shuffle_prove_ms"] = _median_ms(
+        lambda: msgs.append(make_shuffle(players[0], y, deck)), rounds
+    )
+    msg = msgs[-1]
+    res["shuffle_verify_ms"] = _median_ms(
+        lambda: verify_shuffle_message(hctx, y, deck, msg, 0), rounds
+    )
+    mult32_ms = 32 * res["scalar_mult_us"] / 1e3
+    res["shuffle_prove_plus_verify_over_32_mults"] = (
+        res["shuffle_prove_ms"] + res["shuffle_verify_ms"]
+    ) / mult32_ms
+    res["shuffle_proof_bytes"] = msg.proof.size_bytes()
+    res["shuffle_proof_msgpack_bytes"] = len(msgpack.packb(msg.proof.to_wire()))
+    res["shuffle_message_msgpack_bytes"] = len(msgpack.packb(msg.to_wire()))
+    deck = list(msg.deck)
+    # DLEQ decryption share
+    reps = 20
+    shares = []
+    res["share_prove_us"] = _per_op_us(
+        lambda: [shares.append(make_share(players[1], 0, deck[0])) for _ in range(reps)],
+        reps,
+        rounds,
+    )
+    share = shares[-1]
+    res["share_verify_us"] = _per_op_us(
+        lambda: [verify_share(hctx, players[1].y, 0, deck[0], share, 1) for _ in range(reps)],
+        reps,
+        rounds,
+    )
+    for hand_size in (4, 8):
+        prove_ms, verify_ms, n_forbidden = _bench_nonmember(hctx, players, deck, hand_size, rounds)
+        res[f"nonmember_{hand_size}card_prove_ms"] = prove_ms
+        res[f"nonmember_{hand_size}card_verify_ms"] = verify_ms
+        res[f"nonmember_{hand_size}card_forbidden"] = n_forbidden
+    for n in (2, 4, 8):
+        runs = [hand_setup(n) for _ in range(max(1, min(rounds, 3)))]
+        res[f"hand_setup_{n}p_total_cpu_ms"] = statistics.median(r["total_cpu_ms"] for r in runs)
+        res[f"hand_setup_{n}p_max_node_cpu_ms"] = statistics.median(
+            r["max_per_node_cpu_ms"] for r in runs
+        )
+    res["targets"] = {
+        "shuffle_ratio_max": TARGET_SHUFFLE_RATIO,
+        "shuffle_ratio_ok": res["shuffle_prove_plus_verify_over_32_mults"] <= TARGET_SHUFFLE_RATIO,
+        "hand_setup_4p_ms_max": TARGET_SETUP_4P_MS,
+        "hand_setup_4p_total_ok": res["hand_setup_4p_total_cpu_ms"] < TARGET_SETUP_4P_MS,
+        "hand_setup_4p_per_node_ok": res["hand_setup_4p_max_node_cpu_ms"] < TARGET_SETUP_4P_MS,
+        "shuffle_proof_bytes_max": TARGET_PROOF_BYTES,
+        "shuffle_proof_bytes_ok": res["shuffle_proof_msgpack_bytes"] < TARGET_PROOF_BYTES,
+    }
+    return res
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.rounds < 1:
+        print("--rounds must be at least 1")
+        return 2
+    res = measure(args.rounds)
+    if args.json:
+        print(json.dumps(res, indent=2, sort_keys=True))
+    else:
+        for key, value in res.items():
+            if isinstance(value, float):
+                print(f"{key:48s} {value:10.2f}")
+            else:
+                print(f"{key:48s} {value}")
+    return 0
