@@ -54,6 +54,7 @@ __all__ = [
     "MAX_SEAT",
     "SUPPORTED_VERSIONS",
     "VERSION",
+    "EmbeddedMessage",
     "SignedMessage",
     "check_follows",
     "decode_message",
@@ -267,6 +268,45 @@ def decode_message(
         frame,
         message_hash(frame),
     )
+
+
+class EmbeddedMessage(Field):
+    """A body field holding another signed frame (an arbiter's ``admit`` embedding a request, a
+    certificate holding votes): bin that :func:`decode_message` accepts, optionally of given kinds.
+
+    Decoding the outer message decodes and verifies the inner one; an inner failure is reported as
+    a :class:`SchemaViolation` at the field's path with the inner error's text. The inner frame
+    must be smaller than the outer one, so nesting is bounded by the size limit.
+    """
+
+    def __init__(
+        self,
+        kinds: frozenset[str] | set[str] | None = None,
+        *,
+        registry: KindRegistry | None = None,
+        limits: Limits = DEFAULT_LIMITS,
+    ) -> None:
+        self.kinds = frozenset(kinds) if kinds is not None else None
+        self.registry = registry
+        self.limits = limits
+
+    def check(self, value: object, path: str) -> None:
+        if not isinstance(value, bytes):
+            raise SchemaViolation(path, self.describe(), describe(value))
+        try:
+            inner = decode_message(
+                value, registry=self.registry or DEFAULT_REGISTRY, limits=self.limits
+            )
+        except MessageError as exc:
+            raise SchemaViolation(
+                path, self.describe(), f"{type(exc).__name__}: {exc.text}"
+            ) from None
+        if self.kinds is not None and inner.kind not in self.kinds:
+            raise SchemaViolation(path, self.describe(), f"a signed {inner.kind!r} message")
+
+    def describe(self) -> str:
+        which = "" if self.kinds is None else " of kind " + " or ".join(sorted(self.kinds))
+        return f"a signed message{which}"
 
 
 def check_follows(

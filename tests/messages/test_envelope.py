@@ -289,3 +289,26 @@ def test_config_hash_is_canonical() -> None:
             pack({"game": "tuppen", "players": 4, "options": {"a": True, "b": 1}})
         ).digest()
     )
+
+
+def test_embedded_message_field(key: IdentityKey, other_key: IdentityKey) -> None:
+    from dealerless.protocol.messages import DEFAULT_REGISTRY, EmbeddedMessage, Map
+
+    reg = DEFAULT_REGISTRY.copy()
+    reg.register("admit", Map({"request": EmbeddedMessage({"chat"})}))
+    request = make(other_key, seat=2)
+    admit = make(key, reg, kind="admit", body={"request": request.frame})
+    got = decode_message(admit.frame, registry=reg)
+    assert decode_message(got.body["request"]) == request
+
+    forged = request.frame[:-1] + bytes([request.frame[-1] ^ 1])
+    frame = raw_frame(key, packb(envelope_list(key, kind="admit", body={"request": forged})))
+    with pytest.raises(SchemaViolation, match=r"body\.request: .*BadSignature") as info:
+        decode_message(frame, registry=reg)
+    assert info.value.signed_by == key.peer_id.raw
+
+    leave = make(other_key, kind="leave", body={})
+    with pytest.raises(SchemaViolation, match="a signed 'leave' message"):
+        make(key, reg, kind="admit", body={"request": leave.frame})
+    with pytest.raises(SchemaViolation, match="got str"):
+        make(key, reg, kind="admit", body={"request": "x"})
