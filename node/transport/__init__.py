@@ -12,7 +12,7 @@ See ``spec/transport.md`` for the wire format and the reasoning behind it.
 
 from __future__ import annotations
 
-from .channel import SecureChannel, accept, connect
+from .channel import SecureChannel, accept, connect, open_tcp_channel
 from .config import TransportConfig
 from .errors import (
     ChannelClosed,
@@ -44,4 +44,5 @@ __all__ = [
     "accept",
     "connect",
     "encode_frame",
+    "open_tcp_channel",
 ]

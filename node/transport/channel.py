@@ -41,7 +41,15 @@ from .handshake import (
     responder_handshake,
 )
 
-__all__ = ["RECORD_CLOSE", "RECORD_DATA", "RECORD_KEEPALIVE", "SecureChannel", "accept", "connect"]
+__all__ = [
+    "RECORD_CLOSE",
+    "RECORD_DATA",
+    "RECORD_KEEPALIVE",
+    "SecureChannel",
+    "accept",
+    "connect",
+    "open_tcp_channel",
+]
 
 RECORD_DATA = 0x01
 RECORD_KEEPALIVE = 0x02
@@ -205,7 +213,10 @@ class SecureChannel(trio.abc.AsyncResource):
                     )
                 )
             if now >= keepalive_deadline:
-                await self._send_record(RECORD_KEEPALIVE, b"")
+                # Shielded (and bounded by send_timeout): cancelling receive() must not cut a
+                # keepalive in half, which would break the channel.
+                with trio.CancelScope(shield=True):
+                    await self._send_record(RECORD_KEEPALIVE, b"")
                 continue
             wait = min(idle_deadline, keepalive_deadline) - now
             try:
@@ -332,3 +343,27 @@ async def accept(
     :class:`HandshakeError` and closes ``stream``.
     """
     return await _establish(stream, identity, expected_peer, config, initiator=False)
+
+
+async def open_tcp_channel(
+    host: str,
+    port: int,
+    identity: Identity,
+    expected_peer: PeerPin | None = None,
+    *,
+    config: TransportConfig | None = None,
+    connect_timeout: float = 10.0,
+) -> SecureChannel:
+    """Open a TCP connection (bounded by ``connect_timeout``) and :func:`connect` over it.
+
+    Raises OSError (TimeoutError on timeout) if the TCP connection fails, HandshakeError if
+    the handshake does.
+    """
+    try:
+        with trio.fail_after(connect_timeout):
+            stream = await trio.open_tcp_stream(host, port)
+    except trio.TooSlowError:
+        raise TimeoutError(
+            f"could not connect to {host}:{port} within {connect_timeout} s"
+        ) from None
+    return await connect(stream, identity, expected_peer, config=config)

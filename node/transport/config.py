@@ -9,7 +9,7 @@ from .framing import ABSOLUTE_MAX_FRAME_SIZE, DEFAULT_MAX_FRAME_SIZE
 
 __all__ = ["MIN_FRAME_SIZE", "TransportConfig"]
 
-MIN_FRAME_SIZE = 512  # every handshake message (at most 263 bytes) must fit in one frame
+MIN_FRAME_SIZE = 1024  # every handshake message, of any version, must fit in one frame
 
 
 def _positive(name: str, value: float | None, optional: bool) -> None:

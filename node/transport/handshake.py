@@ -70,7 +70,9 @@ MSG1_SIZE = HEADER_SIZE + DH_SIZE  # 38
 MSG2_SIZE = HEADER_SIZE + DH_SIZE + AUTH_CIPHERTEXT_SIZE  # 150
 MSG3_SIZE = HEADER_SIZE + AUTH_CIPHERTEXT_SIZE  # 118
 MAX_REASON_SIZE = 256
-MAX_HANDSHAKE_FRAME = HEADER_SIZE + 1 + MAX_REASON_SIZE  # 263, the largest message (REJECT)
+# Limit for handshake frames: ours are at most 263 bytes (REJECT); the margin lets a future
+# version's longer MSG1 still be read, so that it is answered with a clean REJECT.
+MAX_HANDSHAKE_FRAME = 1024
 
 _NAMES = {MSG1: "message 1", MSG2: "message 2", MSG3: "message 3", REJECT: "reject"}
 

@@ -16,7 +16,7 @@ from dealerless.node.transport import (
     SecureChannel,
     TransportConfig,
     accept,
-    connect,
+    open_tcp_channel,
 )
 from dealerless.node.transport.cipher import MAX_NONCE, CipherState, DecryptError, NonceExhausted
 
@@ -261,6 +261,19 @@ async def test_keepalive_loop_for_a_node_that_does_not_listen() -> None:
         nursery.cancel_scope.cancel()
 
 
+async def test_cancelled_receive_does_not_break_the_channel() -> None:
+    ci, cr = await channel_pair(KEEPALIVE)
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(ci.keepalive_loop)
+        for _ in range(100):  # cancelled receives at every phase of the keepalive cycle
+            with trio.move_on_after(0.7):
+                await cr.receive()
+        assert not cr.closed
+        await ci.send(b"after all that")
+        assert await cr.receive() == b"after all that"
+        nursery.cancel_scope.cancel()
+
+
 async def test_send_timeout_on_a_peer_that_stops_reading() -> None:
     a, b = trio.testing.lockstep_stream_pair()
     config = TransportConfig(send_timeout=3.0)
@@ -323,8 +336,7 @@ async def test_real_tcp_loopback() -> None:
     with trio.fail_after(10):
         async with trio.open_nursery() as nursery:
             nursery.start_soon(serve_one)
-            stream = await trio.open_tcp_stream("127.0.0.1", port)
-            channel = await connect(stream, alice, bob.fingerprint)
+            channel = await open_tcp_channel("127.0.0.1", port, alice, bob.fingerprint)
             assert channel.peer_id == bob.peer_id
             await channel.send(b"over tcp " * 10000)
             assert await channel.receive() == b"OVER TCP " * 10000
