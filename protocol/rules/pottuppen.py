@@ -41,6 +41,7 @@ from dealerless.protocol.rules.hands import Hands
 from dealerless.protocol.rules.pottuppen_money import (
     Mode,
     Purse,
+    bet_amounts,
     effective_minimum,
     top_up_rounds,
 )
@@ -226,7 +227,7 @@ class PottuppenEngine(Engine):
         if seat not in self.to_act():
             return []
         if self.phase is Phase.BETTING:
-            bets = [Action(ActionKind.BET, seat, amount=a) for a in range(1, self.pot + 1)]
+            bets = [Action(ActionKind.BET, seat, amount=a) for a in bet_amounts(self.pot)]
             return [Action(ActionKind.PASS, seat), *bets]
         assert self.trick is not None
         if self.hands.is_hidden(seat):
@@ -260,9 +261,14 @@ class PottuppenEngine(Engine):
                 seat=seat,
                 where=where,
             )
-        if action.card is not None or action.cards or action.suit is not None:
+        if (
+            action.card is not None
+            or action.cards
+            or action.suit is not None
+            or action.position is not None
+        ):
             raise IllegalAction(
-                f"a {action.kind.value} names no cards or suit", seat=seat, where=where
+                f"a {action.kind.value} names no card, suit or position", seat=seat, where=where
             )
         expected = self._next_bettor()
         if seat != expected:

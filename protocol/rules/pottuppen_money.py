@@ -44,6 +44,24 @@ def split_pot(pot: int, players: int, first: int) -> list[int]:
     return shares
 
 
+LISTED_BETS = 100  # legal_actions lists every bet up to this, a 1-2-5 ladder above it
+
+
+def bet_amounts(pot: int) -> list[int]:
+    """The bet amounts :meth:`PottuppenEngine.legal_actions` lists: every amount 1..100, then
+    1-2-5 steps (200, 500, 1000, ...), then the whole pot. Any whole amount 1..pot is legal;
+    the list stays short when the pot has grown large."""
+    amounts = list(range(1, min(pot, LISTED_BETS) + 1))
+    if pot <= LISTED_BETS:
+        return amounts
+    decade = LISTED_BETS
+    while decade < pot:
+        amounts.extend(v for v in (2 * decade, 5 * decade, 10 * decade) if v < pot)
+        decade *= 10
+    amounts.append(pot)
+    return amounts
+
+
 @dataclass
 class Purse:
     """Balances and pot; every transfer is between one seat and the pot."""

@@ -370,6 +370,24 @@ def test_bet_must_be_at_least_one_and_name_an_amount() -> None:
     raises("carries no amount", engine.apply, Action(ActionKind.PASS, 1, amount=1))
 
 
+def test_any_whole_amount_up_to_the_pot_is_legal_and_large_pots_list_a_ladder() -> None:
+    engine = new(4, ante=100)
+    deal(engine, {})
+    amounts = [a.amount for a in engine.legal_actions(1) if a.kind is ActionKind.BET]
+    assert amounts == [*range(1, 101), 200, 400]
+    assert engine.can(Action(ActionKind.BET, 1, amount=137))
+    assert engine.can(Action(ActionKind.BET, 1, amount=400))
+    assert not engine.can(Action(ActionKind.BET, 1, amount=401))
+    raises(
+        "names no card, suit or position",
+        engine.apply,
+        Action(ActionKind.BET, 1, amount=3, position=0),
+    )
+    raises(
+        "names no card, suit or position", engine.apply, Action(ActionKind.PASS, 1, suit=Suit.CLUBS)
+    )
+
+
 def test_passer_stays_in_the_game_but_sits_out_the_hand() -> None:
     engine = new()
     deal(engine, {1: WEAK, 2: STRONG, 3: CLUBS, 0: HEARTS})
