@@ -600,6 +600,14 @@ def test_abort_without_a_culprit_moves_no_money() -> None:
     raises("no hand is running", engine.abort_hand, None, "again")
 
 
+def test_aborted_hand_counts_toward_the_game_length() -> None:
+    engine = new(hands=1)
+    deal(engine, {})
+    engine.abort_hand(3, "invalid proof")
+    assert engine.outcome is not None and engine.pot == 0
+    assert engine.outcome.standings == (0, 1, 0, -1)  # pot 5 split from seat 1 (dealer 0 stays)
+
+
 def test_illegal_action_leaves_the_state_unchanged() -> None:
     engine = new()
     deal(engine, {1: WEAK, 2: "7D 7C 8C 9C"})
