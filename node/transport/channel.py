@@ -110,16 +110,26 @@ class SecureChannel(trio.abc.AsyncResource):
 
     # -- failure handling --------------------------------------------------------------------
 
+    def _stored_error(self) -> ChannelError:
+        """A fresh copy of the error that broke the channel (re-raising one instance again and
+        again would grow its traceback)."""
+        assert self._error is not None
+        return type(self._error)(*self._error.args)
+
     def _check_open(self) -> None:
         if self._error is not None:
-            raise self._error
+            raise self._stored_error()
 
     async def _fail(self, error: ChannelError) -> ChannelError:
-        """Break the channel with ``error`` (unless already broken) and close the stream."""
-        if self._error is None:
+        """Break the channel with ``error`` (unless already broken) and close the stream.
+
+        Returns the exception to raise: ``error``, or a copy of the earlier one.
+        """
+        first = self._error is None
+        if first:
             self._error = error
         await trio.aclose_forcefully(self._stream)
-        return self._error
+        return error if first else self._stored_error()
 
     # -- sending -----------------------------------------------------------------------------
 
@@ -174,7 +184,8 @@ class SecureChannel(trio.abc.AsyncResource):
             deadline = self._last_send + interval
             if trio.current_time() >= deadline:
                 try:
-                    await self._send_record(RECORD_KEEPALIVE, b"")
+                    with trio.CancelScope(shield=True):  # never cut a keepalive in half
+                        await self._send_record(RECORD_KEEPALIVE, b"")
                 except ChannelError:
                     return
             else:

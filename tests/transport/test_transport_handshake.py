@@ -213,3 +213,39 @@ async def test_prologue_mismatch_fails() -> None:
         oi.unwrap()
     with pytest.raises(HandshakeError):
         orr.unwrap()
+
+
+class _WrongSigner(Identity):
+    """Signs something other than the transcript (e.g. a signature lifted from elsewhere)."""
+
+    def sign(self, data: bytes) -> bytes:
+        return super().sign(b"some other session" + data)
+
+
+def _impostor_of(victim: Identity) -> Identity:
+    """Claims the victim's public key but can only sign with its own private key."""
+    impostor = Identity.generate()
+    impostor.peer_id = victim.peer_id
+    return impostor
+
+
+@pytest.mark.parametrize("who", ["responder", "initiator"])
+@pytest.mark.parametrize("kind", ["wrong-data", "impostor"])
+async def test_identity_signature_is_verified(who: str, kind: str) -> None:
+    honest, victim = Identity.generate(), Identity.generate()
+    if kind == "wrong-data":
+        cheat: Identity = _WrongSigner(victim._private_key)
+    else:
+        cheat = _impostor_of(victim)
+    a, b = trio.testing.memory_stream_pair()
+    if who == "responder":
+        oi, orr = await both(a, b, honest, cheat)
+        failed, other = oi, orr
+    else:
+        oi, orr = await both(a, b, cheat, honest)
+        failed, other = orr, oi
+    with pytest.raises(HandshakeError, match=f"{who}'s identity signature is invalid"):
+        failed.unwrap()
+    if who == "responder":
+        with pytest.raises(HandshakeError):
+            other.unwrap()
