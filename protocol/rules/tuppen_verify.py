@@ -157,6 +157,8 @@ class TuppenVerifier(Engine):
                 return f"seat {h.laundry.checkers[0]} decides first whether to check"
             return None
         if kind in (ActionKind.PASS, ActionKind.LAUNDRY, ActionKind.TUPP_ATTEMPT):
+            if kind == ActionKind.TUPP_ATTEMPT and seat in h.attempted:
+                return "only one Tupp attempt per hand"
             if h.phase != Phase.EXCHANGE or not h.exchange_queue:
                 return f"{kind.value} is only allowed in the exchange round"
             if h.exchange_queue[0] != seat:
@@ -220,8 +222,6 @@ class TuppenVerifier(Engine):
         seat = action.seat
         if not self.opt("tupp_attempt"):
             return "the Tupp attempt is not played at this table"
-        if seat in h.attempted:
-            return "only one Tupp attempt per hand"
         if h.hands.stock_left < ATTEMPT_DRAW:
             return "the stock is empty"
         claim = action.cards
