@@ -4,28 +4,32 @@ Layout (all integers big-endian; CRC-32 is ``zlib.crc32``, the ISO-HDLC / IEEE 8
 
     offset 0        magic            8 bytes   89 44 4C 53 0D 0A 1A 0A   ("\\x89DLS\\r\\n\\x1a\\n")
     offset 8        format version   u16       1
-    offset 10       config length    u32       N, 1..max_config_bytes
+    offset 10       config length    u32       N, 1..65536 (MAX_CONFIG_BYTES)
     offset 14       config           N bytes   canonical msgpack map (the table configuration)
     offset 14+N     header CRC       u32       CRC-32 of bytes 0 .. 14+N-1
     then records, each:
-                    length           u32       L, 1..max_record_bytes
+                    length           u32       L, 1..limits.max_message_bytes
+                    length CRC       u32       CRC-32 of the 4 length bytes
                     frame            L bytes   one signed message exactly as received
-                    record CRC       u32       CRC-32 of the length field and the frame
+                    frame CRC        u32       CRC-32 of the frame
 
 The node appends each accepted message with one ``write`` followed by ``flush`` and ``fsync``, so
 after a crash at most the last record is incomplete. The reader classifies what follows the last
 complete, CRC-valid record:
 
 * nothing: the file is clean;
-* a *torn tail*: fewer bytes than a whole record (the length field or the record cut short), or
-  only zero bytes (a file system that extended the file but never wrote the data). This is what a
-  crash leaves. The reader raises :class:`TruncatedTranscript` naming the offset of the end of
+* a *torn tail*: fewer bytes than a whole record (the record header cut short, or a record
+  whose CRC-checked header promises more bytes than the file holds), or only zero bytes (a file
+  system that extended the file but never wrote the data). This is what a crash leaves. The
+  length field has its own CRC so that a damaged length in the middle of the file is never
+  mistaken for a torn tail (which recovery would cut, losing good records).
+  The reader raises :class:`TruncatedTranscript` naming the offset of the end of
   the last good record, or, with ``allow_torn_tail=True``, stops there and reports it in
   :attr:`TranscriptReader.torn_tail`. :meth:`TranscriptWriter.open_existing` with
   ``recover=True`` (or :func:`recover`) truncates the file to that offset and carries on;
   the lost message is still held, signed, by the other peers.
-* anything else (a bad length, a CRC mismatch, garbage) is :class:`CorruptTranscript`, never
-  repaired automatically.
+* anything else (a header or frame CRC mismatch, a bad length, garbage) is
+  :class:`CorruptTranscript`, never repaired automatically.
 
 Every error names the byte offset where the problem starts. A record that is intact but does not
 decode as a valid message (see :meth:`TranscriptReader.messages`) is reported as
@@ -114,7 +118,7 @@ class Record:
 
     @property
     def end(self) -> int:
-        return self.offset + 8 + len(self.frame)
+        return self.offset + 12 + len(self.frame)
 
 
 @dataclass(frozen=True, slots=True)
@@ -136,9 +140,9 @@ def encode_header(config: Mapping[str, Any], limits: Limits = DEFAULT_LIMITS) ->
 
 
 def encode_record(frame: bytes) -> bytes:
-    """One record: length, frame, CRC."""
+    """One record: length, CRC of the length, frame, CRC of the frame."""
     length = _U32.pack(len(frame))
-    return length + frame + _U32.pack(zlib.crc32(frame, zlib.crc32(length)))
+    return length + _U32.pack(zlib.crc32(length)) + frame + _U32.pack(zlib.crc32(frame))
 
 
 def _read_exactly(file: IO[bytes], n: int) -> bytes:
@@ -238,32 +242,34 @@ class TranscriptReader:
         max_len = self.limits.max_message_bytes
         offset = self.header.size
         while True:
-            head = _read_exactly(self._file, 4)
+            head = _read_exactly(self._file, 8)
             if not head:
                 return
-            if len(head) < 4:
-                self._torn(offset, len(head), "the file ends inside a record's length field")
+            if head == bytes(len(head)) and _rest_is_zero(self._file):
+                size = self._file.seek(0, io.SEEK_END) - self._base - offset
+                self._torn(offset, size, "the file ends with zero bytes")
                 return
-            (length,) = _U32.unpack(head)
-            if not 0 < length <= max_len:
-                if head == bytes(4) and _rest_is_zero(self._file):
-                    size = self._file.seek(0, io.SEEK_END) - self._base - offset
-                    self._torn(offset, size, "the file ends with zero bytes")
-                    return
+            if len(head) < 8:
+                self._torn(offset, len(head), "the file ends inside a record header")
+                return
+            length, head_crc = struct.unpack(">II", head)
+            if zlib.crc32(head[:4]) != head_crc:
                 raise CorruptTranscript(
-                    offset, f"record length {length} is not in 1..{max_len} (damaged or garbage)"
+                    offset, "record header CRC mismatch (damaged length field or garbage)"
                 )
+            if not 0 < length <= max_len:
+                raise CorruptTranscript(offset, f"record length {length} is not in 1..{max_len}")
             body = _read_exactly(self._file, length + 4)
             if len(body) < length + 4:
                 if len(body) < length:
                     why = f"the file ends inside a record of {length} bytes"
                 else:
                     why = "the file ends inside a record's CRC"
-                self._torn(offset, 4 + len(body), why)
+                self._torn(offset, 8 + len(body), why)
                 return
             frame = body[:length]
             (crc,) = _U32.unpack(body[length:])
-            if zlib.crc32(frame, zlib.crc32(head)) != crc:
+            if zlib.crc32(frame) != crc:
                 raise CorruptTranscript(offset, f"record CRC mismatch (record of {length} bytes)")
             record = Record(offset, frame)
             offset = record.end

@@ -69,8 +69,9 @@ def test_layout(key: IdentityKey) -> None:
     frame = msgs[0].frame
     record = data[header_end:]
     assert record[:4] == struct.pack(">I", len(frame))
-    assert record[4:-4] == frame
-    assert record[-4:] == struct.pack(">I", zlib.crc32(record[:-4]))
+    assert record[4:8] == struct.pack(">I", zlib.crc32(record[:4]))
+    assert record[8:-4] == frame
+    assert record[-4:] == struct.pack(">I", zlib.crc32(frame))
     assert data == encode_header(CONFIG) + encode_record(frame)
 
 
@@ -105,7 +106,7 @@ def test_round_trip_path_and_append_after_reopen(key: IdentityKey, tmp_path: Pat
 def test_every_truncation_is_reported_with_the_last_good_offset(key: IdentityKey) -> None:
     data, msgs = transcript_bytes(key, 2)
     header_size = TranscriptReader(io.BytesIO(data)).header.size
-    first_end = header_size + 4 + len(msgs[0].frame) + 4
+    first_end = header_size + 12 + len(msgs[0].frame)
     for cut in range(len(data)):
         if cut in (header_size, first_end):
             assert len(read_all(data[:cut])) == (0 if cut == header_size else 1)
@@ -186,10 +187,13 @@ def test_record_damage_is_corruption_not_truncation(key: IdentityKey) -> None:
     flipped[header_size + 30] ^= 0x01
     with pytest.raises(CorruptTranscript, match=f"offset {header_size}: record CRC mismatch"):
         read_all(bytes(flipped))
-    with pytest.raises(CorruptTranscript, match=r"record length 0 is not in 1\.\.65536"):
+    with pytest.raises(CorruptTranscript, match="record header CRC mismatch"):
         read_all(data + b"\x00\x00\x00\x00garbage")
-    with pytest.raises(CorruptTranscript, match="record length 4294967295"):
-        read_all(data + b"\xff\xff\xff\xff")
+    with pytest.raises(CorruptTranscript, match="record header CRC mismatch"):
+        read_all(data + b"\xff\xff\xff\xff\x00\x00\x00\x00")
+    huge = struct.pack(">I", 70000)
+    with pytest.raises(CorruptTranscript, match=r"record length 70000 is not in 1\.\.65536"):
+        read_all(data + huge + struct.pack(">I", zlib.crc32(huge)))
     with pytest.raises(CorruptTranscript) as info:
         read_all(data[:-1] + bytes([data[-1] ^ 1]))  # last record's CRC
     assert info.value.offset < len(data)
@@ -202,7 +206,7 @@ def test_intact_record_that_is_not_a_message(key: IdentityKey) -> None:
     reader = TranscriptReader(io.BytesIO(data))
     with pytest.raises(CorruptTranscript, match="record is not a valid message") as info:
         list(reader.messages())
-    assert info.value.offset == len(data) - 88
+    assert info.value.offset == len(data) - 92
 
 
 def test_writer_refuses_oversized_and_empty_records() -> None:
@@ -238,3 +242,16 @@ def test_reader_iterates_once(key: IdentityKey) -> None:
     list(reader)
     with pytest.raises(RuntimeError):
         list(reader)
+
+
+@pytest.mark.parametrize("bit", [0, 3, 8, 12])
+def test_damaged_length_in_the_middle_is_never_a_torn_tail(key: IdentityKey, bit: int) -> None:
+    """A bigger length would run past EOF and look like a crash; its CRC tells them apart."""
+    data, _ = transcript_bytes(key, 3)
+    header_size = TranscriptReader(io.BytesIO(data)).header.size
+    damaged = bytearray(data)
+    damaged[header_size + 3 - bit // 8] ^= 1 << (bit % 8)
+    with pytest.raises(CorruptTranscript, match=f"offset {header_size}: record header CRC"):
+        read_all(bytes(damaged), allow_torn_tail=True)
+    with pytest.raises(CorruptTranscript):
+        TranscriptWriter.open_existing(io.BytesIO(bytes(damaged)), recover=True)
