@@ -805,3 +805,9 @@ def test_a_hidden_hand_plays_by_deck_position() -> None:
     assert view.current[-1] == (1, Card.parse("10H"))
     reason = illegal(view, Action(ActionKind.PLAY, 2, card=Card.parse("AC"), position=8))
     assert "already seen" in reason
+
+
+def test_a_capot_against_the_takers_scores_252_for_the_defenders() -> None:
+    score = score_hand(tricks_in_deck_order([1, 3] * 4), Suit.SPADES, 0)
+    assert score.capot_team == 1 and not score.contract_made
+    assert score.points == (0, 252)
