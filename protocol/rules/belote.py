@@ -266,11 +266,12 @@ class BeloteEngine(Engine):
             return [*bids, Action(ActionKind.PASS, seat)]
         assert self.trump is not None
         held = set(self.hands.known(seat))
-        out = []
-        for slot in sorted(self.hands.slots[seat], key=lambda s: s.position):
-            if slot.card is not None and not self._obligation(seat, slot.card).forbidden & held:
-                out.append(Action(ActionKind.PLAY, seat, card=slot.card, position=slot.position))
-        return sorted(out, key=lambda a: (a.card or Card.from_index(0)).index)
+        playable = sorted(
+            (slot.card, slot.position)
+            for slot in self.hands.slots[seat]
+            if slot.card is not None and not self._obligation(seat, slot.card).forbidden & held
+        )
+        return [Action(ActionKind.PLAY, seat, card=c, position=p) for c, p in playable]
 
     def legal_cards(self, seat: int) -> list[Card]:
         """The cards a fully known hand may play now (for bots and tests)."""
@@ -370,6 +371,7 @@ class BeloteEngine(Engine):
                 )
             return events
         assert action.suit is not None and self.turned is not None
+        bid_round = self.bid_round
         self.bids.append((seat, action.suit))
         self.taker = seat
         self.trump = action.suit
@@ -382,7 +384,7 @@ class BeloteEngine(Engine):
             count = 2 if receiver == seat else 3
             assignments += [(receiver, p) for p in self.hands.take_positions(count)]
         self._pending = Deal(tuple(assignments))
-        return [Event("bid", seat, {"suit": int(action.suit), "round": self.bid_round})]
+        return [Event("bid", seat, {"suit": int(action.suit), "round": bid_round})]
 
     def _play(self, action: Action) -> list[Event]:
         seat = action.seat

@@ -13,7 +13,7 @@ import time
 from collections.abc import Sequence
 
 import pytest
-from test_belote_helpers import new_engine
+from test_belote_helpers import make_deck, new_engine
 
 from dealerless.client.bots.belote import choose_action
 from dealerless.client.simulate import play_game
@@ -264,3 +264,24 @@ def test_many_random_hands() -> None:
     elapsed = time.perf_counter() - start
     print(f"belote: {hands} hands in {games} games, {elapsed:.1f} s")
     assert hands >= HANDS
+
+
+def test_the_bot_takes_a_strong_hand_and_passes_a_weak_one() -> None:
+    hands = {
+        0: "AC KC QC JC 10C 9C 8C 7C",
+        1: "JH 9H AH AS AD KD QD JD",  # first five: jack, nine, ace of hearts, two aces
+        2: "8H 7H KH QH 10H JS 10S 9S",
+        3: "8S 7S KS QS 10D 9D 8D 7D",  # first five: nothing in hearts, no ace
+    }
+    deck = make_deck(0, hands, "8H", 2)
+    engine = new_engine()
+    engine.start_hand()
+    for _ in range(2):
+        request = engine.chance_request()
+        assert request is not None
+        engine.apply_chance([deck[p] for p in request.positions])
+    rng = random.Random(1)
+    assert choose_action(engine, 1, rng, True) == Action(ActionKind.BID, 1, suit=Suit.HEARTS)
+    engine.apply(Action(ActionKind.PASS, 1))
+    engine.apply(Action(ActionKind.PASS, 2))
+    assert choose_action(engine, 3, rng, True) == Action(ActionKind.PASS, 3)
