@@ -185,9 +185,19 @@ def sum_points(points: Iterable[Point]) -> Point:
 
 
 def msm(scalars: Sequence[int], points: Sequence[Point]) -> Point:
-    """Multi-scalar multiplication ``sum(k_i * P_i)`` (one mul per term, one combine)."""
-    raws = []
+    """Multi-scalar multiplication ``sum(k_i * P_i)`` (one mul per distinct base, one combine).
+
+    Repeated bases (e.g. the first shuffle's input, whose c1 are all g) are merged first.
+    """
+    merged: dict[bytes, list[Any]] = {}
     for k, p in zip(scalars, points, strict=True):
+        slot = merged.get(p.encode())
+        if slot is None:
+            merged[p.encode()] = [k, p]
+        else:
+            slot[0] += k
+    raws = []
+    for k, p in merged.values():
         k %= N
         if k and p._raw is not None:
             raws.append(_mul_raw(p._raw, k))
