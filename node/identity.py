@@ -12,16 +12,15 @@ variable ``DEALERLESS_HOME``, or ``platformdirs.user_data_dir("dealerless")``.
   group/others raises :class:`IdentityError` with a message that says what is wrong. It is
   never overwritten: replacing it would silently change the node's identity.
 
-Fingerprint (see ``spec/transport.md``): the first 16 bytes of SHA-256 over the raw 32-byte
-public key, base32 (RFC 4648) lowercase without ``=`` padding (26 characters), grouped in
-fours with ``-``: ``xxxx-xxxx-xxxx-xxxx-xxxx-xxxx-xx``.
+Fingerprint: the one definition of spec/messages.md: the first 15 bytes of SHA-256 over the raw
+32-byte public key, base32 (RFC 4648) upper case (24 characters), grouped in fours with ``-``:
+``XXXX-XXXX-XXXX-XXXX-XXXX-XXXX``.
 """
 
 from __future__ import annotations
 
 import base64
 import contextlib
-import hashlib
 import os
 import secrets
 import stat
@@ -39,6 +38,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import (
 from dealerless.protocol.wire.errors import MessageError
 from dealerless.protocol.wire.identity import IdentityKey as WireIdentityKey
 from dealerless.protocol.wire.identity import PeerId as WirePeerId
+from dealerless.protocol.wire.identity import fingerprint_of, parse_fingerprint
 
 __all__ = [
     "ENV_HOME",
@@ -58,8 +58,6 @@ ENV_HOME = "DEALERLESS_HOME"
 KEY_FILE_NAME = "identity.key"
 PUBLIC_KEY_SIZE = 32
 SIGNATURE_SIZE = 64
-FINGERPRINT_BYTES = 16
-_FINGERPRINT_CHARS = 26  # ceil(16 * 8 / 5)
 _MAX_KEY_FILE_SIZE = 64 * 1024
 
 
@@ -68,12 +66,15 @@ class IdentityError(Exception):
 
 
 def format_fingerprint(public_key: bytes) -> str:
-    """Fingerprint of a raw 32-byte Ed25519 public key (see the module docstring)."""
+    """Fingerprint of a raw 32-byte Ed25519 public key.
+
+    One definition for the whole project: the message layer's (spec/messages.md), so a
+    fingerprint shown by `dealerless id`, carried in an invite and pinned by the transport is
+    the same string.
+    """
     if len(public_key) != PUBLIC_KEY_SIZE:
         raise ValueError(f"an Ed25519 public key is 32 bytes, got {len(public_key)}")
-    digest = hashlib.sha256(public_key).digest()[:FINGERPRINT_BYTES]
-    text = base64.b32encode(digest).decode("ascii").rstrip("=").lower()
-    return "-".join(text[i : i + 4] for i in range(0, len(text), 4))
+    return fingerprint_of(public_key)
 
 
 def normalize_fingerprint(text: str) -> str:
@@ -81,21 +82,8 @@ def normalize_fingerprint(text: str) -> str:
 
     Raises ValueError if it is not a well-formed fingerprint.
     """
-    compact = "".join(ch for ch in text.lower() if ch not in "- \t\n")
-    if len(compact) != _FINGERPRINT_CHARS:
-        raise ValueError(
-            f"a fingerprint has {_FINGERPRINT_CHARS} base32 characters, "
-            f"got {len(compact)}: {text!r}"
-        )
-    try:
-        raw = base64.b32decode(compact.upper() + "======")
-    except ValueError as exc:
-        raise ValueError(f"not a base32 fingerprint: {text!r}") from exc
-    if len(raw) != FINGERPRINT_BYTES:
-        raise ValueError(f"not a fingerprint: {text!r}")
-    canonical = base64.b32encode(raw).decode("ascii").rstrip("=").lower()
-    if canonical != compact:  # non-zero trailing bits: not produced by format_fingerprint
-        raise ValueError(f"not a canonical fingerprint: {text!r}")
+    raw = parse_fingerprint(text)
+    canonical = base64.b32encode(raw).decode("ascii")
     return "-".join(canonical[i : i + 4] for i in range(0, len(canonical), 4))
 
 

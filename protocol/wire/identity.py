@@ -56,7 +56,7 @@ def parse_fingerprint(text: str) -> bytes:
 
     Raises ``ValueError`` saying what is wrong.
     """
-    cleaned = "".join(ch for ch in text.upper() if ch not in " -\t")
+    cleaned = "".join(ch for ch in text.upper() if ch != "-" and not ch.isspace())
     if len(cleaned) != 24:
         raise ValueError(f"a fingerprint has 24 base32 characters, got {len(cleaned)}")
     try:

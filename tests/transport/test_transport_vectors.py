@@ -25,8 +25,8 @@ from dealerless.node.transport.handshake import (
 
 ID_I = "8a88e3dd7409f195fd52db2d3cba5d72ca6709bf1d94121bf3748801b40f6f5c"
 ID_R = "8139770ea87d175f56a35466c34c7ecccb8d8a91b4ee37a25df60f5b8fc9b394"
-FP_I = "gr2q-7gf5-lh6p-zfdn-urnk-vput-hm"
-FP_R = "ni4a-hvpq-lgic-uhdn-v66j-xjds-si"
+FP_I = "GR2Q-7GF5-LH6P-ZFDN-URNK-VPUT"
+FP_R = "NI4A-HVPQ-LGIC-UHDN-V66J-XJDS"
 MSG1 = "00000026444c545001015dfedd3b6bd47f6fa28ee15d969d5bb0ea53774d488bdaf9df1c6e0124b3ef22"
 MSG2 = (
     "00000096444c54500102ac01b2209e86354fb853237b5de0f4fab13c7fcbf433a61c019369617fecf10ba1"
