@@ -811,3 +811,13 @@ def test_actions_from_a_seat_out_of_the_game_are_refused() -> None:
     engine = new(3, dealer=2, scores=[10, 0, 0], **PLAIN)
     table = start(engine, {1: "7C 8C 9C 10C", 2: "7D 8D 9D 10D"})
     raises(table, Action(K.KNOCK, 0), "out of the game", 0)
+
+
+def test_tupp_after_a_knock_costs_every_other_seat_three_folded_or_not() -> None:
+    table = start(new(3, dealer=2, **PLAIN), TUPP_HANDS)
+    table.act(K.KNOCK, 0)
+    table.act(K.CALL, 1)
+    table.act(K.FOLD, 2)
+    table.act(K.TUPP, 1)  # seat 1 has not played a card yet
+    result = table.engine.hand_result
+    assert result is not None and result.deltas == (3, 0, 3)
