@@ -33,12 +33,12 @@ from dealerless.protocol.rules.base import (
 )
 from dealerless.protocol.rules.hands import Hands
 from dealerless.protocol.rules.limit_betting import Betting
-from dealerless.protocol.rules.limit_laundry import LAUNDRY_PENALTY, Laundry, is_dirty_laundry
+from dealerless.protocol.rules.limit_exchange import CARDS_PER_HAND, ExchangeFlow
+from dealerless.protocol.rules.limit_laundry import Laundry
 from dealerless.protocol.rules.limit_modes import OPTIONS, Bankroll, check_config
 from dealerless.protocol.rules.registry import GameSpec
 from dealerless.protocol.rules.tuppen_play import CompletedTrick, TrickPlay
 
-CARDS_PER_HAND = 4
 K = ActionKind
 
 
@@ -54,7 +54,7 @@ class Step:
     reason: str = ""
 
 
-class LimitEngine(Engine):
+class LimitEngine(ExchangeFlow, Engine):
     game = "limit-tuppen"
 
     def __init__(self, config: GameConfig, *, first_dealer: int = 0) -> None:
@@ -78,25 +78,6 @@ class LimitEngine(Engine):
         self.laundry = Laundry([])
         self.pending: ChanceRequest | None = None
         self.ante_paid: list[int] = [0] * self.players
-
-    # ---- helpers ------------------------------------------------------------------------------
-    def _from_left_of(self, seat: int, seats: set[int] | None = None) -> list[int]:
-        """Seats (default: active ones) in clockwise order starting at ``seat``'s left."""
-        pool = self.active if seats is None else seats
-        return [
-            (seat + i) % self.players
-            for i in range(1, self.players + 1)
-            if (seat + i) % self.players in pool
-        ]
-
-    def _where(self) -> str:
-        text = f"hand {self.hand_number}, {self.phase}"
-        if self.phase == "play":
-            text += f", trick {self.trick.trick_number}"
-        return text
-
-    def _fail(self, reason: str, seat: int | None) -> IllegalAction:
-        return IllegalAction(reason, seat=seat, where=self._where())
 
     # ---- hands --------------------------------------------------------------------------------
     @property
@@ -176,81 +157,6 @@ class LimitEngine(Engine):
             events = self._apply_reveal(request, hands, cards)
         self.history.append(Step("chance", cards=tuple(cards)))
         return events
-
-    def _apply_reveal(
-        self, request: Reveal, hands: Hands, cards: Sequence[Card | None]
-    ) -> list[Event]:
-        declarer = request.seat
-        if any(c is None for c in cards):
-            raise self._fail("a reveal must show every card", declarer)
-        shown = [c for c in cards if c is not None]
-        try:
-            revealed = hands.reveal(declarer, self.laundry.set_aside, shown)
-        except IllegalAction as e:
-            raise self._fail(e.reason, declarer) from None
-        checker = self.laundry.checker
-        assert checker is not None
-        self.hands = hands
-        self.pending = None
-        true = is_dirty_laundry(shown)
-        payer = checker if true else declarer
-        self.betting.pay(payer, LAUNDRY_PENALTY)
-        if not true:  # the bluffer keeps its original cards; the drawn ones are put away
-            self.hands.set_aside(declarer)
-            self.hands.restore(declarer, revealed)
-        self.laundry.finish_declaration(
-            {
-                "seat": declarer,
-                "checked_by": checker,
-                "cards": [c.index for c in shown],
-                "true": true,
-                "paid_by": payer,
-            }
-        )
-        self._advance_exchange()
-        return [
-            Event(
-                "laundry_checked",
-                declarer,
-                {
-                    "checker": checker,
-                    "true": true,
-                    "cards": [c.index for c in shown],
-                    "paid_by": payer,
-                },
-            )
-        ]
-
-    # ---- dirty laundry flow -------------------------------------------------------------------
-    def _may_declare(self, seat: int) -> bool:
-        return (
-            self.bank.stacks[seat] >= LAUNDRY_PENALTY
-            and self.hands.stock_left >= CARDS_PER_HAND
-            and self.hands.count(seat) == CARDS_PER_HAND
-        )
-
-    def _advance_exchange(self) -> None:
-        """Go to the next seat that can declare, else to the card play."""
-        lau = self.laundry
-        while lau.deciding is not None and not self._may_declare(lau.deciding):
-            lau.index += 1
-        if lau.deciding is not None:
-            self.phase = "exchange"
-            return
-        self.phase = "play"
-
-    def _open_checks(self) -> None:
-        declarer = self.laundry.declarer
-        assert declarer is not None
-        self.laundry.checkers = [
-            s
-            for s in self._from_left_of(declarer)
-            if s != declarer and self.bank.stacks[s] >= LAUNDRY_PENALTY
-        ]
-        self.phase = "check"
-        if not self.laundry.checkers:
-            self.laundry.finish_declaration({"seat": declarer, "checked_by": None})
-            self._advance_exchange()
 
     # ---- who acts -----------------------------------------------------------------------------
     def to_act(self) -> tuple[int, ...]:
@@ -333,23 +239,9 @@ class LimitEngine(Engine):
             raise self._fail("no hand is running", seat)
         if self.pending is not None:
             raise self._fail("waiting for the cards (a chance step is pending)", seat)
+        if self._verify_exchange(action):
+            return
         kind = action.kind
-        if self.phase == "exchange":
-            if kind not in (K.LAUNDRY, K.PASS):
-                raise self._fail(f"{kind.value} is not possible in the exchange round", seat)
-            if self.laundry.deciding != seat:
-                raise self._fail(f"not your turn, seat {self.laundry.deciding} decides", seat)
-            return
-        if self.phase == "check":
-            if kind not in (K.CHECK, K.ACCEPT):
-                raise self._fail(
-                    f"{kind.value} is not possible: check or accept the "
-                    f"dirty laundry of seat {self.laundry.declarer}",
-                    seat,
-                )
-            if self.laundry.checkers[0] != seat:
-                raise self._fail(f"not your turn, seat {self.laundry.checkers[0]} answers", seat)
-            return
         if kind in (K.CALL, K.FOLD, K.RAISE):
             if not self.betting.answering:
                 raise self._fail(f"there is no knock to answer with {kind.value}", seat)
@@ -419,34 +311,8 @@ class LimitEngine(Engine):
         self.verify(action)
         self.history.append(Step("action", action=action))
         seat, kind = action.seat, action.kind
-        if kind == K.PASS:
-            self.laundry.index += 1
-            self._advance_exchange()
-            return [Event("pass", seat)]
-        if kind == K.LAUNDRY:
-            self.laundry.declarer = seat
-            self.laundry.set_aside = self.hands.set_aside(seat)
-            positions = self.hands.take_positions(CARDS_PER_HAND)
-            self.pending = Deal(tuple((seat, p) for p in positions))
-            self.phase = "draw"
-            return [
-                Event("laundry", seat, {"set_aside": [s.position for s in self.laundry.set_aside]})
-            ]
-        if kind == K.ACCEPT:
-            self.laundry.checkers.pop(0)
-            if not self.laundry.checkers:
-                self.laundry.finish_declaration({"seat": self.laundry.declarer, "checked_by": None})
-                self._advance_exchange()
-            return [Event("accept", seat)]
-        if kind == K.CHECK:
-            self.laundry.checker = seat
-            declarer = self.laundry.declarer
-            assert declarer is not None
-            self.pending = Reveal(
-                declarer, tuple(s.position for s in self.laundry.set_aside), "dirty laundry check"
-            )
-            self.phase = "reveal"
-            return [Event("check", seat, {"declarer": declarer})]
+        if kind in (K.PASS, K.LAUNDRY, K.ACCEPT, K.CHECK):
+            return self._apply_exchange(action)
         if kind == K.PLAY:
             return self._apply_play(action)
         if kind in (K.KNOCK, K.RAISE):
