@@ -21,6 +21,8 @@ strict ``from_wire(data)``; every ``verify_*`` raises a :class:`CryptoError` sub
     deck = initial_deck(y) -> list[Ciphertext]
     make_shuffle(me, y, deck) -> ShuffleMessage
     verify_shuffle_message(hctx, y, deck, msg, seat) -> list[Ciphertext]   # the new deck
+    # or, once the whole round is in (batched, ~1/3 cheaper; names the culprit on failure):
+    verify_shuffle_round(hctx, y, deck0, msgs, seats, own_seat=me.seat) -> list[Ciphertext]
 
     # 3. private deal / draw of position p to seat s: every other seat j publishes
     make_share(me, p, deck[p], step="deal") -> ShareMessage
@@ -54,6 +56,7 @@ from .deck import (
     verify_nonmembership_message,
     verify_share,
     verify_shuffle_message,
+    verify_shuffle_round,
 )
 from .elgamal import Ciphertext, deck_from_wire, deck_to_wire, initial_deck
 from .errors import (
@@ -110,4 +113,5 @@ __all__ = [
     "verify_nonmembership_message",
     "verify_share",
     "verify_shuffle_message",
+    "verify_shuffle_round",
 ]

@@ -26,6 +26,7 @@ from .nonmember import (
     verify_nonmembership,
 )
 from .shuffle import ShuffleProof, shuffle_deck, verify_shuffle
+from .shuffle_batch import ShuffleClaim, batch_verify_shuffles
 from .transcript import MAX_SEAT, HandDeckContext
 from .wire import expect_fields, get_int, get_list, get_point
 
@@ -95,6 +96,39 @@ def verify_shuffle_message(
     except ProofError as exc:
         raise ProofError(f"shuffle by seat {seat}: {exc}") from None
     return list(msg.deck)
+
+
+def verify_shuffle_round(
+    hctx: HandDeckContext,
+    y: Point,
+    deck0: Sequence[Ciphertext],
+    msgs: Sequence[ShuffleMessage],
+    seats: Sequence[int],
+    own_seat: int | None = None,
+) -> list[Ciphertext]:
+    """Check a whole shuffle round at once (batched, ~1/3 cheaper than one by one).
+
+    ``msgs[k]`` must come from ``seats[k]`` and shuffle the output of ``msgs[k-1]`` (``deck0``
+    for the first). The shuffle of ``own_seat`` (this node's own) is not re-checked. Returns
+    the final deck; a failure names the culprit seat.
+    """
+    if len(msgs) != len(seats):
+        raise ProofError("shuffle round: one message per seat expected")
+    claims = []
+    deck_in: Sequence[Ciphertext] = deck0
+    for msg, seat in zip(msgs, seats, strict=True):
+        _check_seat(msg.seat, seat, "shuffle")
+        if len(msg.deck) != len(deck_in):
+            raise ProofError(
+                f"shuffle by seat {seat}: {len(msg.deck)} ciphertexts for a "
+                f"{len(deck_in)}-card deck"
+            )
+        if seat != own_seat:
+            ctx = hctx.proof_context(seat, "shuffle")
+            claims.append(ShuffleClaim(ctx, y, deck_in, msg.deck, msg.proof))
+        deck_in = msg.deck
+    batch_verify_shuffles(claims)
+    return list(deck_in)
 
 
 # ---------------------------------------------------------------- decryption shares

@@ -40,6 +40,12 @@ def h() -> Point:
 
 
 @cache
+def h_table() -> FixedBase:
+    """Window table for fast ``k * h`` (the prover's commitment chain)."""
+    return FixedBase(h())
+
+
+@cache
 def shuffle_bases(n: int) -> tuple[Point, ...]:
     """``h_0 .. h_{n-1}``, the independent Pedersen bases of a shuffle of n ciphertexts."""
     if not 1 <= n <= MAX_SHUFFLE:

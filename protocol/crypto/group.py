@@ -196,8 +196,13 @@ def msm(scalars: Sequence[int], points: Sequence[Point]) -> Point:
             merged[p.encode()] = [k, p]
         else:
             slot[0] += k
+    return msm_distinct([k for k, _ in merged.values()], [p for _, p in merged.values()])
+
+
+def msm_distinct(scalars: Sequence[int], points: Sequence[Point]) -> Point:
+    """``sum(k_i * P_i)`` for bases the caller already de-duplicated."""
     raws = []
-    for k, p in merged.values():
+    for k, p in zip(scalars, points, strict=True):
         k %= N
         if k and p._raw is not None:
             raws.append(_mul_raw(p._raw, k))

@@ -41,7 +41,7 @@ from typing import Any
 
 from .elgamal import Ciphertext
 from .errors import DecodeError, ProofError
-from .generators import g, g_table, h, shuffle_bases
+from .generators import g, g_table, h, h_table, shuffle_bases
 from .group import (
     IDENTITY,
     N,
@@ -146,11 +146,16 @@ def shuffle_deck(
     u_p = [u[psi[i]] for i in range(n)]
     # commitment chain
     r_hat = [random_scalar(rand) for _ in range(n)]
+    # c^_i = a_i*g + b_i*h with a_i = r^_i + u'_i*a_(i-1), b_i = u'_i*b_(i-1) (a_-1 = 0, b_-1 = 1):
+    # the prover knows both logs, so every chain point and t^_i costs two fixed-base mults.
+    ht = h_table()
+    a_log = [0] * (n + 1)  # a_log[i + 1] = a_i, a_log[0] = a_-1
+    b_log = [1] * (n + 1)
     chain: list[Point] = []
-    prev = h()
     for i in range(n):
-        prev = gt.mul(r_hat[i]) + prev * u_p[i]
-        chain.append(prev)
+        a_log[i + 1] = (r_hat[i] + u_p[i] * a_log[i]) % N
+        b_log[i + 1] = u_p[i] * b_log[i] % N
+        chain.append(gt.mul(a_log[i + 1]) + ht.mul(b_log[i + 1]))
     w1, w2, w3, w4 = (random_scalar(rand) for _ in range(4))
     w_hat = [random_scalar(rand) for _ in range(n)]
     w_p = [random_scalar(rand) for _ in range(n)]
@@ -159,11 +164,9 @@ def shuffle_deck(
     t3 = gt.mul(w3) + msm(w_p, hs)
     t41 = msm([N - w4, *w_p], [y, *(ct.c2 for ct in out)])
     t42 = gt.mul(N - w4) + msm(w_p, [ct.c1 for ct in out])
-    t_hat = []
-    prev = h()
-    for i in range(n):
-        t_hat.append(gt.mul(w_hat[i]) + prev * w_p[i])
-        prev = chain[i]
+    t_hat = [
+        gt.mul(w_hat[i] + w_p[i] * a_log[i]) + ht.mul(w_p[i] * b_log[i]) for i in range(n)
+    ]  # = w^_i*g + w'_i*c^_(i-1)
     t = (t1, t2, t3, t41, t42, *t_hat)
     c = _final_challenge(tr, chain, t)
     v = [1] * n
@@ -179,6 +182,36 @@ def shuffle_deck(
     return out, proof
 
 
+def check_shapes(
+    y: Point, deck_in: Sequence[Ciphertext], deck_out: Sequence[Ciphertext], proof: ShuffleProof
+) -> None:
+    """Counts, scalar ranges and no identity anywhere (before any arithmetic)."""
+    n = len(deck_in)
+    if n < 2 or len(deck_out) != n:
+        raise ProofError(f"shuffle: expected {n} output ciphertexts, got {len(deck_out)}")
+    if len(proof.pcommit) != n or len(proof.chain) != n or len(proof.t) != n + 5:
+        raise DecodeError("shuffle proof: wrong number of points")
+    if len(proof.s) != 2 * n + 4 or not all(0 <= k < N for k in proof.s):
+        raise DecodeError("shuffle proof: wrong number of scalars or scalar out of range")
+    pts = [y, *proof.pcommit, *proof.chain, *proof.t]
+    pts += [p for ct in (*deck_in, *deck_out) for p in (ct.c1, ct.c2)]
+    if any(p.is_identity for p in pts):
+        raise ProofError("shuffle: identity point in statement or proof")
+
+
+def challenges(
+    ctx: ProofContext,
+    y: Point,
+    deck_in: Sequence[Ciphertext],
+    deck_out: Sequence[Ciphertext],
+    proof: ShuffleProof,
+) -> tuple[list[int], int]:
+    """The verifier's u_0..u_{N-1} and c for this statement and proof."""
+    tr = _statement_transcript(ctx, y, deck_in, deck_out, proof.pcommit)
+    u = tr.challenges(len(deck_in))
+    return u, _final_challenge(tr, proof.chain, proof.t)
+
+
 def verify_shuffle(
     ctx: ProofContext,
     y: Point,
@@ -191,22 +224,11 @@ def verify_shuffle(
     Every point must already be a decoded non-identity group element (``from_wire`` does that);
     this is re-checked here so that programmatic callers cannot skip it.
     """
+    check_shapes(y, deck_in, deck_out, proof)
     n = len(deck_in)
-    if n < 2 or len(deck_out) != n:
-        raise ProofError(f"shuffle: expected {n} output ciphertexts, got {len(deck_out)}")
-    if len(proof.pcommit) != n or len(proof.chain) != n or len(proof.t) != n + 5:
-        raise DecodeError("shuffle proof: wrong number of points")
-    if len(proof.s) != 2 * n + 4 or not all(0 <= k < N for k in proof.s):
-        raise DecodeError("shuffle proof: wrong number of scalars or scalar out of range")
-    pts = [y, *proof.pcommit, *proof.chain, *proof.t]
-    pts += [p for ct in (*deck_in, *deck_out) for p in (ct.c1, ct.c2)]
-    if any(p.is_identity for p in pts):
-        raise ProofError("shuffle: identity point in statement or proof")
     gt = g_table()
     hs = shuffle_bases(n)
-    tr = _statement_transcript(ctx, y, deck_in, deck_out, proof.pcommit)
-    u = tr.challenges(n)
-    c = _final_challenge(tr, proof.chain, proof.t)
+    u, c = challenges(ctx, y, deck_in, deck_out, proof)
     s1, s2, s3, s4 = proof.s[:4]
     s_hat = proof.s[4 : 4 + n]
     s_p = proof.s[4 + n :]

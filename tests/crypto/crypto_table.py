@@ -31,6 +31,7 @@ from dealerless.protocol.crypto import (
     verify_nonmembership_message,
     verify_share,
     verify_shuffle_message,
+    verify_shuffle_round,
 )
 
 
@@ -100,19 +101,29 @@ class SimTable:
     # ---- shuffle chain
     def shuffle_all(self) -> None:
         assert self.y is not None
-        deck = initial_deck(self.y)
+        deck0 = deck = initial_deck(self.y)
         for s in range(self.n):
             msg = ShuffleMessage.from_wire(
                 wire(make_shuffle(self.players[s], self.y, deck, self.rand))
             )
             self.shuffles.append(msg)
-            outs = [
-                verify_shuffle_message(self.hctx, self.y, deck, msg, s)
-                for v in range(self.n)
-                if v != s
-            ]
-            deck = outs[0]
-        self.deck = deck
+            deck = list(msg.deck)
+        seats = list(range(self.n))
+        finals = []
+        for v in range(self.n):
+            if v % 2 == 0:  # even seats check the round in one batch
+                finals.append(
+                    verify_shuffle_round(self.hctx, self.y, deck0, self.shuffles, seats, v)
+                )
+            else:  # odd seats check each shuffle on its own
+                d = deck0
+                for s, msg in enumerate(self.shuffles):
+                    if s != v:
+                        verify_shuffle_message(self.hctx, self.y, d, msg, s)
+                    d = list(msg.deck)
+                finals.append(d)
+        assert all(f == finals[0] for f in finals)
+        self.deck = finals[0]
 
     # ---- shares
     def publish_share(self, seat: int, position: int, step: str) -> ShareMessage:

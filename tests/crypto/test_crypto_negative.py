@@ -34,6 +34,7 @@ from dealerless.protocol.crypto import (
     verify_nonmembership_message,
     verify_share,
     verify_shuffle_message,
+    verify_shuffle_round,
 )
 from dealerless.protocol.crypto.group import N
 from dealerless.protocol.crypto.shuffle import ShuffleProof, shuffle_deck, verify_shuffle
@@ -133,8 +134,21 @@ def shuffled(table: SimTable) -> tuple[list[Ciphertext], ShuffleMessage]:
 
 
 def _verify(table: SimTable, deck_in: list[Ciphertext], msg: ShuffleMessage, seat: int = 0) -> None:
+    """Check through both paths (single and batched round); they must agree."""
     assert table.y is not None
-    verify_shuffle_message(table.hctx, table.y, deck_in, msg, seat)
+    y = table.y
+    errors: list[CryptoError] = []
+    for check in (
+        lambda: verify_shuffle_message(table.hctx, y, deck_in, msg, seat),
+        lambda: verify_shuffle_round(table.hctx, y, deck_in, [msg], [seat]),
+    ):
+        try:
+            check()
+        except CryptoError as exc:
+            errors.append(exc)
+    assert len(errors) in (0, 2), f"single and batched verification disagree: {errors}"
+    if errors:
+        raise errors[0]
 
 
 def test_shuffle_good(table: SimTable, shuffled: Any) -> None:
@@ -415,3 +429,20 @@ def test_nonmember_wire_strict(table: SimTable) -> None:
 def test_every_error_is_a_value_error() -> None:
     for cls in (CryptoError, DecodeError, InvalidPoint, InvalidScalar, ProofError, NotACard):
         assert issubclass(cls, ValueError)
+
+
+def test_shuffle_round_names_culprit(table: SimTable) -> None:
+    assert table.y is not None
+    deck0 = initial_deck(table.y)
+    msgs = list(table.shuffles)
+    assert verify_shuffle_round(table.hctx, table.y, deck0, msgs, [0, 1, 2]) == table.deck
+    out = list(msgs[1].deck)
+    bad1 = dataclasses.replace(msgs[1], deck=tuple([out[1], out[0], *out[2:]]))
+    with pytest.raises(ProofError, match="seat 1"):
+        verify_shuffle_round(table.hctx, table.y, deck0, [msgs[0], bad1, msgs[2]], [0, 1, 2])
+    with pytest.raises(ProofError, match="seat"):  # out of order
+        verify_shuffle_round(table.hctx, table.y, deck0, [msgs[1], msgs[0], msgs[2]], [0, 1, 2])
+    with pytest.raises(ProofError):  # a shuffle missing from the chain
+        verify_shuffle_round(table.hctx, table.y, deck0, [msgs[0], msgs[2]], [0, 2])
+    with pytest.raises(ProofError):  # another hand
+        verify_shuffle_round(HandDeckContext(b"neg-table", 9), table.y, deck0, msgs, [0, 1, 2])
