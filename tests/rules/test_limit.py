@@ -170,6 +170,22 @@ def test_the_player_left_of_the_knocker_answers_first() -> None:
     refused(e, Action(K.CALL, 1), "seat 0 answers first")
 
 
+def test_a_knock_bets_1_chip() -> None:
+    e = start(HANDS)
+    act(e, K.KNOCK, 1)
+    assert e.bank.stacks[1] == 8 and e.betting.pot == 5 and e.betting.current_bet == 1
+
+
+def test_play_goes_clockwise() -> None:
+    e = start(HANDS)
+    order = []
+    for card in ("10H", "7H", "8H", "AS"):
+        seat = e.to_act()[0]
+        order.append(seat)
+        play(e, seat, card)
+    assert order == [1, 2, 3, 0]
+
+
 def test_a_call_puts_1_chip_in_the_pot() -> None:
     e = start(HANDS)
     act(e, K.KNOCK, 1)
