@@ -5,6 +5,13 @@ points M_i come from RFC 9380 hash-to-curve (``secp256k1_XMD:SHA-256_SSWU_RO_``)
 dealerless DSTs. Every proof is a Fiat-Shamir proof bound to table id, hand, seat and step.
 Full specification: ``spec/crypto.md``.
 
+Modules: ``group`` (Point with explicit identity, scalars, fixed-base tables), ``h2c``
+(RFC 9380), ``generators`` (g, h, h_i, card points), ``transcript`` (ProofContext,
+HandDeckContext, Fiat-Shamir), ``elgamal``, ``dleq`` (Schnorr, Chaum-Pedersen), ``keys``
+(commit-reveal joint key), ``shuffle`` (Terelius-Wikstrom prove/verify), ``shuffle_batch``
+(one-MSM check of a shuffle round), ``nonmember`` (CDS OR-proof), ``deck`` (messages and steps),
+``wire`` (strict decoders), ``errors``.
+
 API used by the table protocol (every message has ``to_wire()`` -> msgpack-friendly dict and a
 strict ``from_wire(data)``; every ``verify_*`` raises a :class:`CryptoError` subclass)::
 
@@ -37,7 +44,9 @@ strict ``from_wire(data)``; every ``verify_*`` raises a :class:`CryptoError` sub
     make_nonmembership(me, p, deck[p], others_sum, F, step) -> NonMembershipMessage
     verify_nonmembership_message(hctx, Y_owner, p, deck[p], others_sum, F, msg, seat, step)
 
-``others_sum`` is ``sum_points(shares of every seat but the owner)`` from the deal.
+``others_sum`` is ``sum_points(shares of every seat but the owner)`` from the deal. Step labels
+are free text chosen by the table protocol (e.g. "deal", "draw", "open", "trick3"), at most 54
+bytes; a proof made for one (table, hand, seat, step, position) verifies in no other.
 Randomness comes from ``secrets``; every function taking ``rand`` accepts a deterministic
 ``randbelow``-like callable only so tests can record vectors.
 """

@@ -115,12 +115,10 @@ def batch_verify_shuffles(claims: Sequence[ShuffleClaim]) -> None:
         check_shapes(cl.y, cl.deck_in, cl.deck_out, cl.proof)
     rand = secrets.SystemRandom()
     acc = _Acc()
-    acc.add(0, g())  # g is handled through g_coef; keep it out of the generic terms
-    del acc.coef[g().encode()]
     for cl in claims:
         _accumulate(acc, cl, rand)
     g_enc = g().encode()
-    if g_enc in acc.coef:  # g appearing as a deck point (initial deck c1) goes to the table
+    if g_enc in acc.coef:  # g as a deck point (the initial deck's c1) goes to the g table
         acc.g_coef += acc.coef.pop(g_enc)
         del acc.pts[g_enc]
     if acc.total().is_identity:
