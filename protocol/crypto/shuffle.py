@@ -163,7 +163,10 @@ def shuffle_deck(
     t2 = gt.mul(w2)
     t3 = gt.mul(w3) + msm(w_p, hs)
     t41 = msm([N - w4, *w_p], [y, *(ct.c2 for ct in out)])
-    t42 = gt.mul(N - w4) + msm(w_p, [ct.c1 for ct in out])
+    # sum w'_i*A~_i = (sum w'_i*r~_i)*g + sum w'_i*A_psi(i): same point, but msm merges equal
+    # inputs (the initial deck's c1 are all g), which makes the first shuffle cheaper.
+    wr = sum(a * b for a, b in zip(w_p, r_tilde, strict=True))
+    t42 = gt.mul(wr - w4) + msm(w_p, [deck_in[psi[i]].c1 for i in range(n)])
     t_hat = [
         gt.mul(w_hat[i] + w_p[i] * a_log[i]) + ht.mul(w_p[i] * b_log[i]) for i in range(n)
     ]  # = w^_i*g + w'_i*c^_(i-1)
