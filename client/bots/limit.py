@@ -2,10 +2,11 @@
 
 It looks only at its own cards (``engine.hand(seat)``), the public state and its legal actions.
 Hand strength: the two strongest cards it holds (Tuppen order J < Q < K < A < 7 < 8 < 9 < 10),
-and in the last trick whether its card can beat what is on the table. It knocks with strong
-hands (sometimes as a bluff), answers a knock by comparing its strength with the price (pot
-odds), raises with very strong hands, keeps its strong cards for the last trick, and declares
-dirty laundry when it has it (rarely as a bluff).
+and in the last trick whether its card can beat what is on the table; its chance to win is that
+strength to the power of the number of other active seats. It knocks with strong hands
+(sometimes as a bluff), answers a knock by comparing its chance with the price (pot odds),
+raises with very strong hands (in No/Pot Limit: half the pot, the pot, or all it may), keeps its
+strong cards for the last trick, and declares dirty laundry when it has it (rarely as a bluff).
 """
 
 from __future__ import annotations
@@ -42,14 +43,18 @@ def hand_strength(cards: list[Card], table: list[tuple[int, Card]], active: set[
     return value
 
 
-def _bet(actions: list[Action], kind: ActionKind, pot: int, rng: random.Random) -> Action:
+def _bet(
+    actions: list[Action], kind: ActionKind, pot: int, win: float, rng: random.Random
+) -> Action:
+    """Limit: the only bet. No/Pot Limit: about half the pot, the whole pot with a very strong
+    hand (capped by what is allowed)."""
     options = [a for a in actions if a.kind == kind]
-    if len(options) == 1 or options[0].amount is None:
+    if options[0].amount is None:
         return options[0]
-    amounts = [a.amount or 1 for a in options]
-    target = max(1, pot // 2 + rng.randint(-1, 1))
-    best = min(options, key=lambda a: abs((a.amount or 1) - target))
-    return best if best.amount in amounts else options[0]
+    if win > 0.85:
+        return options[-1]  # the most allowed: all in (No Limit) or the pot (Pot Limit)
+    target = pot if win > 0.7 else max(1, pot // 2 + rng.randint(-1, 1))
+    return min(options, key=lambda a: abs((a.amount or 1) - target))
 
 
 def choose_action(engine: Engine, seat: int, rng: random.Random, required: bool) -> Action | None:
@@ -64,6 +69,8 @@ def choose_action(engine: Engine, seat: int, rng: random.Random, required: bool)
     active = set(state["active"])
     table = [(s, Card.from_index(c)) for s, c in state["trick"]["current"]]
     rating = hand_strength(cards, table, active)
+    # rough chance to beat every other active seat
+    win = rating ** max(1, len(active) - 1)
 
     if K.LAUNDRY in kinds:
         if is_dirty_laundry(cards) or (rating < 0.3 and rng.random() < 0.03):
@@ -74,16 +81,16 @@ def choose_action(engine: Engine, seat: int, rng: random.Random, required: bool)
     if K.CALL in kinds:
         cost = betting["current_bet"] - betting["bets"][seat]
         price = cost / (pot + cost) if pot + cost else 0.0
-        if K.RAISE in kinds and rating > 0.8 and rng.random() < 0.5:
-            return _bet(actions, K.RAISE, pot, rng)
-        if rating >= price + 0.25 or rng.random() < 0.08:
+        if K.RAISE in kinds and win > 0.65 and rng.random() < 0.5:
+            return _bet(actions, K.RAISE, pot, win, rng)
+        if win >= price + 0.1 or rng.random() < 0.03:
             return Action(K.CALL, seat)
         return Action(K.FOLD, seat)
     if K.KNOCK in kinds:
-        strong = rating > 0.72 and rng.random() < 0.5
-        bluff = rating < 0.3 and rng.random() < 0.04
+        strong = win > 0.5 and rng.random() < 0.5
+        bluff = win < 0.1 and rng.random() < 0.05
         if strong or bluff:
-            return _bet(actions, K.KNOCK, pot, rng)
+            return _bet(actions, K.KNOCK, pot, win, rng)
     plays = [a for a in actions if a.kind == K.PLAY]
     if not required or not plays:
         return None

@@ -239,9 +239,15 @@ class LimitEngine(ExchangeFlow, Engine):
             raise self._fail("no hand is running", seat)
         if self.pending is not None:
             raise self._fail("waiting for the cards (a chance step is pending)", seat)
+        kind = action.kind
+        if action.suit is not None or action.cards:
+            raise self._fail(f"{kind.value} takes no suit and no card list", seat)
+        if kind != K.PLAY and (action.card is not None or action.position is not None):
+            raise self._fail(f"{kind.value} takes no card and no position", seat)
+        if kind not in (K.KNOCK, K.RAISE) and action.amount is not None:
+            raise self._fail(f"{kind.value} takes no amount", seat)
         if self._verify_exchange(action):
             return
-        kind = action.kind
         if kind in (K.CALL, K.FOLD, K.RAISE):
             if not self.betting.answering:
                 raise self._fail(f"there is no knock to answer with {kind.value}", seat)
@@ -253,8 +259,6 @@ class LimitEngine(ExchangeFlow, Engine):
                 if self.betting.last_knocker == seat:
                     raise self._fail("you may not knock twice in a row", seat)
                 self._check_amount(action)
-            elif action.amount is not None:
-                raise self._fail(f"{kind.value} takes no amount", seat)
             return
         if kind == K.KNOCK:
             refusal = self._knock_refusal(seat)
