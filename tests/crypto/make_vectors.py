@@ -19,7 +19,7 @@ from crypto_table import DetRand, SimTable
 from dealerless.protocol.crypto import generators as gen
 from dealerless.protocol.crypto.elgamal import initial_deck
 from dealerless.protocol.crypto.group import Point
-from dealerless.protocol.crypto.h2c import hash_to_curve, hash_to_field
+from dealerless.protocol.crypto.h2c import hash_to_curve, hash_to_field, map_to_curve
 
 OUT_DIR = Path(__file__).resolve().parents[2] / "spec" / "vectors" / "crypto"
 QUUX = b"QUUX-V01-CS02-with-secp256k1_XMD:SHA-256_SSWU_RO_"
@@ -61,6 +61,8 @@ def h2c_vectors() -> dict[str, Any]:
                 "msg": msg.decode(),
                 "u0": f"{u[0]:064x}",
                 "u1": f"{u[1]:064x}",
+                "Q0": _pt(map_to_curve(u[0])),
+                "Q1": _pt(map_to_curve(u[1])),
                 "P": _pt(hash_to_curve(msg, QUUX)),
             }
         )

@@ -33,7 +33,7 @@ from dealerless.protocol.crypto import (
     verify_share,
     verify_shuffle_message,
 )
-from dealerless.protocol.crypto.h2c import hash_to_curve
+from dealerless.protocol.crypto.h2c import hash_to_curve, hash_to_field, map_to_curve
 
 
 def load(name: str) -> Any:
@@ -43,8 +43,24 @@ def load(name: str) -> Any:
 def test_h2c_vectors_file() -> None:
     data = load("h2c.json")
     for case in data["cases"]:
-        p = hash_to_curve(case["msg"].encode(), data["dst"].encode())
+        msg, dst = case["msg"].encode(), data["dst"].encode()
+        u = hash_to_field(msg, dst)
+        assert u == [int(case["u0"], 16), int(case["u1"], 16)]
+        for k in (0, 1):
+            q = map_to_curve(u[k])
+            assert q.xy() == (int(case[f"Q{k}"]["x"], 16), int(case[f"Q{k}"]["y"], 16))
+        p = hash_to_curve(msg, dst)
         assert p.xy() == (int(case["P"]["x"], 16), int(case["P"]["y"], 16))
+    # the RFC 9380 J.8.1 values themselves, independent of our generator
+    rfc_empty = data["cases"][0]
+    assert rfc_empty["msg"] == ""
+    assert rfc_empty["P"]["x"] == "c1cae290e291aee617ebaef1be6d73861479c48b841eaba9b7b5852ddfeb1346"
+    assert (
+        rfc_empty["Q0"]["x"] == "74519ef88b32b425a095e4ebcc84d81b64e9e2c2675340a720bb1a1857b99f1e"
+    )
+    assert (
+        rfc_empty["Q1"]["x"] == "44548adb1b399263ded3510554d28b4bead34b8cf9a37b4bd0bd2ba4db87ae63"
+    )
 
 
 def test_generator_vectors_file() -> None:
