@@ -68,7 +68,7 @@ class Laundry:
         return self.declarer is None and self.index >= len(self.order)
 
     def finish_declaration(self, outcome: dict[str, Any]) -> None:
-        self.outcomes.append(outcome)
+        self.outcomes.append({**outcome, "set_aside": [s.position for s in self.set_aside]})
         self.declarer = None
         self.set_aside = []
         self.checkers = []

@@ -633,6 +633,8 @@ def test_illegal_actions_say_why_and_where() -> None:
     refused(e, Action(K.CALL, 2), "no knock to answer")
     refused(e, Action(K.PLAY, 1, card=e.hand(2)[0].card), "not in your hand")
     refused(e, Action(K.BID, 1), "not an action of this game")
+    refused(e, Action(K.KNOCK, 1, card=e.hand(1)[0].card), "takes no card")
+    refused(e, Action(K.PLAY, 1, card=e.hand(1)[0].card, amount=1), "takes no amount")
     act(e, K.KNOCK, 1)
     refused(e, Action(K.CALL, 3), "seat 2 answers first")
     refused(e, Action(K.CALL, 2, amount=1), "takes no amount")
