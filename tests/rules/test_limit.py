@@ -551,6 +551,27 @@ def test_no_dirty_laundry_when_the_stock_cannot_give_four_cards() -> None:
     assert e.phase == "play"
 
 
+def test_a_seat_without_chips_can_neither_declare_nor_check_dirty_laundry() -> None:
+    e = new(
+        players=2,
+        mode="tournament",
+        starting_chips=3,
+        ante=2,
+        ante_increase_every=1,
+        dirty_laundry=True,
+    )
+    start({}, engine=e)
+    autoplay(e)
+    start({}, engine=e)  # ante 3: the loser pays its last chip
+    broke = e.bank.stacks.index(0)
+    rich = 1 - broke
+    assert e.laundry.deciding == rich  # the broke seat is skipped
+    act(e, K.LAUNDRY, rich)
+    fulfil(e)
+    assert e.phase == "play"  # nobody could pay for a check: the declaration stands
+    assert e.laundry.outcomes[0]["checked_by"] is None
+
+
 # --- No Limit and Pot Limit -------------------------------------------------------------------
 
 
