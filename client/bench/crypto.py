@@ -25,17 +25,20 @@ from dealerless.protocol.crypto import (
     NonMembershipMessage,
     PlayerSecret,
     Point,
+    ShareBatchMessage,
     ShareMessage,
     ShuffleMessage,
     initial_deck,
     joint_key,
     make_nonmembership,
     make_share,
+    make_share_batch,
     make_shuffle,
     recover_card,
     verify_key_reveal,
     verify_nonmembership_message,
     verify_share,
+    verify_share_batch,
     verify_shuffle_message,
     verify_shuffle_round,
 )
@@ -91,7 +94,8 @@ def hand_setup(n_players: int, batched: bool = True, cards_each: int = 4) -> dic
 
     Every node's work is done here: each seat's shuffle is verified by each other seat and
     each deal share by each seat other than its author (``batched``: each node checks the
-    whole shuffle round in one batch, else shuffle by shuffle). ``total`` sums all nodes;
+    whole shuffle round in one batch and each seat sends its deal shares as one batched-proof
+    message; else shuffle by shuffle and one proof per share). ``total`` sums all nodes;
     ``max_per_node`` is the busiest node (what one machine spends when nodes run in parallel).
     """
     hctx = HandDeckContext(secrets.token_bytes(16), 1)
@@ -131,21 +135,37 @@ def hand_setup(n_players: int, batched: bool = True, cards_each: int = 4) -> dic
                     if s != v:
                         verify_shuffle_message(hctx, y, d, msg, s)
                     d = list(msg.deck)
-    for pos in range(cards_each * n_players):
-        owner = pos % n_players
-        shares = []
+    owners = {pos: pos % n_players for pos in range(cards_each * n_players)}
+    if batched:  # one share message per seat covering every position dealt to another seat
+        shares_of: dict[int, list[Point]] = {pos: [] for pos in owners}
         for s in range(n_players):
-            if s == owner:
-                continue
+            mine = sorted(p for p, o in owners.items() if o != s)
             with clock(s):
-                share = make_share(players[s], pos, deck[pos], "deal")
+                batch = make_share_batch(players[s], mine, deck, "deal")
             for v in range(n_players):
                 if v != s:
                     with clock(v):
-                        verify_share(hctx, keys[s], pos, deck[pos], share, s, "deal")
-            shares.append(share.share)
-        with clock(owner):
-            recover_card(players[owner], pos, deck[pos], shares)
+                        got = verify_share_batch(hctx, keys[s], deck, batch, s, mine, "deal")
+            for position, share_point in got.items():
+                shares_of[position].append(share_point)
+        for pos, owner in owners.items():
+            with clock(owner):
+                recover_card(players[owner], pos, deck[pos], shares_of[pos])
+    else:
+        for pos, owner in owners.items():
+            shares = []
+            for s in range(n_players):
+                if s == owner:
+                    continue
+                with clock(s):
+                    share = make_share(players[s], pos, deck[pos], "deal")
+                for v in range(n_players):
+                    if v != s:
+                        with clock(v):
+                            verify_share(hctx, keys[s], pos, deck[pos], share, s, "deal")
+                shares.append(share.share)
+            with clock(owner):
+                recover_card(players[owner], pos, deck[pos], shares)
     total = time.process_time() - t_start
     return {"total_cpu_ms": total * 1e3, "max_per_node_cpu_ms": max(clock.per_seat) * 1e3}
 
@@ -233,6 +253,16 @@ def measure(rounds: int) -> dict[str, Any]:
         reps,
         rounds,
     )
+    positions12 = list(range(12))
+    batches: list[ShareBatchMessage] = []
+
+    def prove_batch() -> None:
+        batches[:] = [make_share_batch(players[1], positions12, deck)]
+
+    res["share_batch_12pos_prove_ms"] = _median_ms(prove_batch, rounds)
+    res["share_batch_12pos_verify_ms"] = _median_ms(
+        lambda: verify_share_batch(hctx, players[1].y, deck, batches[0], 1, positions12), rounds
+    )
     for hand_size in (4, 8):
         prove_ms, verify_ms, n_forbidden = _bench_nonmember(hctx, players, deck, hand_size, rounds)
         res[f"nonmember_{hand_size}card_prove_ms"] = prove_ms
@@ -250,6 +280,9 @@ def measure(rounds: int) -> dict[str, Any]:
     unbatched = [hand_setup(4, batched=False) for _ in range(max(1, min(rounds, 3)))]
     res["hand_setup_4p_unbatched_total_cpu_ms"] = statistics.median(
         r["total_cpu_ms"] for r in unbatched
+    )
+    res["hand_setup_4p_unbatched_max_node_cpu_ms"] = statistics.median(
+        r["max_per_node_cpu_ms"] for r in unbatched
     )
     res["targets"] = {
         "shuffle_ratio_max": TARGET_SHUFFLE_RATIO,

@@ -10,7 +10,8 @@ Modules: ``group`` (Point with explicit identity, scalars, fixed-base tables), `
 HandDeckContext, Fiat-Shamir), ``elgamal``, ``dleq`` (Schnorr, Chaum-Pedersen), ``keys``
 (commit-reveal joint key), ``shuffle`` (Terelius-Wikstrom prove/verify), ``shuffle_batch``
 (one-MSM check of a shuffle round), ``nonmember`` (CDS OR-proof), ``deck`` (messages and steps),
-``wire`` (strict decoders), ``errors``.
+``share_batch`` (all of a seat's deal shares under one proof), ``wire`` (strict decoders),
+``errors``.
 
 API used by the table protocol (every message has ``to_wire()`` -> msgpack-friendly dict and a
 strict ``from_wire(data)``; every ``verify_*`` raises a :class:`CryptoError` subclass)::
@@ -35,6 +36,10 @@ strict ``from_wire(data)``; every ``verify_*`` raises a :class:`CryptoError` sub
     make_share(me, p, deck[p], step="deal") -> ShareMessage
     verify_share(hctx, Y_j, p, deck[p], msg, seat=j, step="deal") -> Point
     recover_card(me, p, deck[p], other_shares) -> int    # owner learns the card index
+    # or one message per seat for the whole deal (all positions going to other seats):
+    make_share_batch(me, positions, deck, step="deal") -> ShareBatchMessage
+    verify_share_batch(hctx, Y_j, deck, msg, seat=j, positions=..., step="deal")
+        -> Mapping[int, Point]                           # position -> verified share
 
     # 4. open a card (play / show): the owner publishes its share too
     make_share(me, p, deck[p], step="open") ; verify_share(..., step="open")
@@ -80,6 +85,7 @@ from .errors import (
 from .generators import card_index, card_point, card_points, g, h, shuffle_bases
 from .group import IDENTITY, Point, decode_point, sum_points
 from .keys import KeyCommit, KeyReveal, PlayerSecret, joint_key, verify_key_reveal
+from .share_batch import ShareBatchMessage, make_share_batch, verify_share_batch
 from .transcript import HandDeckContext, ProofContext
 
 __all__ = [
@@ -99,6 +105,7 @@ __all__ = [
     "Point",
     "ProofContext",
     "ProofError",
+    "ShareBatchMessage",
     "ShareMessage",
     "ShuffleMessage",
     "card_index",
@@ -113,6 +120,7 @@ __all__ = [
     "joint_key",
     "make_nonmembership",
     "make_share",
+    "make_share_batch",
     "make_shuffle",
     "open_card",
     "recover_card",
@@ -121,6 +129,7 @@ __all__ = [
     "verify_key_reveal",
     "verify_nonmembership_message",
     "verify_share",
+    "verify_share_batch",
     "verify_shuffle_message",
     "verify_shuffle_round",
 ]

@@ -17,12 +17,14 @@ from dealerless.protocol.crypto import (
     NonMembershipMessage,
     PlayerSecret,
     Point,
+    ShareBatchMessage,
     ShareMessage,
     ShuffleMessage,
     initial_deck,
     joint_key,
     make_nonmembership,
     make_share,
+    make_share_batch,
     make_shuffle,
     open_card,
     recover_card,
@@ -30,6 +32,7 @@ from dealerless.protocol.crypto import (
     verify_key_reveal,
     verify_nonmembership_message,
     verify_share,
+    verify_share_batch,
     verify_shuffle_message,
     verify_shuffle_round,
 )
@@ -155,6 +158,32 @@ class SimTable:
         )
         self.known[position] = card
         return card
+
+    def deal_batch(self, owners: dict[int, int], step: str = "deal") -> dict[int, int]:
+        """Deal many positions at once: one ShareBatchMessage per seat, checked by all others."""
+        for s in range(self.n):
+            positions = sorted(p for p, o in owners.items() if o != s)
+            if not positions:
+                continue
+            msg = make_share_batch(self.players[s], positions, self.deck, step, self.rand)
+            msg = ShareBatchMessage.from_wire(wire(msg))
+            got = None
+            for v in range(self.n):
+                if v != s:
+                    got = verify_share_batch(
+                        self.hctx, self.keys[s], self.deck, msg, s, positions, step
+                    )
+            assert got is not None
+            for p, share in got.items():
+                self.shares.setdefault(p, {})[s] = share
+        out = {}
+        for p, owner in owners.items():
+            self.owner[p] = owner
+            others = [v for s, v in self.shares[p].items() if s != owner]
+            assert len(others) == self.n - 1
+            self.known[p] = recover_card(self.players[owner], p, self.deck[p], others)
+            out[p] = self.known[p]
+        return out
 
     def others_sum(self, position: int) -> Point:
         owner = self.owner[position]

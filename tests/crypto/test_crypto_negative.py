@@ -446,3 +446,66 @@ def test_shuffle_round_names_culprit(table: SimTable) -> None:
         verify_shuffle_round(table.hctx, table.y, deck0, [msgs[0], msgs[2]], [0, 2])
     with pytest.raises(ProofError):  # another hand
         verify_shuffle_round(HandDeckContext(b"neg-table", 9), table.y, deck0, msgs, [0, 1, 2])
+
+
+# ------------------------------------------------------------------ batched deal shares
+
+
+def test_share_batch_checks(table: SimTable) -> None:
+    from dealerless.protocol.crypto import (
+        ShareBatchMessage,
+        make_share_batch,
+        verify_share_batch,
+    )
+
+    positions = [10, 11, 13, 20]
+    msg = make_share_batch(table.players[1], positions, table.deck)
+    y1 = table.keys[1]
+    got = verify_share_batch(table.hctx, y1, table.deck, msg, 1, positions)
+    for p in positions:  # same shares as one-by-one
+        assert got[p] == table.deck[p].c1 * table.players[1].x
+
+    def bad(m: ShareBatchMessage, **kw: Any) -> None:
+        args: dict[str, Any] = {"seat": 1, "positions": positions, "step": "deal"}
+        args.update(kw)
+        with pytest.raises(ProofError):
+            verify_share_batch(
+                kw.get("hctx", table.hctx),
+                y1,
+                table.deck,
+                m,
+                args["seat"],
+                args["positions"],
+                args["step"],
+            )
+
+    sh = list(msg.shares)
+    bad(dataclasses.replace(msg, shares=(sh[0] + g(), *sh[1:])))  # one wrong share
+    bad(dataclasses.replace(msg, shares=(sh[1], sh[0], *sh[2:])))  # swapped positions
+    bad(dataclasses.replace(msg, shares=(*sh[:3], table.deck[21].c1 * table.players[1].x)))
+    bad(msg, step="draw")
+    bad(msg, positions=[10, 11, 13])
+    bad(dataclasses.replace(msg, positions=(10, 11, 13, 21)), positions=[10, 11, 13, 21])
+    bad(msg, seat=2)
+    bad(dataclasses.replace(msg, seat=2), seat=2)
+    bad(msg, hctx=HandDeckContext(b"neg-table", 6))
+    bad(msg, hctx=HandDeckContext(b"zzz", 5))
+    for pe, pz in ((msg.proof.e ^ 1, msg.proof.z), (msg.proof.e, (msg.proof.z + 1) % N)):
+        bad(dataclasses.replace(msg, proof=dataclasses.replace(msg.proof, e=pe, z=pz)))
+    with pytest.raises(ProofError):  # shares checked against another deck
+        verify_share_batch(table.hctx, y1, list(table.shuffles[0].deck), msg, 1, positions)
+
+    data = wire(msg)
+    ShareBatchMessage.from_wire(data)
+    for raw in [
+        {**data, "pos": [11, 10, 13, 20]},
+        {**data, "pos": [10, 10, 13, 20]},
+        {**data, "pos": [10, 11, 13, 32]},
+        {**data, "pos": []},
+        {**data, "shares": data["shares"][:3]},
+        {**data, "shares": [bytes(33), *data["shares"][1:]]},
+        {**data, "proof": [data["proof"][0], N.to_bytes(32, "big")]},
+        {**data, "more": 1},
+    ]:
+        with pytest.raises(DecodeError):
+            ShareBatchMessage.from_wire(raw)
