@@ -116,6 +116,18 @@ def hand_vectors() -> dict[str, Any]:
         card = recover_card(t.players[owner], pos, t.deck[pos], [msg.share])
         t.known[pos] = card
         deal.append({"position": pos, "owner": owner, "share": hexify(wire(msg)), "card": card})
+    from dealerless.protocol.crypto import make_share_batch
+
+    batches = [
+        hexify(
+            wire(
+                make_share_batch(
+                    t.players[s], [p for p in range(8) if p % 2 != s], t.deck, "deal", rand
+                )
+            )
+        )
+        for s in range(2)
+    ]
     open_msg = t.publish_share(0, 0, "open")
     forbidden = sorted(c for c in range(32) if c // 8 == (t.known[1] // 8 + 1) % 4)
     nm = t.nonmember(1, forbidden, "trick1")
@@ -132,6 +144,7 @@ def hand_vectors() -> dict[str, Any]:
         "shuffles": [hexify(m.to_wire()) for m in t.shuffles],
         "deal_step": "deal",
         "deal": deal,
+        "deal_batches": batches,
         "open": {"position": 0, "step": "open", "share": hexify(wire(open_msg))},
         "nonmember": {
             "position": 1,

@@ -17,6 +17,7 @@ from dealerless.protocol.crypto import (
     NonMembershipMessage,
     PlayerSecret,
     ProofError,
+    ShareBatchMessage,
     ShareMessage,
     ShuffleMessage,
     card_point,
@@ -31,6 +32,7 @@ from dealerless.protocol.crypto import (
     verify_key_reveal,
     verify_nonmembership_message,
     verify_share,
+    verify_share_batch,
     verify_shuffle_message,
 )
 from dealerless.protocol.crypto.h2c import hash_to_curve, hash_to_field, map_to_curve
@@ -101,6 +103,12 @@ def test_recorded_hand_verifies() -> None:
         share = verify_share(hctx, keys[msg.seat], pos, deck[pos], msg, msg.seat, data["deal_step"])
         assert recover_card(players[owner], pos, deck[pos], [share]) == item["card"]
         dealt[pos] = (owner, share)
+    for raw in data["deal_batches"]:
+        batch = ShareBatchMessage.from_wire(unhexify(raw))
+        positions = [p for p in range(8) if p % 2 != batch.seat]
+        got = verify_share_batch(hctx, keys[batch.seat], deck, batch, batch.seat, positions)
+        for p, share in got.items():
+            assert share == dealt[p][1]  # same shares as the one-by-one deal
     op = data["open"]
     msg = ShareMessage.from_wire(unhexify(op["share"]))
     pos = op["position"]
