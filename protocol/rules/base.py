@@ -63,7 +63,7 @@ class ActionKind(StrEnum):
     KNOCK = "knock"  # Tuppen: raise the stake; Limit games: bet (amount in No/Pot Limit)
     CALL = "call"  # go along with a knock; also "play along" in a poverty hand
     FOLD = "fold"  # refuse a knock / poverty hand and drop out of the hand
-    RAISE = "raise"  # Limit games: call plus more (amount = new total bet level)
+    RAISE = "raise"  # Limit games: call plus more (amount = the increase, No/Pot Limit)
     BET = "bet"  # Pottuppen: play for part or all of the pot (amount)
     PASS = "pass"  # Pottuppen: sit the hand out; Belote: pass in the bidding
     BID = "bid"  # Belote: take a suit as trump (suit)

@@ -1,0 +1,118 @@
+"""What the table state machine tells its driver, and its two kinds of error.
+
+As in h11: :class:`LocalProtocolError` means *we* tried something the protocol does not allow
+(nothing was sent); a peer's bad message is never raised at the driver but reported as a
+:class:`Violation` event carrying the signed evidence and the culprit.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from dealerless.protocol.rules.base import Action, Event, HandResult, Outcome
+
+
+class LocalProtocolError(Exception):
+    """This peer tried something the protocol or the rules do not allow; nothing was sent."""
+
+
+class RemoteProtocolError(Exception):
+    """A peer's message broke the protocol (used internally; drivers see Violation events)."""
+
+    def __init__(self, reason: str, culprit: int | None, evidence: tuple[bytes, ...] = ()) -> None:
+        super().__init__(reason)
+        self.reason = reason
+        self.culprit = culprit
+        self.evidence = evidence
+
+
+@dataclass(frozen=True)
+class TableEvent:
+    """Base class of everything the machine reports."""
+
+
+@dataclass(frozen=True)
+class Accepted(TableEvent):
+    """A chain element was accepted (kind, author seat, sequence number)."""
+
+    kind: str
+    seat: int | None
+    seq: int
+
+
+@dataclass(frozen=True)
+class HandStarted(TableEvent):
+    hand: int
+    dealer: int
+
+
+@dataclass(frozen=True)
+class CardsDealt(TableEvent):
+    """Our own cards from a deal or draw (deck position, card index)."""
+
+    cards: tuple[tuple[int, int], ...]
+
+
+@dataclass(frozen=True)
+class ActionApplied(TableEvent):
+    action: Action
+    rules_events: tuple[Event, ...] = ()
+    by_timeout: bool = False
+
+
+@dataclass(frozen=True)
+class CardsShown(TableEvent):
+    """Cards opened in public: a turned-up card or cards shown on a check or claim."""
+
+    seat: int | None
+    cards: tuple[tuple[int, int], ...]
+
+
+@dataclass(frozen=True)
+class HandEnded(TableEvent):
+    result: HandResult
+    aborted: bool = False
+
+
+@dataclass(frozen=True)
+class HandSigned(TableEvent):
+    """Every seat signed the result of the hand: it is final."""
+
+    hand: int
+
+
+@dataclass(frozen=True)
+class GameOver(TableEvent):
+    outcome: Outcome
+
+
+@dataclass(frozen=True)
+class Violation(TableEvent):
+    """A peer broke the rules, a proof, the order, the chain or a signature."""
+
+    culprit: int | None
+    reason: str
+    evidence: tuple[bytes, ...] = ()
+    data: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Stale(TableEvent):
+    """A message that lost its place (built on an older head); not a violation."""
+
+    seat: int | None
+    kind: str
+
+
+@dataclass(frozen=True)
+class TimeoutVoted(TableEvent):
+    silent: int
+
+
+@dataclass(frozen=True)
+class WaitingFor(TableEvent):
+    """The chain waits for these seats (after every change)."""
+
+    seats: tuple[int, ...]
+    phase: str

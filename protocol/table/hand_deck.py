@@ -1,0 +1,233 @@
+"""One hand's mental-poker deck as the table protocol uses it.
+
+Keeps what every peer knows (key shares, the deck after each shuffle, every verified decryption
+share, the cards opened in public) and, for a seated peer, its secret key share and the cards it
+was dealt. Each ``accept_*`` verifies a peer's payload and raises a ``CryptoError`` naming what
+failed; each ``make_*`` builds this peer's own payload.
+
+Proof step labels: ``deal`` for shares that deal a card privately, ``open`` for shares that
+open a card in public (a turned-up card, a played card, a card shown on a check or claim), and
+``play/<seq>`` for non-membership proofs, so a legality proof is bound to the chain position of
+the play it justifies.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from dealerless.protocol.crypto import (
+    Ciphertext,
+    CryptoError,
+    HandDeckContext,
+    KeyCommit,
+    KeyReveal,
+    NonMembershipMessage,
+    PlayerSecret,
+    Point,
+    ProofError,
+    ShareMessage,
+    ShuffleMessage,
+    initial_deck,
+    joint_key,
+    make_nonmembership,
+    make_share,
+    make_shuffle,
+    open_card,
+    recover_card,
+    sum_points,
+    verify_key_reveal,
+    verify_nonmembership_message,
+    verify_share,
+    verify_shuffle_message,
+)
+
+DEAL = "deal"
+OPEN = "open"
+
+
+def play_step(seq: int) -> str:
+    return f"play/{seq}"
+
+
+@dataclass
+class HandDeck:
+    hctx: HandDeckContext
+    participants: tuple[int, ...]
+    secret: PlayerSecret | None = None  # None for an observer (audit)
+    commits: dict[int, KeyCommit] = field(default_factory=dict)
+    key_shares: dict[int, Point] = field(default_factory=dict)
+    joint: Point | None = None
+    deck: list[Ciphertext] = field(default_factory=list)
+    shuffled_by: list[int] = field(default_factory=list)
+    shares: dict[int, dict[int, Point]] = field(default_factory=dict)  # position -> seat -> share
+    owners: dict[int, int] = field(default_factory=dict)  # position -> seat it was dealt to
+    public: dict[int, int] = field(default_factory=dict)  # position -> card index, opened
+    mine: dict[int, int] = field(default_factory=dict)  # position -> card index, my own cards
+
+    @property
+    def seat(self) -> int | None:
+        return None if self.secret is None else self.secret.seat
+
+    def _secret(self) -> PlayerSecret:
+        if self.secret is None:
+            raise RuntimeError("an observer has no key share")
+        return self.secret
+
+    # -- joint key -------------------------------------------------------------------------
+    def make_commit(self) -> dict[str, Any]:
+        return self._secret().commit().to_wire()
+
+    def accept_commit(self, seat: int, payload: object) -> None:
+        commit = KeyCommit.from_wire(payload)
+        if commit.seat != seat:
+            raise ProofError(f"key commitment names seat {commit.seat}, sent by seat {seat}")
+        self.commits[seat] = commit
+
+    def make_reveal(self) -> dict[str, Any]:
+        return self._secret().reveal().to_wire()
+
+    def accept_reveal(self, seat: int, payload: object) -> None:
+        reveal = KeyReveal.from_wire(payload)
+        commit = self.commits.get(seat)
+        if commit is None:
+            raise ProofError(f"seat {seat} reveals a key share it never committed to")
+        self.key_shares[seat] = verify_key_reveal(self.hctx, commit, reveal)
+        if len(self.key_shares) == len(self.participants):
+            self.joint = joint_key([self.key_shares[s] for s in self.participants])
+            self.deck = initial_deck(self.joint)
+
+    # -- shuffle chain ---------------------------------------------------------------------
+    def make_shuffle(self) -> dict[str, Any]:
+        assert self.joint is not None
+        return make_shuffle(self._secret(), self.joint, self.deck).to_wire()
+
+    def accept_shuffle(self, seat: int, payload: object, *, trusted: bool = False) -> None:
+        """Verify a seat's shuffle and take its deck (``trusted`` only for our own)."""
+        assert self.joint is not None
+        message = ShuffleMessage.from_wire(payload)
+        if trusted:
+            if message.seat != seat:
+                raise ProofError("own shuffle names another seat")
+            self.deck = list(message.deck)
+        else:
+            self.deck = verify_shuffle_message(self.hctx, self.joint, self.deck, message, seat)
+        self.shuffled_by.append(seat)
+
+    # -- shares ----------------------------------------------------------------------------
+    def make_shares(self, positions: Iterable[int], step: str) -> list[dict[str, Any]]:
+        secret = self._secret()
+        out = []
+        for position in positions:
+            message = make_share(secret, position, self.deck[position], step)
+            self.shares.setdefault(position, {})[secret.seat] = message.share
+            out.append(message.to_wire())
+        return out
+
+    def accept_shares(
+        self, seat: int, payloads: Sequence[object], positions: Sequence[int], step: str
+    ) -> None:
+        """Verify ``seat``'s shares for exactly ``positions`` (in that order)."""
+        if len(payloads) != len(positions):
+            raise ProofError(f"seat {seat} sent {len(payloads)} shares, {len(positions)} were due")
+        verified = [
+            (position, self.verify_share_payload(seat, payload, position, step))
+            for position, payload in zip(positions, payloads, strict=True)
+        ]
+        for position, share in verified:
+            self.shares.setdefault(position, {})[seat] = share
+
+    def verify_share_payload(self, seat: int, payload: object, position: int, step: str) -> Point:
+        """Verify one share without storing it."""
+        message = ShareMessage.from_wire(payload)
+        return verify_share(
+            self.hctx, self.key_shares[seat], position, self.deck[position], message, seat, step
+        )
+
+    def card_with(self, position: int, extra: dict[int, Point]) -> int:
+        """The card at a position from the stored shares plus ``extra`` (nothing is stored)."""
+        got = {**self.shares.get(position, {}), **extra}
+        missing = [s for s in self.participants if s not in got]
+        if missing:
+            raise ProofError(f"position {position}: no shares yet from seats {missing}")
+        return open_card(position, self.deck[position], [got[s] for s in self.participants])
+
+    def others_sum(self, position: int, owner: int) -> Point:
+        got = self.shares.get(position, {})
+        return sum_points(got[s] for s in self.participants if s != owner)
+
+    def has_others_shares(self, position: int, owner: int) -> bool:
+        got = self.shares.get(position, {})
+        return all(s in got for s in self.participants if s != owner)
+
+    def deal_to(self, assignments: Sequence[tuple[int, int]]) -> list[int | None]:
+        """After a deal round: record owners; recover our own cards (None for the others)."""
+        out: list[int | None] = []
+        for seat, position in assignments:
+            self.owners[position] = seat
+            if seat == self.seat:
+                card = recover_card(
+                    self._secret(),
+                    position,
+                    self.deck[position],
+                    [self.shares[position][s] for s in self.participants if s != seat],
+                )
+                self.mine[position] = card
+                out.append(card)
+            else:
+                out.append(None)
+        return out
+
+    def open_public(self, position: int) -> int:
+        """Open a position with every participant's verified share."""
+        got = self.shares[position]
+        card = open_card(position, self.deck[position], [got[s] for s in self.participants])
+        self.public[position] = card
+        return card
+
+    # -- legality proofs -------------------------------------------------------------------
+    def make_nonmembership(
+        self, positions: Iterable[int], forbidden: Sequence[int], step: str
+    ) -> list[dict[str, Any]]:
+        secret = self._secret()
+        return [
+            make_nonmembership(
+                secret,
+                position,
+                self.deck[position],
+                self.others_sum(position, secret.seat),
+                forbidden,
+                step,
+            ).to_wire()
+            for position in positions
+        ]
+
+    def accept_nonmembership(
+        self,
+        seat: int,
+        payloads: Sequence[object],
+        positions: Sequence[int],
+        forbidden: Sequence[int],
+        step: str,
+    ) -> None:
+        if len(payloads) != len(positions):
+            raise ProofError(
+                f"seat {seat} proved {len(payloads)} hidden cards, {len(positions)} are hidden"
+            )
+        for position, payload in zip(positions, payloads, strict=True):
+            message = NonMembershipMessage.from_wire(payload)
+            verify_nonmembership_message(
+                self.hctx,
+                self.key_shares[seat],
+                position,
+                self.deck[position],
+                self.others_sum(position, seat),
+                forbidden,
+                message,
+                seat,
+                step,
+            )
+
+
+__all__ = ["DEAL", "OPEN", "CryptoError", "HandDeck", "play_step"]

@@ -1,0 +1,123 @@
+"""The table protocol's phases and transitions, as data.
+
+The machine reads these tables; spec/protocol.md is generated from them
+(``python -m dealerless.protocol.table.steps``), so the document cannot drift from the code.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+
+
+class Phase(StrEnum):
+    CONFIG = "config"
+    KEY_COMMIT = "key-commit"
+    KEY_REVEAL = "key-reveal"
+    SHUFFLE = "shuffle"
+    SHARES = "shares"
+    REVEAL = "reveal"
+    PLAY = "play"
+    RESULT = "result"
+    OVER = "over"
+
+
+@dataclass(frozen=True)
+class Step:
+    phase: Phase
+    kinds: tuple[str, ...]  # chain kinds accepted in this phase
+    writer: str  # who may extend the chain
+    automatic: bool  # the node writes it without asking the player
+    then: str  # what follows when the step or round is complete
+    on_timeout: str  # what a certificate of silence does here
+
+
+STEPS: tuple[Step, ...] = (
+    Step(
+        Phase.CONFIG,
+        ("config-sign",),
+        "each seat in seat order",
+        True,
+        "start hand 1: key-commit",
+        "the table does not start",
+    ),
+    Step(
+        Phase.KEY_COMMIT,
+        ("key-commit",),
+        "each seat in the hand, in seat order",
+        True,
+        "key-reveal",
+        "abort the hand (culprit: the silent seat)",
+    ),
+    Step(
+        Phase.KEY_REVEAL,
+        ("key-reveal",),
+        "each seat in the hand, in seat order",
+        True,
+        "shuffle (the joint key and the initial deck are fixed)",
+        "abort the hand (culprit: the silent seat)",
+    ),
+    Step(
+        Phase.SHUFFLE,
+        ("shuffle",),
+        "each seat in the hand, in seat order",
+        True,
+        "the rules engine's first chance step",
+        "abort the hand (culprit: the silent seat)",
+    ),
+    Step(
+        Phase.SHARES,
+        ("shares",),
+        "each seat with a share due, in seat order",
+        True,
+        "deal: owners decrypt their cards; turn-up: the card is opened; then the engine goes on",
+        "abort the hand (culprit: the silent seat)",
+    ),
+    Step(
+        Phase.REVEAL,
+        ("reveal",),
+        "the seat whose cards the rules ask to see",
+        True,
+        "the cards are opened; the engine checks the claim",
+        "abort the hand (culprit: the silent seat)",
+    ),
+    Step(
+        Phase.PLAY,
+        ("action", "admit"),
+        "the seat the rules engine waits for (the arbiter); it may admit out-of-turn requests",
+        False,
+        "a chance step (shares/reveal), the next action, or the result round",
+        "the engine's timeout action (a fold or pass) if the rules have one, else abort the hand",
+    ),
+    Step(
+        Phase.RESULT,
+        ("result",),
+        "each seat in the hand, in seat order",
+        True,
+        "the next hand's key-commit, or the end of the game",
+        "the result stands without that signature",
+    ),
+)
+
+STEP_BY_PHASE: dict[Phase, Step] = {step.phase: step for step in STEPS}
+
+ROUND_PHASES = frozenset(
+    {Phase.CONFIG, Phase.KEY_COMMIT, Phase.KEY_REVEAL, Phase.SHUFFLE, Phase.SHARES, Phase.RESULT}
+)
+
+
+def transition_table_markdown() -> str:
+    lines = [
+        "| phase | chain kinds | who writes | automatic | then | on silence |",
+        "| --- | --- | --- | --- | --- | --- |",
+    ]
+    for s in STEPS:
+        lines.append(
+            f"| {s.phase.value} | {', '.join(s.kinds)} | {s.writer} | "
+            f"{'yes' if s.automatic else 'no (a player decides)'} | {s.then} | {s.on_timeout} |"
+        )
+    return "\n".join(lines)
+
+
+if __name__ == "__main__":
+    print(transition_table_markdown())

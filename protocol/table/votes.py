@@ -1,0 +1,170 @@
+"""Side messages of the table: out-of-turn requests, timeout votes and abort votes.
+
+A certificate is the set of votes of every seat in the hand but the accused one, all for the same
+head. It becomes one chain element: its vote frames are appended to the transcript in seat order
+and the new head is SHA-256 over a label and their hashes, so every peer (and an auditor) derives
+the same head from the same votes, whoever collected them first.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from typing import TYPE_CHECKING
+
+from dealerless.protocol.messages import MessageError, SignedMessage, decode_message
+from dealerless.protocol.table.events import TimeoutVoted, Violation
+from dealerless.protocol.table.kinds import TABLE_REGISTRY
+from dealerless.protocol.table.steps import Phase
+
+if TYPE_CHECKING:
+    from dealerless.protocol.table.machine import TableMachine
+
+TIMEOUT_LABEL = b"dealerless/certificate/timeout"
+ABORT_LABEL = b"dealerless/certificate/abort"
+
+
+def certificate_digest(label: bytes, frames: list[bytes]) -> bytes:
+    h = hashlib.sha256(label)
+    for frame in frames:
+        h.update(hashlib.sha256(frame).digest())
+    return h.digest()
+
+
+class VoteBook:
+    def __init__(self, machine: TableMachine) -> None:
+        self.m = machine
+        # (accused seat, head) -> voter seat -> vote
+        self.timeout: dict[tuple[int, bytes], dict[int, SignedMessage]] = {}
+        self.abort: dict[tuple[int, bytes], dict[int, SignedMessage]] = {}
+
+    # ---------------------------------------------------------------- incoming
+    def side_message(self, message: SignedMessage) -> None:
+        m = self.m
+        seat = message.seat
+        assert seat is not None
+        if message.kind == "request":
+            if seat != m.seat:
+                m.requests.append(message)
+                m._drive()
+        elif message.kind == "timeout-vote":
+            silent = message.body["silent"]
+            if silent == seat or message.body["head"] != message.prev:
+                m._violation(seat, "malformed timeout vote", (message.frame,), vote=False)
+                return
+            self.timeout.setdefault((silent, message.prev), {}).setdefault(seat, message)
+        elif message.kind == "abort-vote":
+            culprit = message.body["culprit"]
+            if culprit == seat or message.body["anchor"] != message.prev:
+                m._violation(seat, "malformed abort vote", (message.frame,), vote=False)
+                return
+            self.abort.setdefault((culprit, message.prev), {}).setdefault(seat, message)
+            for frame in message.body.get("evidence", []):
+                self._examine_evidence(frame)
+        self.check_certificates()
+
+    def _examine_evidence(self, frame: bytes) -> None:
+        """Run evidence through our own checks: we vote only on what we verify ourselves."""
+        try:
+            decode_message(frame, registry=TABLE_REGISTRY)
+        except MessageError:
+            return
+        self.m._receive(frame)
+
+    def equivocation(self, culprit: int, first: bytes, second: bytes) -> None:
+        m = self.m
+        anchor = decode_message(first, registry=TABLE_REGISTRY).prev
+        reason = "equivocation: two different signed messages for one step"
+        m.violations.append(Violation(culprit, reason, (first, second)))
+        m.events.append(m.violations[-1])
+        self.vote_abort(culprit, reason, (first, second), anchor=anchor)
+
+    # ---------------------------------------------------------------- our votes
+    def _participant(self) -> bool:
+        return self.m.seat is not None and self.m.seat in self.m.participants
+
+    def vote_abort(
+        self,
+        culprit: int,
+        reason: str,
+        evidence: tuple[bytes, ...],
+        anchor: bytes | None = None,
+    ) -> None:
+        m = self.m
+        if not self._participant() or culprit == m.seat or m.over:
+            return
+        anchor = m.head if anchor is None else anchor
+        if anchor != m.head:
+            # The fork point lies behind our head; we cannot vote there without a rollback.
+            return
+        assert m.seat is not None
+        key = (culprit, anchor)
+        if m.seat in self.abort.get(key, {}):
+            return
+        body = {
+            "culprit": culprit,
+            "anchor": anchor,
+            "reason": reason.encode()[:200],
+            "evidence": [e for e in evidence if len(e) <= 65536][:2],
+        }
+        vote = m._sign("abort-vote", body)
+        m._outbox.append(vote.frame)
+        m.seen.add(vote.frame)
+        self.abort.setdefault(key, {})[m.seat] = vote
+        self.check_certificates()
+
+    def check_timeouts(self) -> None:
+        m = self.m
+        self.check_certificates()
+        if not self._participant() or m.over:
+            return
+        silent = m.arbiter()
+        if silent is None or silent == m.seat or m.now - m.step_since < m.timeout:
+            return
+        assert m.seat is not None
+        key = (silent, m.head)
+        if m.seat in self.timeout.get(key, {}):
+            return
+        vote = m._sign("timeout-vote", {"silent": silent, "head": m.head})
+        m._outbox.append(vote.frame)
+        m.seen.add(vote.frame)
+        self.timeout.setdefault(key, {})[m.seat] = vote
+        m.events.append(TimeoutVoted(silent))
+        self.check_certificates()
+
+    # ---------------------------------------------------------------- certificates
+    def check_certificates(self) -> None:
+        m = self.m
+        while not m.over:
+            if not self._complete_one():
+                return
+
+    def _complete_one(self) -> bool:
+        m = self.m
+        for (culprit, anchor), votes in self.abort.items():
+            if anchor == m.head and self._complete(votes, culprit):
+                frames = [votes[s].frame for s in sorted(votes)]
+                reason = bytes(votes[min(votes)].body["reason"]).decode(errors="replace")
+                m.apply_certificate(
+                    frames, certificate_digest(ABORT_LABEL, frames), "abort", culprit, reason
+                )
+                return True
+        silent = m.arbiter()
+        if silent is not None:
+            votes = self.timeout.get((silent, m.head), {})
+            if self._complete(votes, silent):
+                frames = [votes[s].frame for s in sorted(votes)]
+                m.apply_certificate(
+                    frames,
+                    certificate_digest(TIMEOUT_LABEL, frames),
+                    "timeout",
+                    silent,
+                    f"seat {silent} was silent past the deadline",
+                )
+                return True
+        return False
+
+    def _complete(self, votes: dict[int, SignedMessage], accused: int) -> bool:
+        required = {s for s in self.m.participants if s != accused}
+        if self.m.phase is Phase.CONFIG:
+            required = {s for s in range(self.m.players) if s != accused}
+        return bool(required) and required <= set(votes)
