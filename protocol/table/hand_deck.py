@@ -42,6 +42,8 @@ from dealerless.protocol.crypto import (
     verify_share,
     verify_shuffle_message,
 )
+from dealerless.protocol.crypto.generators import g_table
+from dealerless.protocol.messages import pack, unpack
 
 DEAL = "deal"
 OPEN = "open"
@@ -230,4 +232,35 @@ class HandDeck:
             )
 
 
-__all__ = ["DEAL", "OPEN", "CryptoError", "HandDeck", "play_step"]
+__all__ = ["DEAL", "OPEN", "CryptoError", "HandDeck", "decode_secret", "encode_secret", "play_step"]
+
+
+SECRET_FORMAT = 1
+
+
+def encode_secret(secret: PlayerSecret) -> bytes:
+    """A hand's key share for a node's own crash-safe store (never sent to anyone)."""
+    return pack(
+        {
+            "format": SECRET_FORMAT,
+            "hand": secret.hctx.hand,
+            "seat": secret.seat,
+            "x": secret.x.to_bytes(32, "big"),
+            "nonce": secret.nonce,
+        }
+    )
+
+
+def decode_secret(hctx: HandDeckContext, seat: int, blob: bytes) -> PlayerSecret:
+    data = unpack(blob)
+    if (
+        not isinstance(data, dict)
+        or data.get("format") != SECRET_FORMAT
+        or data.get("hand") != hctx.hand
+        or data.get("seat") != seat
+        or not isinstance(data.get("x"), bytes)
+        or not isinstance(data.get("nonce"), bytes)
+    ):
+        raise ValueError(f"stored key share for hand {hctx.hand} is not valid")
+    x = int.from_bytes(data["x"], "big")
+    return PlayerSecret(hctx, seat, x, g_table().mul(x), data["nonce"])

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import copy
 import hashlib
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -59,7 +60,14 @@ from dealerless.protocol.table.events import (
     TableEvent,
     Violation,
 )
-from dealerless.protocol.table.hand_deck import DEAL, OPEN, HandDeck, play_step
+from dealerless.protocol.table.hand_deck import (
+    DEAL,
+    OPEN,
+    HandDeck,
+    decode_secret,
+    encode_secret,
+    play_step,
+)
 from dealerless.protocol.table.kinds import SIDE_KINDS, TABLE_REGISTRY
 from dealerless.protocol.table.steps import STEP_BY_PHASE, Phase
 from dealerless.protocol.table.votes import VoteBook
@@ -95,8 +103,19 @@ class _Round:
 
 
 class TableMachine:
-    def __init__(self, config: TableConfig, key: IdentityKey | None, *, now: float = 0.0) -> None:
+    def __init__(
+        self,
+        config: TableConfig,
+        key: IdentityKey | None,
+        *,
+        now: float = 0.0,
+        secrets: Mapping[int, bytes] | None = None,
+        replay: bool = False,
+    ) -> None:
         self.config = config
+        self._stored_secrets = dict(secrets or {})
+        self._new_secrets: list[tuple[int, bytes]] = []
+        self._replaying = replay
         self.key = key
         self.seat: int | None = None
         if key is not None:
@@ -133,6 +152,51 @@ class TableMachine:
         self.step_since = now
         self.now = now
         self._drive()
+
+    @classmethod
+    def resume(
+        cls,
+        config: TableConfig,
+        key: IdentityKey | None,
+        records: Sequence[bytes],
+        *,
+        secrets: Mapping[int, bytes] | None = None,
+        now: float = 0.0,
+    ) -> TableMachine:
+        """Rebuild a machine from its transcript (and its stored key shares), verifying every
+        record again; then carry on (write our next automatic element if it is due).
+
+        An auditor passes ``key=None``. Raises LocalProtocolError if a record does not fit:
+        a transcript that does not replay is corrupt and nothing is written.
+        """
+        machine = cls(config, key, now=now, secrets=secrets, replay=True)
+        for number, frame in enumerate(records):
+            before = len(machine.records)
+            machine._receive(frame)
+            machine.votes.check_certificates()
+            replayed = len(machine.records) > before or frame in machine.records
+            if not replayed and not machine._is_pending_vote(frame):
+                raise LocalProtocolError(f"transcript record {number} does not replay")
+        machine._replaying = False
+        machine._outbox.clear()
+        machine._new_records.clear()
+        machine.events.clear()
+        machine._drive()
+        return machine
+
+    def _is_pending_vote(self, frame: bytes) -> bool:
+        """A vote that is waiting for the rest of its certificate."""
+        return any(
+            frame == vote.frame
+            for book in (self.votes.timeout, self.votes.abort)
+            for votes in book.values()
+            for vote in votes.values()
+        )
+
+    def take_secrets(self) -> list[tuple[int, bytes]]:
+        """Key shares created since the last call: store them (0600) before sending anything."""
+        out, self._new_secrets = self._new_secrets, []
+        return out
 
     # ---------------------------------------------------------------- driver API
     def take_outgoing(self) -> list[bytes]:
@@ -235,7 +299,7 @@ class TableMachine:
 
     def _drive(self) -> None:
         """Write every automatic step that is ours, and admit pending requests."""
-        while self.seat is not None and not self.over:
+        while self.seat is not None and not self.over and not self._replaying:
             if self.arbiter() != self.seat:
                 return
             if self.phase is Phase.PLAY:
@@ -578,11 +642,19 @@ class TableMachine:
         self.engine.start_hand()
         self.events.append(HandStarted(self.hand, self.engine.dealer))
         hctx = HandDeckContext(self.config.table_id, self.hand)
-        self.secret = None if self.seat is None else PlayerSecret.generate(hctx, self.seat)
+        self.secret = None if self.seat is None else self._hand_secret(hctx, self.seat)
         self.deck = HandDeck(hctx, self.participants, self.secret)
         self._hand_start = (copy.deepcopy(self.engine), self.head, self.seq, len(self.records))
         self._hand_frames = []
         self._set_round(Phase.KEY_COMMIT, list(self.participants))
+
+    def _hand_secret(self, hctx: HandDeckContext, seat: int) -> PlayerSecret:
+        stored = self._stored_secrets.get(self.hand)
+        if stored is not None:
+            return decode_secret(hctx, seat, stored)
+        secret = PlayerSecret.generate(hctx, seat)
+        self._new_secrets.append((self.hand, encode_secret(secret)))
+        return secret
 
     def _next_in_hand(self) -> None:
         engine = self.engine

@@ -90,7 +90,7 @@ class VoteBook:
         anchor: bytes | None = None,
     ) -> None:
         m = self.m
-        if not self._participant() or culprit == m.seat or m.over:
+        if not self._participant() or culprit == m.seat or m.over or m._replaying:
             return
         anchor = m.head if anchor is None else anchor
         if anchor != m.head:
@@ -115,7 +115,7 @@ class VoteBook:
     def check_timeouts(self) -> None:
         m = self.m
         self.check_certificates()
-        if not self._participant() or m.over:
+        if not self._participant() or m.over or m._replaying:
             return
         silent = m.arbiter()
         if silent is None or silent == m.seat or m.now - m.step_since < m.timeout:
