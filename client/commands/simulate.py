@@ -6,8 +6,11 @@ import argparse
 import json
 import sys
 import time
+from pathlib import Path
 from typing import Any
 
+from dealerless.client.protocol_run import simulate_game
+from dealerless.client.protocol_sim import ProtocolSimError
 from dealerless.client.simulate import SimulationError, play_game
 from dealerless.protocol.rules.base import ConfigError
 from dealerless.protocol.rules.registry import game_names, game_spec, make_config, parse_rule_args
@@ -63,35 +66,47 @@ def run(args: argparse.Namespace) -> int:
         config = make_config(args.game, players, options)
     except ConfigError as exc:
         return _fail(str(exc))
+    if args.transcripts and args.engine_only:
+        return _fail("--transcripts needs the protocol path; drop --engine-only")
+    transcript_dir = None
     if args.transcripts:
-        # The signed-protocol path needs the table state machine, which is not built yet.
-        return _fail("--transcripts needs the table protocol, which this version does not have yet")
+        transcript_dir = Path(args.transcripts)
+        try:
+            transcript_dir.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            return _fail(f"cannot use --transcripts {args.transcripts}: {exc}")
 
     games: list[dict[str, Any]] = []
     started = time.perf_counter()
     for number in range(args.games):
         seed = args.seed + number
+        if args.engine_only:
+            try:
+                record = play_game(config, seed)
+            except SimulationError as exc:
+                return _fail(f"game {number + 1} (seed {seed}) failed: {exc}")
+            assert record.outcome is not None
+            games.append(
+                {
+                    "game": number + 1,
+                    "seed": seed,
+                    "hands": len(record.hands),
+                    "standing": list(record.outcome.standings),
+                    "winners": list(record.outcome.winners),
+                }
+            )
+            continue
         try:
-            record = play_game(config, seed)
-        except SimulationError as exc:
+            games.append(simulate_game(config, seed, transcript_dir, number + 1))
+        except (ProtocolSimError, OSError) as exc:
             return _fail(f"game {number + 1} (seed {seed}) failed: {exc}")
-        assert record.outcome is not None
-        games.append(
-            {
-                "game": number + 1,
-                "seed": seed,
-                "hands": len(record.hands),
-                "standing": list(record.outcome.standings),
-                "winners": list(record.outcome.winners),
-            }
-        )
     elapsed = time.perf_counter() - started
     doc = {
         "game": config.game,
         "players": config.players,
         "options": dict(config.options),
         "score": spec.score_kind,
-        "path": "engine-only",
+        "path": "engine-only" if args.engine_only else "protocol",
         "seconds": round(elapsed, 3),
         "games": games,
     }
