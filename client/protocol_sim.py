@@ -69,9 +69,28 @@ class ProtocolGame:
     bus: Bus
     events: list[list[TableEvent]]
     clock: float = 0.0
+    secrets: list[dict[int, bytes]] = field(default_factory=list)
 
     def flush(self, seat: int) -> None:
-        self.bus.broadcast(seat, self.machines[seat].take_outgoing())
+        """Store what a node must keep (its key shares), then send what it wrote."""
+        machine = self.machines[seat]
+        while len(self.secrets) <= seat:
+            self.secrets.append({})
+        self.secrets[seat].update(machine.take_secrets())
+        machine.take_records()
+        self.bus.broadcast(seat, machine.take_outgoing())
+
+    def restart(self, seat: int) -> None:
+        """Replace a seat's machine by one rebuilt from its transcript, as after a crash."""
+        old = self.machines[seat]
+        self.machines[seat] = TableMachine.resume(
+            self.table,
+            self.keys[seat],
+            list(old.records),
+            secrets=self.secrets[seat],
+            now=self.clock,
+        )
+        self.flush(seat)
 
     def deliver_all(self) -> None:
         while self.bus.pending():
@@ -108,12 +127,32 @@ def run_game(sim: ProtocolGame, rng: random.Random, *, max_moves: int = 20_000) 
     """Deliver and let the bots move until every machine has finished the game."""
     bot = bot_for(sim.table.game.game)
     moves = 0
+    tried: set[tuple[int, bytes]] = set()
     while not all(m.over for m in sim.machines):
         sim.deliver_all()
         if all(m.over for m in sim.machines):
             break
         moved = False
         for seat, machine in enumerate(sim.machines):
+            # Optional out-of-turn moves (any-time knocks) go out as requests; one try per head.
+            if (
+                machine.may_act()
+                and not machine.my_turn_to_act()
+                and (seat, machine.head) not in tried
+            ):
+                tried.add((seat, machine.head))
+                optional = bot(machine.engine, seat, rng, False)
+                if optional is not None:
+                    try:
+                        sim.events[seat].extend(machine.act(optional, sim.clock))
+                    except LocalProtocolError as exc:
+                        raise ProtocolSimError(f"seat {seat}: {exc}") from exc
+                    sim.flush(seat)
+                    moved = True
+                    break
+        for seat, machine in enumerate(sim.machines):
+            if moved:
+                break
             if machine.my_turn_to_act():
                 action = bot(machine.engine, seat, rng, True)
                 if action is None:

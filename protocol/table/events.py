@@ -34,11 +34,13 @@ class TableEvent:
 
 @dataclass(frozen=True)
 class Accepted(TableEvent):
-    """A chain element was accepted (kind, author seat, sequence number)."""
+    """A chain element was accepted (kind, author seat, sequence number) and the state hash
+    right after it: every honest peer sees the same sequence of these."""
 
     kind: str
     seat: int | None
     seq: int
+    state_hash: bytes = b""
 
 
 @dataclass(frozen=True)

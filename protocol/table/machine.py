@@ -448,7 +448,7 @@ class TableMachine:
             self._refuse(message, seat, f"{message.kind}: {exc}", own)
             return
         self._append(message.frame, message.digest)
-        self.events.append(Accepted(message.kind, seat, message.seq))
+        self.events.append(Accepted(message.kind, seat, message.seq, self.state_hash()))
         self._advance()
         self._drive()
 
@@ -723,6 +723,7 @@ class TableMachine:
         self.seq += 1
         self.step_since = self.now
         self.requests = []
+        self.events.append(Accepted(f"{effect}-certificate", None, self.seq - 1, self.state_hash()))
         if self.phase is Phase.CONFIG:
             self.phase = Phase.OVER
             self.events.append(Violation(culprit, f"the table did not start: {reason}"))
