@@ -339,6 +339,11 @@ class Engine(ABC):
     def hand_running(self) -> bool:
         """True from start_hand() until the hand has a result."""
 
+    def in_game(self) -> Sequence[int]:
+        """Seats still in the game. Asked between hands (before start_hand): these seats take
+        part in the next hand's deck protocol, even if the ante then takes their last chip."""
+        return tuple(range(self.players))
+
     # -- chance --
     @abstractmethod
     def chance_request(self) -> ChanceRequest | None:

@@ -84,6 +84,9 @@ class LimitEngine(ExchangeFlow, Engine):
     def hand_running(self) -> bool:
         return self.phase not in ("idle", "over")
 
+    def in_game(self) -> list[int]:
+        return [s for s in range(self.players) if self.bank.in_game(s)]
+
     def start_hand(self) -> list[Event]:
         if self.hand_running:
             raise self._fail("a hand is already running", None)

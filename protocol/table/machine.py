@@ -639,10 +639,15 @@ class TableMachine:
     def _start_hand(self) -> None:
         self.hand += 1
         self.results = {}
+        # Seats in the game when the hand starts (before antes: an all-in ante still plays).
+        self.participants = tuple(self.engine.in_game())
         self.engine.start_hand()
         self.events.append(HandStarted(self.hand, self.engine.dealer))
         hctx = HandDeckContext(self.config.table_id, self.hand)
-        self.secret = None if self.seat is None else self._hand_secret(hctx, self.seat)
+        playing = self.seat is not None and self.seat in self.participants
+        self.secret = (
+            self._hand_secret(hctx, self.seat) if playing and self.seat is not None else None
+        )
         self.deck = HandDeck(hctx, self.participants, self.secret)
         self._hand_start = (copy.deepcopy(self.engine), self.head, self.seq, len(self.records))
         self._hand_frames = []

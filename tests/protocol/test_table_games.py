@@ -27,6 +27,7 @@ CASES = [
     ("tuppen", 8, {}),
     ("limit-tuppen", 3, {"hands": 3, "dirty_laundry": True}),
     ("limit-tuppen", 4, {"hands": 3, "knock_timing": "any-time"}),
+    ("limit-tuppen", 3, {"mode": "tournament", "ante_increase_every": 1}),
     ("no-limit-tuppen", 2, {"hands": 3, "mode": "cash"}),
     ("pot-limit-tuppen", 6, {"hands": 2, "mode": "play-money"}),
     ("pottuppen", 4, {"hands": 3}),
