@@ -1,0 +1,405 @@
+"""The table screen: a full-screen prompt_toolkit application over a :class:`TableSession`.
+
+prompt_toolkit runs its asyncio loop on the main thread; the session does all protocol work
+(proofs, signatures, bots) on its own worker thread and tells the app about changes with a
+thread-safe ``invalidate``; the app only reads immutable snapshots, so the screen never waits.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from prompt_toolkit.application import Application
+from prompt_toolkit.buffer import Buffer
+from prompt_toolkit.filters import Condition
+from prompt_toolkit.formatted_text import StyleAndTextTuples
+from prompt_toolkit.input import Input
+from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
+from prompt_toolkit.layout import Layout
+from prompt_toolkit.layout.controls import BufferControl
+from prompt_toolkit.output import ColorDepth, Output
+
+from dealerless.client.tui import presenter as P
+from dealerless.client.tui.i18n import YES_KEYS, tr
+from dealerless.client.tui.model import TableSnapshot
+from dealerless.client.tui.replay import ReplaySession
+from dealerless.client.tui.session import TableSession
+from dealerless.client.tui.views import STYLE, overlay, table_layout, text_window
+from dealerless.protocol.rules.base import Action, HandResult
+
+
+@dataclass
+class UiState:
+    """What the player is doing on the screen (not part of the game)."""
+
+    selected: int | None = None  # index into the sorted hand
+    chooser: list[Action] | None = None  # variants of one kind of move (amounts, suits)
+    chosen: int = 0
+    help: bool = False
+    confirm_quit: bool = False
+    summary: HandResult | None = None
+    summary_game: bool = False
+    results_seen: int = 0
+    message: str = ""
+    sent: list[Action] = field(default_factory=list)
+
+
+class TableApp:
+    def __init__(
+        self,
+        session: TableSession,
+        *,
+        lang: str = "en",
+        unicode: bool = True,
+        mono: bool = False,
+        save_dir: Path | None = None,
+        input: Input | None = None,  # noqa: A002 - prompt_toolkit's name
+        output: Output | None = None,
+        clock: Callable[[], float] | None = None,
+        replay: ReplaySession | None = None,
+    ) -> None:
+        self.session = session
+        self.replay = replay
+        self.look = P.Look(lang, unicode)
+        self.ui = UiState()
+        self.save_dir = save_dir
+        self._clock = clock
+        self._t0 = time.monotonic()
+        self.chat_buffer = Buffer(multiline=False, accept_handler=self._send_chat)
+        self.chat_active = False
+        session.start()
+        snap = session.snapshot()
+        self.ui.results_seen = len(snap.results)
+        lang_ = lang
+        floats = [
+            overlay(
+                text_window(lambda: [("", tr(lang_, "help.text"))]),
+                tr(lang_, "help.title"),
+                lambda: self.ui.help,
+            ),
+            overlay(
+                text_window(lambda: [("class:error", tr(lang_, "quit.confirm"))], width=40),
+                "dealerless",
+                lambda: self.ui.confirm_quit,
+            ),
+            overlay(
+                text_window(self._summary_text, wrap=False),
+                lambda: tr(lang_, "end.game" if self.ui.summary_game else "panel.table"),
+                lambda: self.ui.summary is not None or self.ui.summary_game,
+            ),
+        ]
+        self.chat_control = BufferControl(self.chat_buffer)
+        root = table_layout(
+            header=lambda: P.header(self.snap, self.look),
+            seats=lambda: P.seats(self.snap, self.look),
+            seats_height=snap.players,
+            trick=lambda: P.trick(self.snap, self.look),
+            hand=lambda: P.hand(self.snap, self.look, self.ui.selected),
+            actions=lambda: P.actions(self.snap, self.look, self.ui.chooser, self.ui.chosen),
+            status=self._status_text,
+            log=lambda: [("class:log", "\n".join(P.log_lines(self.snap, self.look)))],
+            chat=lambda: [("class:chat", "\n".join(P.chat_lines(self.snap, self.look)))],
+            chat_input=self.chat_control,
+            chat_active=lambda: self.chat_active,
+            floats=floats,
+        )
+        self.layout = Layout(root)
+        self.app: Application[int] = Application(
+            layout=self.layout,
+            key_bindings=self._bindings(),
+            style=STYLE,
+            full_screen=True,
+            refresh_interval=0.5,
+            color_depth=ColorDepth.MONOCHROME if mono else None,
+            before_render=lambda _app: self._before_render(),
+            input=input,
+            output=output,
+        )
+        session.subscribe(self._on_change)
+
+    # ------------------------------------------------------------------ state
+    @property
+    def snap(self) -> TableSnapshot:
+        return self.session.snapshot()
+
+    def _now(self) -> float:
+        if self._clock is not None:
+            return self._clock()
+        snap = self.snap
+        # the session's clock: its snapshot time plus the wall time since it was taken
+        return snap.now + (time.monotonic() - self._published_at(snap))
+
+    _seen_version = -1
+    _seen_at = 0.0
+
+    def _published_at(self, snap: TableSnapshot) -> float:
+        if snap.version != self._seen_version:
+            self._seen_version = snap.version
+            self._seen_at = time.monotonic()
+        return self._seen_at
+
+    def _on_change(self) -> None:
+        self.app.invalidate()  # thread-safe
+
+    def _before_render(self) -> None:
+        snap = self.snap
+        if len(snap.results) > self.ui.results_seen:
+            self.ui.results_seen = len(snap.results)
+            self.ui.summary = snap.results[-1]
+            self.ui.chooser = None
+        if snap.over and not self.ui.summary_game and self.ui.summary is None:
+            self.ui.summary_game = True
+        if self.ui.selected is not None and self.ui.selected >= len(snap.hand):
+            self.ui.selected = None
+        if self.ui.chooser and not all(a in snap.legal for a in self.ui.chooser):
+            self.ui.chooser = None
+
+    def _status_text(self) -> StyleAndTextTuples:
+        snap = self.snap
+        if self.replay is not None:
+            return self._replay_status()
+        out: StyleAndTextTuples = list(P.countdown(snap, self.look, self._now()))
+        if self.ui.message:
+            out.append(("class:dim", "  " + self.ui.message))
+        return out
+
+    def _replay_status(self) -> StyleAndTextTuples:
+        assert self.replay is not None
+        lang = self.look.lang
+        rep = self.replay.replay
+        step = tr(lang, "replay.step", i=self.replay.index, n=len(rep.records))
+        check = (
+            ("class:dim", tr(lang, "replay.ok"))
+            if rep.verified
+            else ("class:error", tr(lang, "replay.bad", reason=rep.problem))
+        )
+        return [("class:label", step + "  "), check, ("class:dim", "  " + tr(lang, "replay.keys"))]
+
+    def _summary_text(self) -> StyleAndTextTuples:
+        snap = self.snap
+        lines = P.summary(snap, self.look, self.ui.summary)
+        lines.append("")
+        lines.append(tr(self.look.lang, "end.continue") + "   " + tr(self.look.lang, "end.quit"))
+        return [("", "\n".join(lines))]
+
+    # ------------------------------------------------------------------ moves
+    def send(self, action: Action) -> None:
+        self.ui.chooser = None
+        self.ui.selected = None
+        self.ui.message = ""
+        self.ui.sent.append(action)
+        self.session.act(action)
+
+    def press_kind(self, key: str) -> None:
+        kind = P.KIND_OF_KEY.get(key)
+        group = [a for a in self.snap.others() if a.kind is kind]
+        if not group:
+            return
+        if len(group) == 1:
+            self.send(group[0])
+        else:
+            self.ui.chooser = group
+            self.ui.chosen = 0
+
+    def press_number(self, n: int) -> None:
+        if self.ui.chooser:
+            if 1 <= n <= len(self.ui.chooser):
+                self.send(self.ui.chooser[n - 1])
+            return
+        snap = self.snap
+        if 1 <= n <= len(snap.hand):
+            card = snap.hand[n - 1]
+            action = snap.playable().get(card) if card is not None else None
+            if action is not None:
+                self.send(action)
+
+    def move(self, step: int) -> None:
+        if self.ui.chooser:
+            self.ui.chosen = (self.ui.chosen + step) % len(self.ui.chooser)
+            return
+        hand = self.snap.hand
+        if not hand:
+            return
+        if self.ui.selected is None:
+            self.ui.selected = 0 if step > 0 else len(hand) - 1
+        else:
+            self.ui.selected = (self.ui.selected + step) % len(hand)
+
+    def enter(self) -> None:
+        if self.ui.chooser:
+            self.send(self.ui.chooser[self.ui.chosen])
+        elif self.ui.selected is not None:
+            self.press_number(self.ui.selected + 1)
+
+    def _send_chat(self, buffer: Buffer) -> bool:
+        self.session.send_chat(buffer.text)
+        self.chat_active = False
+        self.layout.focus_last()
+        return False
+
+    def save(self) -> Path | None:
+        base = self.save_dir
+        if base is None:
+            import platformdirs
+
+            base = Path(platformdirs.user_data_dir("dealerless")) / "transcripts"
+        path = base / f"{self.session.config.table_id.hex()[:12]}-{int(time.time())}.dlt"
+        try:
+            base.mkdir(parents=True, exist_ok=True)
+            self.session.save_transcript(path)
+        except OSError as exc:
+            self.ui.message = tr(self.look.lang, "save.failed", reason=exc)
+            return None
+        self.ui.message = tr(self.look.lang, "saved", path=path)
+        return path
+
+    def quit(self) -> None:
+        if self.snap.over or self.replay is not None:
+            self.app.exit(result=0)
+        else:
+            self.ui.confirm_quit = True
+
+    # ------------------------------------------------------------------ keys
+    def _bindings(self) -> KeyBindings:
+        kb = KeyBindings()
+        chatting = Condition(lambda: self.chat_active)
+        helping = Condition(lambda: self.ui.help)
+        confirming = Condition(lambda: self.ui.confirm_quit)
+        summary = Condition(lambda: self.ui.summary is not None or self.ui.summary_game)
+        table = ~chatting & ~helping & ~confirming & ~summary
+
+        @kb.add("<any>", filter=helping)
+        def _close_help(event: KeyPressEvent) -> None:
+            self.ui.help = False
+
+        yes = YES_KEYS.get(self.look.lang, "y")
+
+        @kb.add(yes, filter=confirming)
+        @kb.add("y", filter=confirming)
+        def _quit_yes(event: KeyPressEvent) -> None:
+            event.app.exit(result=0)
+
+        @kb.add("n", filter=confirming)
+        @kb.add("escape", filter=confirming)
+        def _quit_no(event: KeyPressEvent) -> None:
+            self.ui.confirm_quit = False
+
+        @kb.add("c-c", filter=~confirming)
+        def _ctrl_c(event: KeyPressEvent) -> None:
+            self.chat_active = False
+            self.quit()
+
+        @kb.add("c-c", filter=confirming)
+        def _ctrl_c_twice(event: KeyPressEvent) -> None:
+            event.app.exit(result=130)
+
+        @kb.add(" ", filter=summary & ~chatting & ~helping & ~confirming)
+        @kb.add("enter", filter=summary & ~chatting & ~helping & ~confirming)
+        def _close_summary(event: KeyPressEvent) -> None:
+            if self.ui.summary is not None:
+                self.ui.summary = None
+            elif self.ui.summary_game:
+                event.app.exit(result=0)
+
+        @kb.add("q", filter=~chatting & ~helping & ~confirming)
+        def _q(event: KeyPressEvent) -> None:
+            self.quit()
+
+        @kb.add("?", filter=~chatting & ~confirming)
+        def _help(event: KeyPressEvent) -> None:
+            self.ui.help = True
+
+        for digit in range(1, 10):
+
+            @kb.add(str(digit), filter=table)
+            def _digit(event: KeyPressEvent, n: int = digit) -> None:
+                self.press_number(n)
+
+        for key in P.KIND_OF_KEY:
+
+            @kb.add(key, filter=table)
+            def _kind(event: KeyPressEvent, k: str = key) -> None:
+                self.press_kind(k)
+
+        replaying = Condition(lambda: self.replay is not None)
+        if self.replay is not None:
+            rep = self.replay
+
+            @kb.add("right", filter=table)
+            @kb.add(" ", filter=table)
+            @kb.add("n", filter=table)
+            def _next(event: KeyPressEvent) -> None:
+                rep.step(1)
+
+            @kb.add("left", filter=table)
+            @kb.add("b", filter=table)
+            def _back(event: KeyPressEvent) -> None:
+                rep.step(-1)
+
+            @kb.add("home", filter=table)
+            def _first(event: KeyPressEvent) -> None:
+                rep.go(0)
+
+            @kb.add("end", filter=table)
+            def _last(event: KeyPressEvent) -> None:
+                rep.go(len(rep.replay.snapshots) - 1)
+
+        table = table & ~replaying
+
+        @kb.add("left", filter=table)
+        @kb.add("up", filter=table)
+        def _left(event: KeyPressEvent) -> None:
+            self.move(-1)
+
+        @kb.add("right", filter=table)
+        @kb.add("down", filter=table)
+        def _right(event: KeyPressEvent) -> None:
+            self.move(1)
+
+        @kb.add("enter", filter=table)
+        def _enter(event: KeyPressEvent) -> None:
+            self.enter()
+
+        @kb.add("escape", filter=table)
+        def _escape(event: KeyPressEvent) -> None:
+            self.ui.chooser = None
+            self.ui.selected = None
+
+        @kb.add("m", filter=table)
+        def _chat(event: KeyPressEvent) -> None:
+            self.chat_active = True
+            self.chat_buffer.reset()
+            event.app.layout.focus(self.chat_control)
+
+        @kb.add("escape", filter=chatting)
+        def _chat_cancel(event: KeyPressEvent) -> None:
+            self.chat_active = False
+            self.chat_buffer.reset()
+
+        @kb.add("s", filter=table)
+        def _save(event: KeyPressEvent) -> None:
+            self.save()
+
+        return kb
+
+    def run(self) -> int:
+        try:
+            result = self.app.run()
+        finally:
+            self.session.close()
+        return 0 if result is None else result
+
+
+def run_table_app(
+    session: TableSession,
+    *,
+    lang: str = "en",
+    unicode: bool = True,
+    mono: bool = False,
+    save_dir: Path | None = None,
+) -> int:
+    """Show the table of ``session`` full screen until the player quits; the exit code."""
+    return TableApp(session, lang=lang, unicode=unicode, mono=mono, save_dir=save_dir).run()

@@ -1,0 +1,252 @@
+"""An immutable picture of one seat's view of a table: what the screen shows.
+
+:func:`build_snapshot` reads a :class:`TableMachine` (the caller must make sure nothing changes
+the machine meanwhile: the session builds snapshots on its worker thread) and the per-game
+public state. The UI only ever reads snapshots, so it never waits for proof work.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from dealerless.protocol.cards import Card, Suit
+from dealerless.protocol.rules.base import Action, ActionKind, HandResult, Outcome
+from dealerless.protocol.rules.registry import game_spec
+from dealerless.protocol.table import TableMachine
+from dealerless.protocol.table.events import (
+    ActionApplied,
+    HandStarted,
+    TableEvent,
+    Violation,
+)
+
+InfoValue = int | str | Card | Suit | None
+
+# What a seat's last move in the current hand says about it.
+_STATUS_OF_KIND: Mapping[ActionKind, str] = {
+    ActionKind.KNOCK: "knocked",
+    ActionKind.CALL: "called",
+    ActionKind.FOLD: "folded",
+    ActionKind.PASS: "passed",
+    ActionKind.BID: "bid",
+    ActionKind.BET: "bet",
+    ActionKind.RAISE: "raised",
+    ActionKind.LAUNDRY: "laundry",
+}
+
+
+@dataclass(frozen=True)
+class TableSnapshot:
+    game: str
+    title: str
+    score_kind: str
+    seat: int | None  # the local seat (None: an auditor / replay viewer)
+    names: tuple[str, ...]
+    hand_number: int
+    dealer: int
+    scores: tuple[int, ...]
+    phase: str  # the table machine's phase
+    rules_phase: str  # the engine's phase where it has one
+    to_act: tuple[int, ...]
+    arbiter: int | None
+    my_turn: bool
+    may_act: bool
+    legal: tuple[Action, ...]  # this seat's moves now (required or optional)
+    hand: tuple[Card | None, ...]  # sorted; None for a card we cannot see
+    trick: tuple[tuple[int, Card], ...]
+    leader: int | None
+    last_trick: tuple[tuple[tuple[int, Card], ...], int | None] | None
+    statuses: tuple[tuple[str, ...], ...]  # per seat: status keys (i18n "status.*")
+    info: tuple[tuple[str, InfoValue], ...]  # (i18n "info.*" key, value)
+    log: tuple[TableEvent, ...]
+    chat: tuple[tuple[int, str], ...] = ()
+    deadline: float | None = None  # clock time when the waited-for seat times out
+    now: float = 0.0
+    over: bool = False
+    outcome: Outcome | None = None
+    results: tuple[HandResult, ...] = ()
+    violations: tuple[Violation, ...] = ()
+    errors: tuple[str, ...] = ()
+    version: int = 0
+    extra: Mapping[str, Any] = field(default_factory=dict)
+
+    @property
+    def players(self) -> int:
+        return len(self.names)
+
+    def playable(self) -> dict[Card, Action]:
+        return {a.card: a for a in self.legal if a.kind is ActionKind.PLAY and a.card is not None}
+
+    def others(self) -> tuple[Action, ...]:
+        return tuple(a for a in self.legal if a.kind is not ActionKind.PLAY)
+
+
+def _trick_of(state: Mapping[str, Any]) -> Mapping[str, Any] | None:
+    """The trick-play part of a public state (each engine keeps it in a different place)."""
+    if "current" in state and "leader" in state:
+        return state
+    for key in ("trick", "hand"):
+        sub = state.get(key)
+        if isinstance(sub, Mapping):
+            found = _trick_of(sub)
+            if found is not None:
+                return found
+    return None
+
+
+def _plays(raw: Sequence[Sequence[int]]) -> tuple[tuple[int, Card], ...]:
+    return tuple((int(s), Card.from_index(int(c))) for s, c in raw)
+
+
+def game_info(game: str, state: Mapping[str, Any]) -> tuple[
+    tuple[tuple[str, InfoValue], ...], dict[int, list[str]]
+]:
+    """Per-game lines (stake, pot, trump, ...) and extra seat statuses from the public state."""
+    info: list[tuple[str, InfoValue]] = []
+    extra: dict[int, list[str]] = {}
+    if game == "tuppen":
+        hand = state.get("hand")
+        if isinstance(hand, Mapping):
+            info.append(("info.stake", int(hand.get("stake", 1))))
+            info.append(("info.phase", str(hand.get("phase", ""))))
+            in_hand = set(hand.get("in_hand", []))
+            for seat in range(int(state.get("players", 0))):
+                if seat not in in_hand:
+                    extra.setdefault(seat, []).append("out")
+            knocker = hand.get("last_knocker")
+            if isinstance(knocker, int):
+                extra.setdefault(knocker, []).append("knocked")
+    elif game.endswith("limit-tuppen"):
+        betting = state.get("betting", {})
+        info.append(("info.pot", int(betting.get("pot", 0))))
+        info.append(("info.bet", int(betting.get("current_bet", 0))))
+        info.append(("info.ante", int(state.get("ante", 0))))
+        info.append(("info.phase", str(state.get("phase", ""))))
+        bank = state.get("bank", {})
+        stacks = bank.get("stacks", [])
+        for seat, stack in enumerate(stacks):
+            if stack <= 0 and seat not in state.get("active", []):
+                extra.setdefault(seat, []).append("out")
+    elif game == "pottuppen":
+        info.append(("info.pot", int(state.get("pot", 0))))
+        mode = state.get("mode")
+        if mode:
+            info.append(("info.mode", str(mode)))
+        info.append(("info.phase", str(state.get("phase", ""))))
+        for seat, bet in enumerate(state.get("bets", [])):
+            if isinstance(bet, int) and bet > 0:
+                info.append((f"info.bet:{seat}", bet))
+    elif game == "belote":
+        trump = state.get("trump")
+        if trump is not None:
+            info.append(("info.trump", Suit(int(trump))))
+        taker = state.get("taker")
+        if isinstance(taker, int):
+            info.append(("info.taker", taker))
+            extra.setdefault(taker, []).append("taker")
+        turned = state.get("turned")
+        if turned and trump is None:
+            info.append(("info.turned", Card.from_index(int(turned[1]))))
+        for team, points in enumerate(state.get("team_scores", [])):
+            info.append((f"info.team:{team + 1}", int(points)))
+        info.append(("info.phase", str(state.get("phase", ""))))
+    return tuple(info), extra
+
+
+def _sort_key(card: Card | None) -> tuple[int, int]:
+    return (9, 9) if card is None else (int(card.suit), int(card.rank))
+
+
+def build_snapshot(
+    machine: TableMachine,
+    names: Sequence[str],
+    log: Sequence[TableEvent],
+    *,
+    chat: Sequence[tuple[int, str]] = (),
+    now: float = 0.0,
+    errors: Sequence[str] = (),
+    version: int = 0,
+) -> TableSnapshot:
+    engine = machine.engine
+    spec = game_spec(engine.config.game)
+    state = engine.public_state()
+    seat = machine.seat
+    running = machine.phase.value == "play"
+    my_turn = machine.my_turn_to_act()
+    may = machine.may_act()
+    legal: tuple[Action, ...] = ()
+    if seat is not None and (my_turn or may):
+        legal = tuple(engine.legal_actions(seat))
+    hand: tuple[Card | None, ...] = ()
+    if seat is not None:
+        hand = tuple(sorted((s.card for s in engine.hand(seat)), key=_sort_key))
+    trick_state = _trick_of(state)
+    trick: tuple[tuple[int, Card], ...] = ()
+    leader: int | None = None
+    last: tuple[tuple[tuple[int, Card], ...], int | None] | None = None
+    if trick_state is not None:
+        trick = _plays(trick_state.get("current", []))
+        lead = trick_state.get("leader")
+        leader = trick[0][0] if trick else (lead if isinstance(lead, int) else None)
+        done = trick_state.get("tricks", [])
+        if done:
+            winner = done[-1].get("winner")
+            last = (_plays(done[-1].get("plays", [])), winner if isinstance(winner, int) else None)
+    info, extra = game_info(engine.config.game, state)
+    # seat statuses: the last move of each seat in this hand, then game-specific, then to act
+    last_kind: dict[int, str] = {}
+    for event in log:
+        if isinstance(event, HandStarted):
+            last_kind.clear()
+        elif isinstance(event, ActionApplied):
+            status = _STATUS_OF_KIND.get(event.action.kind)
+            if status is not None:
+                last_kind[event.action.seat] = status
+    to_act = tuple(engine.to_act()) if running else ()
+    statuses: list[tuple[str, ...]] = []
+    for s in range(machine.players):
+        keys: list[str] = []
+        if s in to_act:
+            keys.append("to_act")
+        for key in [last_kind.get(s, ""), *extra.get(s, [])]:
+            if key and key not in keys:
+                keys.append(key)
+        statuses.append(tuple(keys))
+    deadline = None
+    if not machine.over and machine.arbiter() is not None:
+        deadline = machine.step_since + machine.timeout
+    return TableSnapshot(
+        game=engine.config.game,
+        title=spec.title,
+        score_kind=spec.score_kind,
+        seat=seat,
+        names=tuple(names),
+        hand_number=engine.hand_number,
+        dealer=engine.dealer,
+        scores=tuple(engine.scores()),
+        phase=str(machine.phase.value),
+        rules_phase=str(next((v for k, v in info if k == "info.phase"), "")),
+        to_act=to_act,
+        arbiter=machine.arbiter(),
+        my_turn=my_turn,
+        may_act=may,
+        legal=legal,
+        hand=hand,
+        trick=trick,
+        leader=leader,
+        last_trick=last,
+        statuses=tuple(statuses),
+        info=tuple((k, v) for k, v in info if k != "info.phase"),
+        log=tuple(log),
+        chat=tuple(chat),
+        deadline=deadline,
+        now=now,
+        over=machine.over,
+        outcome=engine.outcome,
+        results=tuple(engine.results),
+        violations=tuple(machine.violations),
+        errors=tuple(errors),
+        version=version,
+    )

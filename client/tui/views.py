@@ -1,0 +1,121 @@
+"""prompt_toolkit containers for the parts of the table screen, and the colour styles."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from prompt_toolkit.filters import Condition
+from prompt_toolkit.formatted_text import StyleAndTextTuples
+from prompt_toolkit.layout import (
+    ConditionalContainer,
+    Float,
+    FloatContainer,
+    HSplit,
+    VSplit,
+    Window,
+)
+from prompt_toolkit.layout.containers import Container
+from prompt_toolkit.layout.controls import BufferControl, FormattedTextControl
+from prompt_toolkit.layout.dimension import Dimension
+from prompt_toolkit.styles import Style
+from prompt_toolkit.widgets import Frame
+
+TextFn = Callable[[], StyleAndTextTuples]
+
+STYLE = Style.from_dict(
+    {
+        "title": "reverse bold",
+        "header": "bold",
+        "header.dim": "",
+        "label": "bold",
+        "dim": "#888888",
+        "seat.marker": "bold #ffaf00",
+        "seat.me": "bold #5fafff",
+        "seat.acting": "underline",
+        "seat.score": "",
+        "seat.status": "#afaf5f",
+        "card.red": "#ff5f5f",
+        "card.black": "",
+        "card.hidden": "#888888",
+        "card.legal": "bold",
+        "card.illegal": "#6c6c6c",
+        "card.selected": "reverse",
+        "card.number": "#888888",
+        "key": "bold #ffaf00",
+        "action": "",
+        "action.selected": "reverse",
+        "countdown": "#afaf5f",
+        "countdown.urgent": "bold #ff5f5f",
+        "log": "",
+        "chat": "#87afaf",
+        "overlay": "bg:#262626 #ffffff",
+        "frame.border": "#888888",
+        "menu.selected": "reverse",
+        "error": "bold #ff5f5f",
+    }
+)
+
+
+def text_window(
+    fn: TextFn, *, height: int | Dimension | None = None, wrap: bool = True,
+    bottom: bool = False, width: int | Dimension | None = None,
+) -> Window:
+    """A window over a text function; ``bottom`` keeps the last line in view (logs)."""
+    if bottom:
+        def cursor() -> object:
+            from prompt_toolkit.data_structures import Point
+
+            lines = sum(t.count("\n") for _, t, *_ in fn())
+            return Point(0, max(0, lines))
+
+        control = FormattedTextControl(fn, focusable=False, get_cursor_position=cursor)  # type: ignore[arg-type]
+    else:
+        control = FormattedTextControl(fn, focusable=False)
+    return Window(control, height=height, width=width, wrap_lines=wrap)
+
+
+def overlay(body: Container, title: str | Callable[[], str], visible: Callable[[], bool]) -> Float:
+    return Float(
+        ConditionalContainer(
+            Frame(body, title=title, style="class:overlay"), filter=Condition(visible)
+        )
+    )
+
+
+def table_layout(
+    *,
+    header: TextFn,
+    seats: TextFn,
+    seats_height: int,
+    trick: TextFn,
+    hand: TextFn,
+    actions: TextFn,
+    status: TextFn,
+    log: TextFn,
+    chat: TextFn,
+    chat_input: BufferControl,
+    chat_active: Callable[[], bool],
+    floats: list[Float],
+) -> FloatContainer:
+    body = HSplit(
+        [
+            text_window(header, height=1, wrap=False),
+            text_window(seats, height=seats_height, wrap=False),
+            text_window(trick, height=Dimension(min=1, max=2)),
+            text_window(hand, height=Dimension(min=1, max=2)),
+            text_window(actions, height=Dimension(min=1, max=3)),
+            text_window(status, height=1, wrap=False),
+            Window(height=1, char="-", style="class:dim"),
+            VSplit(
+                [
+                    text_window(log, bottom=True),
+                    Window(width=1, char="|", style="class:dim"),
+                    text_window(chat, bottom=True, width=Dimension(preferred=26, max=30)),
+                ]
+            ),
+            ConditionalContainer(
+                VSplit([Window(chat_input, height=1)]), filter=Condition(chat_active)
+            ),
+        ]
+    )
+    return FloatContainer(content=body, floats=floats)
