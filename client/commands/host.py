@@ -1,0 +1,131 @@
+"""``dealerless host``: create a table, print its invite code, and play a seat at it."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+import trio
+
+from dealerless.node.app import EventLog, host_table, stderr_say
+from dealerless.node.cli_common import add_common, default_name, load_identity_or_say, node_options
+from dealerless.node.identity import normalize_fingerprint
+from dealerless.node.store import TableMeta
+from dealerless.node.wire import parse_address
+from dealerless.protocol.rules.base import ConfigError
+from dealerless.protocol.rules.registry import game_names, make_config, parse_rule_args
+
+HELP = "create a table and print the invite code for the other players"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--game",
+        required=True,
+        choices=game_names(),
+        metavar="GAME",
+        help=f"one of: {', '.join(game_names())}",
+    )
+    parser.add_argument("--seats", type=int, required=True, metavar="N", help="number of seats")
+    parser.add_argument(
+        "--rule",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="a house-rule option; see `dealerless rules GAME`",
+    )
+    parser.add_argument(
+        "--listen",
+        default="0.0.0.0:0",
+        metavar="HOST:PORT",
+        help="where joiners connect (default 0.0.0.0:0, any free port)",
+    )
+    parser.add_argument(
+        "--advertise",
+        default="",
+        metavar="HOST",
+        help="address to put in the invite (default: the listen address)",
+    )
+    parser.add_argument(
+        "--relay",
+        default="",
+        metavar="HOST:PORT",
+        help="meet the players at this relay instead of listening",
+    )
+    parser.add_argument(
+        "--relay-fingerprint",
+        default="",
+        metavar="FP",
+        help="the relay's fingerprint (pins its key)",
+    )
+    parser.add_argument("--name", default="", help="your name at the table")
+    parser.add_argument(
+        "--invite-file", default="", metavar="PATH", help="also write the invite code to this file"
+    )
+    parser.add_argument(
+        "--step-timeout",
+        type=int,
+        default=60_000,
+        metavar="MS",
+        help="a seat silent this long at its step is timed out (default 60000)",
+    )
+    add_common(parser)
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        game = make_config(args.game, args.seats, parse_rule_args(args.game, args.rule))
+        listen = parse_address(args.listen)
+        relay = parse_address(args.relay) if args.relay else None
+        relay_key = None
+        if args.relay_fingerprint:
+            normalize_fingerprint(args.relay_fingerprint)
+            print(
+                "dealerless host: --relay-fingerprint is checked by the joiners only when "
+                "given as a key; using an unpinned relay link",
+                file=sys.stderr,
+            )
+    except (ConfigError, ValueError) as exc:
+        print(f"dealerless host: {exc}", file=sys.stderr)
+        return 2
+    loaded = load_identity_or_say(args.home)
+    if loaded is None:
+        return 1
+    identity, home = loaded
+    say = stderr_say()
+    log = EventLog(args.event_log) if args.event_log else None
+
+    def ready(meta: TableMeta) -> None:
+        print(meta.invite, flush=True)
+        if args.invite_file:
+            tmp = Path(args.invite_file + ".tmp")
+            tmp.write_text(meta.invite + "\n")
+            tmp.replace(args.invite_file)
+        where = f"relay {meta.address}:{meta.port}" if meta.relay else f"{meta.address}:{meta.port}"
+        say(f"table {meta.table_id[:12]} at {where}; your fingerprint {identity.fingerprint}")
+        say(f"give the invite code above to the other {meta.seats - 1} player(s)")
+
+    try:
+        return trio.run(
+            lambda: host_table(
+                identity,
+                home,
+                game,
+                name=args.name or default_name(),
+                listen=listen,
+                advertise=args.advertise,
+                relay=relay,
+                relay_key=relay_key,
+                bot=args.bot,
+                transcript=args.transcript,
+                step_timeout_ms=args.step_timeout,
+                say=say,
+                log=log,
+                options=node_options(args),
+                on_ready=ready,
+            )
+        )
+    finally:
+        if log is not None:
+            log.close()

@@ -1,0 +1,55 @@
+"""``dealerless join CODE``: take a seat at a table from its invite code."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+import trio
+
+from dealerless.node.app import EventLog, join_table, stderr_say
+from dealerless.node.cli_common import add_common, default_name, load_identity_or_say, node_options
+from dealerless.node.wire import Invite, InviteError
+
+HELP = "join a table with an invite code (the same command resumes it after a crash)"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("code", metavar="CODE", help="the invite code (dl1:...)")
+    parser.add_argument("--name", default="", help="your name at the table")
+    add_common(parser)
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        invite = Invite.decode(args.code)
+    except InviteError as exc:
+        print(f"dealerless join: {exc}", file=sys.stderr)
+        return 2
+    loaded = load_identity_or_say(args.home)
+    if loaded is None:
+        return 1
+    identity, home = loaded
+    say = stderr_say()
+    say(
+        f"table {invite.table_id.hex()[:12]} ({invite.game or '?'}, {invite.seats} seats), "
+        f"host {invite.host_fingerprint}"
+    )
+    log = EventLog(args.event_log) if args.event_log else None
+    try:
+        return trio.run(
+            lambda: join_table(
+                identity,
+                home,
+                invite,
+                name=args.name or default_name(),
+                bot=args.bot,
+                transcript=args.transcript,
+                say=say,
+                log=log,
+                options=node_options(args),
+            )
+        )
+    finally:
+        if log is not None:
+            log.close()

@@ -1,0 +1,272 @@
+"""Host, join and resume a table: what the ``dealerless host/join/resume`` commands run."""
+
+from __future__ import annotations
+
+import json
+import secrets
+import socket
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import trio
+
+from dealerless.node.hub import Hub, bound_port
+from dealerless.node.identity import Identity
+from dealerless.node.links import Link, open_local, open_remote
+from dealerless.node.seat import BotDriver, Driver, NodeOptions, SeatNode
+from dealerless.node.store import TableMeta, TableStore, find_tables
+from dealerless.node.wire import Invite
+from dealerless.protocol.rules.base import GameConfig
+from dealerless.protocol.rules.registry import make_config
+
+__all__ = ["EventLog", "advertised_address", "host_table", "join_table", "resume_table"]
+
+Say = Callable[[str], None]
+
+
+def stderr_say(prefix: str = "") -> Say:
+    def say(text: str) -> None:
+        print(f"{prefix}{text}", file=sys.stderr, flush=True)
+
+    return say
+
+
+class EventLog:
+    """JSON lines of node events with wall-clock times (benchmarks)."""
+
+    def __init__(self, path: str) -> None:
+        self.file = open(path, "a", buffering=1)  # noqa: SIM115 - closed by close()
+
+    def __call__(self, fields: dict[str, Any]) -> None:
+        self.file.write(json.dumps({**fields, "wall": trio.current_time()}) + "\n")
+
+    def close(self) -> None:
+        self.file.close()
+
+
+def advertised_address(listen_host: str) -> str:
+    """The address to put in an invite for a listener on ``listen_host``."""
+    if listen_host not in ("", "0.0.0.0", "::"):  # noqa: S104 - only a comparison
+        return listen_host
+    try:
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+            probe.connect(("192.0.2.1", 9))  # no packet is sent; picks the outgoing interface
+            address: str = probe.getsockname()[0]
+            return address
+    except OSError:
+        return "127.0.0.1"
+
+
+def _driver(meta: TableMeta, driver: Driver | None) -> Driver | None:
+    if driver is not None:
+        return driver
+    return BotDriver(meta.game) if meta.bot else None
+
+
+async def _run_node(
+    identity: Identity,
+    home: Path,
+    meta: TableMeta,
+    *,
+    game: GameConfig | None,
+    driver: Driver | None,
+    say: Say,
+    log: Callable[[dict[str, Any]], None] | None,
+    options: NodeOptions | None,
+    hub: Hub | None = None,
+    on_ready: Callable[[TableMeta], None] | None = None,
+) -> int:
+    table_id = bytes.fromhex(meta.table_id)
+    store = TableStore(home, table_id)
+    key = identity.public_key
+    open_seats = meta.seats if meta.role == "host" else None
+
+    async with trio.open_nursery() as nursery:
+        if meta.role == "host" and not meta.relay:
+            local_hub = hub or Hub(say=say)
+            try:
+                listeners = await nursery.start(
+                    local_hub.serve_tcp, meta.listen_host, meta.port, identity
+                )
+            except OSError as exc:
+                say(f"cannot listen on {meta.listen_host}:{meta.port}: {exc}")
+                nursery.cancel_scope.cancel()
+                return 1
+            meta.port = bound_port(listeners)
+            if not meta.address:
+                meta.address = advertised_address(meta.listen_host)
+
+            async def connector() -> tuple[Link, dict[str, Any]]:
+                return await open_local(local_hub, key, table_id, open_seats)
+
+        else:
+            pin = (
+                bytes.fromhex(meta.relay_key or "") or None
+                if meta.relay
+                else bytes.fromhex(meta.host_key)
+            )
+
+            async def connector() -> tuple[Link, dict[str, Any]]:
+                say(f"connecting to {meta.address}:{meta.port}")
+                return await open_remote(
+                    meta.address, meta.port, identity, pin, table_id, open_seats
+                )
+
+        if not meta.invite and meta.role == "host":
+            meta.invite = Invite(
+                meta.address,
+                meta.port,
+                table_id,
+                key,
+                relay=meta.relay,
+                relay_key=bytes.fromhex(meta.relay_key) if meta.relay_key else None,
+                game=meta.game,
+                seats=meta.seats,
+            ).encode()
+        store.save_meta(meta)
+        if on_ready is not None:
+            on_ready(meta)
+        node = SeatNode(
+            identity,
+            store,
+            meta,
+            connector,
+            _driver(meta, driver),
+            game=game,
+            say=say,
+            log=log,
+            options=options,
+        )
+        code = await node.run()
+        nursery.cancel_scope.cancel()
+    return code
+
+
+async def host_table(
+    identity: Identity,
+    home: Path,
+    game: GameConfig,
+    *,
+    name: str,
+    listen: tuple[str, int] = ("127.0.0.1", 0),
+    advertise: str = "",
+    relay: tuple[str, int] | None = None,
+    relay_key: bytes | None = None,
+    bot: bool = False,
+    transcript: str = "",
+    step_timeout_ms: int = 60_000,
+    driver: Driver | None = None,
+    say: Say = print,
+    log: Callable[[dict[str, Any]], None] | None = None,
+    options: NodeOptions | None = None,
+    on_ready: Callable[[TableMeta], None] | None = None,
+) -> int:
+    table_id = secrets.token_bytes(16)
+    address, port = relay if relay else (advertise, listen[1])
+    meta = TableMeta(
+        table_id=table_id.hex(),
+        role="host",
+        address=address,
+        port=port,
+        host_key=identity.public_key.hex(),
+        relay=relay is not None,
+        relay_key=relay_key.hex() if relay_key else "",
+        name=name,
+        bot=bot,
+        transcript=transcript,
+        game=game.game,
+        seats=game.players,
+        step_timeout_ms=step_timeout_ms,
+        options=dict(game.options),
+        listen_host=listen[0],
+    )
+    return await _run_node(
+        identity,
+        home,
+        meta,
+        game=game,
+        driver=driver,
+        say=say,
+        log=log,
+        options=options,
+        on_ready=on_ready,
+    )
+
+
+def meta_for_invite(invite: Invite, *, name: str, bot: bool, transcript: str) -> TableMeta:
+    return TableMeta(
+        table_id=invite.table_id.hex(),
+        role="join",
+        address=invite.address,
+        port=invite.port,
+        host_key=invite.host_key.hex(),
+        relay=invite.relay,
+        relay_key=invite.relay_key.hex() if invite.relay_key else "",
+        name=name,
+        bot=bot,
+        transcript=transcript,
+        game=invite.game,
+        seats=invite.seats,
+    )
+
+
+async def join_table(
+    identity: Identity,
+    home: Path,
+    invite: Invite,
+    *,
+    name: str,
+    bot: bool = False,
+    transcript: str = "",
+    driver: Driver | None = None,
+    say: Say = print,
+    log: Callable[[dict[str, Any]], None] | None = None,
+    options: NodeOptions | None = None,
+) -> int:
+    store = TableStore(home, invite.table_id)
+    if store.exists:
+        meta = store.load_meta()
+        say("this table is known here: resuming it")
+        if bot:
+            meta.bot = True
+    else:
+        meta = meta_for_invite(invite, name=name, bot=bot, transcript=transcript)
+    return await _run_node(
+        identity, home, meta, game=None, driver=driver, say=say, log=log, options=options
+    )
+
+
+async def resume_table(
+    identity: Identity,
+    home: Path,
+    table: str | None,
+    *,
+    bot: bool | None = None,
+    driver: Driver | None = None,
+    say: Say = print,
+    log: Callable[[dict[str, Any]], None] | None = None,
+    options: NodeOptions | None = None,
+) -> int:
+    tables = find_tables(home)
+    if table:
+        tables = [(s, m) for s, m in tables if m.table_id.startswith(table.lower())]
+    else:
+        tables = [(s, m) for s, m in tables if not m.finished]
+    if not tables:
+        say("no table to resume" + (f" matching {table!r}" if table else ""))
+        return 1
+    if len(tables) > 1 and table:
+        say(f"{table!r} matches several tables; give more of the id")
+        return 1
+    _, meta = tables[0]
+    if bot is not None:
+        meta.bot = bot
+    game = None
+    if meta.role == "host":
+        game = make_config(meta.game, meta.seats, meta.options)
+    say(f"resuming table {meta.table_id[:12]} ({meta.game}, {meta.role})")
+    return await _run_node(
+        identity, home, meta, game=game, driver=driver, say=say, log=log, options=options
+    )

@@ -1,0 +1,148 @@
+"""A seat's link to its hub: over TCP and the secure channel, or in-process to the host's hub."""
+
+from __future__ import annotations
+
+from typing import Any, Protocol
+
+import trio
+
+from dealerless.node.hub import Hub, Member
+from dealerless.node.identity import Identity
+from dealerless.node.transport import (
+    ChannelError,
+    HandshakeError,
+    PeerIdentityMismatch,
+    SecureChannel,
+    TransportConfig,
+    open_tcp_channel,
+)
+from dealerless.node.wire import WireError, decode, encode
+
+__all__ = ["Link", "LinkError", "LocalLink", "RemoteLink", "open_local", "open_remote"]
+
+JOIN_TIMEOUT = 10.0
+
+
+class LinkError(Exception):
+    """The link could not be opened or broke; the message is for the user."""
+
+
+class Link(Protocol):
+    sent_bytes: int
+
+    async def send(self, message: dict[str, Any]) -> None: ...
+
+    async def receive(self) -> dict[str, Any]: ...
+
+    async def aclose(self) -> None: ...
+
+
+class RemoteLink:
+    def __init__(self, channel: SecureChannel) -> None:
+        self.channel = channel
+        self.sent_bytes = 0
+
+    async def send(self, message: dict[str, Any]) -> None:
+        data = encode(message)
+        try:
+            await self.channel.send(data)
+        except ChannelError as exc:
+            raise LinkError(str(exc)) from None
+        self.sent_bytes += len(data)
+
+    async def receive(self) -> dict[str, Any]:
+        try:
+            data = await self.channel.receive()
+            return decode(data)
+        except (ChannelError, WireError) as exc:
+            raise LinkError(str(exc)) from None
+
+    async def aclose(self) -> None:
+        await self.channel.aclose()
+
+
+class LocalLink:
+    """The host's own seat, attached to the hub in the same process."""
+
+    def __init__(self, hub: Hub, member: Member, inbox: trio.MemoryReceiveChannel[bytes]) -> None:
+        self.hub, self.member, self.inbox = hub, member, inbox
+        self.sent_bytes = 0
+
+    async def send(self, message: dict[str, Any]) -> None:
+        if self.member.closed:
+            raise LinkError("the local hub closed this link")
+        if message.get("t") == "send":
+            data = message.get("data", b"")
+            copies = len(self.member.table.members) - 1 if self.member.table else 0
+            self.sent_bytes += (len(data) + 40) * (1 if message.get("to") else max(copies, 0))
+        self.hub.handle(self.member, message)
+        await trio.lowlevel.checkpoint()
+
+    async def receive(self) -> dict[str, Any]:
+        try:
+            return decode(await self.inbox.receive())
+        except (trio.EndOfChannel, trio.ClosedResourceError):
+            raise LinkError("the local hub closed this link") from None
+
+    async def aclose(self) -> None:
+        self.hub.detach(self.member)
+
+
+async def _joined(link: Link) -> dict[str, Any]:
+    with trio.move_on_after(JOIN_TIMEOUT):
+        reply = await link.receive()
+        if reply["t"] == "joined":
+            return reply
+        if reply["t"] == "error":
+            raise LinkError(f"the hub refused: {reply.get('reason')}")
+        raise LinkError(f"unexpected reply {reply['t']!r} from the hub")
+    raise LinkError(f"the hub did not answer within {JOIN_TIMEOUT} s")
+
+
+def _hello(table_id: bytes, open_seats: int | None) -> dict[str, Any]:
+    if open_seats is None:
+        return {"t": "join", "table": table_id}
+    return {"t": "open", "table": table_id, "seats": open_seats}
+
+
+async def open_local(
+    hub: Hub, key: bytes, table_id: bytes, open_seats: int | None
+) -> tuple[Link, dict[str, Any]]:
+    member, inbox = hub.new_member(key)
+    link = LocalLink(hub, member, inbox)
+    await link.send(_hello(table_id, open_seats))
+    return link, await _joined(link)
+
+
+def link_config(keepalive: float = 5.0, idle: float = 20.0) -> TransportConfig:
+    return TransportConfig(keepalive_interval=keepalive, idle_timeout=idle)
+
+
+async def open_remote(
+    address: str,
+    port: int,
+    identity: Identity,
+    pin: bytes | None,
+    table_id: bytes,
+    open_seats: int | None,
+    *,
+    config: TransportConfig | None = None,
+) -> tuple[Link, dict[str, Any]]:
+    """Connect, authenticate (pinning the hub's key when known) and open/join the table."""
+    try:
+        channel = await open_tcp_channel(
+            address, port, identity, pin, config=config or link_config(), connect_timeout=10.0
+        )
+    except PeerIdentityMismatch as exc:
+        raise LinkError(
+            f"{address}:{port} is not who the invite says (identity mismatch): {exc}"
+        ) from None
+    except (OSError, HandshakeError, ChannelError) as exc:
+        raise LinkError(f"cannot connect to {address}:{port}: {exc}") from None
+    link = RemoteLink(channel)
+    try:
+        await link.send(_hello(table_id, open_seats))
+        return link, await _joined(link)
+    except BaseException:
+        await link.aclose()
+        raise

@@ -1,0 +1,580 @@
+"""One seat's node: drives the table state machine over a link to the hub.
+
+Lifecycle: connect (retrying), the join handshake (hello -> lobby -> signed configuration), the
+game (frames in and out, persisted before anything is acted on), catch-up after a reconnect or
+a restart (``have``/``recs``), the step timeout (``tick``), and a short linger at the end so
+that every peer has every record. See spec/node.md.
+"""
+
+from __future__ import annotations
+
+import collections
+import random
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+import trio
+
+from dealerless.client.bots import bot_for
+from dealerless.node.identity import Identity, PeerId
+from dealerless.node.links import Link, LinkError
+from dealerless.node.store import TableMeta, TableStore
+from dealerless.node.wire import WireError, decode, encode
+from dealerless.protocol.rules.base import Action, GameConfig
+from dealerless.protocol.table import SeatInfo, TableConfig, TableMachine
+from dealerless.protocol.table.events import (
+    CardsDealt,
+    GameOver,
+    HandEnded,
+    HandStarted,
+    LocalProtocolError,
+    TableEvent,
+    TimeoutVoted,
+    Violation,
+)
+
+__all__ = ["BotDriver", "Driver", "NodeOptions", "SeatNode", "config_signature_ok"]
+
+Connector = Callable[[], Awaitable[tuple[Link, dict[str, Any]]]]
+Say = Callable[[str], None]
+CONFIG_LABEL = b"dealerless/node/config"
+RECS_CHUNK = 512 * 1024
+PRESTART_BUFFER = 512
+
+
+class Driver(Protocol):
+    async def choose(self, machine: TableMachine) -> Action | None: ...
+
+
+class BotDriver:
+    def __init__(self, game: str, seed: int | None = None) -> None:
+        self.bot = bot_for(game)
+        self.rng = random.Random(seed)  # noqa: S311 - bot choices are not secrets
+
+    async def choose(self, machine: TableMachine) -> Action | None:
+        assert machine.seat is not None
+        return self.bot(machine.engine, machine.seat, self.rng, True)
+
+
+@dataclass
+class NodeOptions:
+    tick: float = 0.1
+    stall: float = 1.0  # no progress for this long: ask the peers what they have
+    linger: float = 10.0  # after the game: wait this long at most for peers to catch up
+    sync_wait: float = 3.0  # after a restart: wait this long at most for the peers' records
+    reconnect_cap: float = 2.0
+    hello_every: float = 1.0
+
+
+def config_signature_ok(config: TableConfig, signature: bytes, host_key: bytes) -> bool:
+    return PeerId(host_key).verify(signature, CONFIG_LABEL + config.digest())
+
+
+class SeatNode:
+    def __init__(
+        self,
+        identity: Identity,
+        store: TableStore,
+        meta: TableMeta,
+        connector: Connector,
+        driver: Driver | None,
+        *,
+        game: GameConfig | None = None,
+        say: Say = print,
+        log: Callable[[dict[str, Any]], None] | None = None,
+        options: NodeOptions | None = None,
+    ) -> None:
+        self.identity, self.store, self.meta = identity, store, meta
+        self.key = identity.public_key
+        self.host_key = bytes.fromhex(meta.host_key)
+        self.is_host = meta.role == "host"
+        self.connector, self.driver, self.game = connector, driver, game
+        self.say, self.log = say, log
+        self.opt = options or NodeOptions()
+        self.config: TableConfig | None = None
+        self.config_sig = b""
+        self.machine: TableMachine | None = None
+        self.link: Link | None = None
+        self.peers_up: set[bytes] = set()
+        self.peer_counts: dict[bytes, int] = {}
+        self.lobby: list[tuple[bytes, str]] = []
+        self.prestart: list[bytes] = []
+        self.outbox: collections.deque[dict[str, Any]] = collections.deque(maxlen=50_000)
+        self.wake = trio.Event()
+        self.done = False
+        self.acting = False
+        self.sent_bytes = 0
+        self.resync: tuple[float, list[bytes], list[bytes], set[bytes]] | None = None
+        self.last_count = -1
+        self.last_progress = 0.0
+        self.last_hello = -1e9
+        self.linger_until: float | None = None
+        self.slow_said: tuple[bytes, int] | None = None
+        self.exit_code = 1
+        self.nursery: trio.Nursery | None = None
+        loaded = store.load_config()
+        if loaded is not None:
+            self.config, self.config_sig = loaded
+
+    # ---------------------------------------------------------------- helpers
+    def name_of(self, seat: int | None) -> str:
+        if seat is None or self.config is None:
+            return "?"
+        return f"seat {seat} ({self.config.seats[seat].name})"
+
+    def seat_of_key(self, key: bytes) -> int | None:
+        return None if self.config is None else self.config.seat_of(key)
+
+    def now(self) -> float:
+        return trio.current_time()
+
+    def queue(self, payload: dict[str, Any], to: bytes | None = None) -> None:
+        message: dict[str, Any] = {"t": "send", "data": encode(payload)}
+        if to is not None:
+            message["to"] = to
+        self.outbox.append(message)
+        self.wake.set()
+
+    def emit(self, **fields: Any) -> None:
+        if self.log is not None:
+            self.log(fields)
+
+    # ---------------------------------------------------------------- main loop
+    async def run(self) -> int:
+        async with trio.open_nursery() as nursery:
+            self.nursery = nursery
+            nursery.start_soon(self._ticker)
+            if self.config is not None:
+                self.resync = (self.now() + self.opt.sync_wait, [], [], set())
+            backoff = 0.2
+            while not self.done:
+                try:
+                    link, joined = await self.connector()
+                except LinkError as exc:
+                    self.say(f"{exc}; retrying in {backoff:.1f} s")
+                    await trio.sleep(backoff)
+                    backoff = min(backoff * 2, self.opt.reconnect_cap)
+                    continue
+                backoff = 0.2
+                try:
+                    await self._session(link, joined)
+                except LinkError as exc:
+                    if self.machine is not None and self.machine.over:
+                        self.done = True  # the hub went away after the end: nothing to wait for
+                    elif not self.done:
+                        self.say(f"link lost ({exc}); reconnecting")
+                finally:
+                    self.link = None
+                    self.sent_bytes += link.sent_bytes
+                    link.sent_bytes = 0
+                    with trio.CancelScope(shield=True), trio.move_on_after(2):
+                        await link.aclose()
+            nursery.cancel_scope.cancel()
+        self.store.close()
+        return self.exit_code
+
+    async def _session(self, link: Link, joined: dict[str, Any]) -> None:
+        self.link = link
+        self.peers_up = {k for k in joined.get("members", []) if k != self.key}
+        self.say(f"connected; {len(self.peers_up)} other peer(s) present")
+        failures: list[LinkError] = []
+        async with trio.open_nursery() as nursery:
+
+            async def sender() -> None:
+                try:
+                    while True:
+                        while self.outbox:
+                            await link.send(self.outbox.popleft())
+                        self.wake = trio.Event()
+                        await self.wake.wait()
+                except LinkError as exc:
+                    failures.append(exc)
+                    nursery.cancel_scope.cancel()
+
+            nursery.start_soon(sender)
+            if self.machine is not None:
+                self._announce()
+            elif self.config is not None and self.resync is not None:
+                self.queue({"t": "have", "n": self._stored_count(), "ask": True})
+            elif not self.is_host:
+                self._hello()
+            try:
+                while not self.done:
+                    message = await link.receive()
+                    self._on_hub(message)
+            except LinkError as exc:
+                failures.append(exc)
+            nursery.cancel_scope.cancel()
+        if failures:
+            raise failures[0]
+
+    async def _ticker(self) -> None:
+        while not self.done:
+            await trio.sleep(self.opt.tick)
+            now = self.now()
+            machine = self.machine
+            if machine is None:
+                if self.resync is not None and self.config is not None:
+                    self._maybe_resume()
+                elif (
+                    self.link is not None
+                    and not self.is_host
+                    and self.config is None
+                    and now - self.last_hello >= self.opt.hello_every
+                ):
+                    self._hello()
+                continue
+            if not machine.over:
+                self._after(machine.tick(now))
+                self._report_slow(machine)
+            if len(machine.records) != self.last_count:
+                self.last_count, self.last_progress = len(machine.records), now
+            elif now - self.last_progress >= self.opt.stall and self.link is not None:
+                self.last_progress = now
+                self._announce()
+            if machine.over:
+                self._linger(now)
+
+    # ---------------------------------------------------------------- hub messages
+    def _on_hub(self, message: dict[str, Any]) -> None:
+        kind = message["t"]
+        if kind == "msg":
+            sender = message.get("from")
+            data = message.get("data")
+            if not isinstance(sender, bytes) or not isinstance(data, bytes):
+                return
+            try:
+                payload = decode(data)
+            except WireError as exc:
+                self.say(f"refused a message from {self._who(sender)}: {exc}")
+                return
+            self._on_peer(sender, payload)
+        elif kind == "peer":
+            key, up = message.get("key"), bool(message.get("up"))
+            if not isinstance(key, bytes):
+                return
+            if up:
+                self.peers_up.add(key)
+            else:
+                self.peers_up.discard(key)
+            self.say(f"{self._who(key)} {'connected' if up else 'disconnected'}")
+            if not up and self.is_host and self.config is None:
+                self.lobby = [(k, n) for k, n in self.lobby if k != key]
+                self._send_lobby()
+        elif kind == "error":
+            raise LinkError(f"the hub refused: {message.get('reason')}")
+
+    def _who(self, key: bytes) -> str:
+        seat = self.seat_of_key(key)
+        if seat is not None:
+            return self.name_of(seat)
+        for k, name in self.lobby:
+            if k == key:
+                return repr(name)
+        return PeerId(key).fingerprint[:9]
+
+    def _on_peer(self, sender: bytes, payload: dict[str, Any]) -> None:
+        kind = payload["t"]
+        if kind == "f":
+            frame = payload.get("f")
+            if not isinstance(frame, bytes):
+                return
+            if self.machine is not None:
+                self._after(self.machine.receive(frame, self.now()))
+            elif len(self.prestart) < PRESTART_BUFFER:
+                self.prestart.append(frame)
+        elif kind == "have":
+            self._on_have(sender, payload)
+        elif kind == "recs":
+            self._on_recs(payload)
+        elif kind == "hello" and self.is_host:
+            self._on_hello(sender, payload)
+        elif kind == "lobby" and sender == self.host_key and self.config is None:
+            need = payload.get("need", 0)
+            self.say(
+                f"at the table: {', '.join(map(str, payload.get('names', [])))}; "
+                f"waiting for {need} more player(s)"
+            )
+        elif kind == "config" and sender == self.host_key:
+            self._on_config(payload)
+        elif kind == "refused" and sender == self.host_key:
+            self.say(f"the host refused us: {payload.get('reason')}")
+            self.exit_code = 1
+            self.done = True
+
+    # ---------------------------------------------------------------- join handshake
+    def _hello(self) -> None:
+        self.last_hello = self.now()
+        self.queue({"t": "hello", "name": self.meta.name}, to=self.host_key)
+
+    def _send_lobby(self, to: bytes | None = None) -> None:
+        names = [self.meta.name] + [n for _, n in self.lobby]
+        self.queue({"t": "lobby", "names": names, "need": self.meta.seats - len(names)}, to)
+
+    def _on_hello(self, sender: bytes, payload: dict[str, Any]) -> None:
+        name = str(payload.get("name", ""))[:40] or "player"
+        if self.config is not None:
+            if self.config.seat_of(sender) is None:
+                self.queue({"t": "refused", "reason": "the table is full"}, to=sender)
+            else:
+                self._send_config(sender)
+            return
+        if sender == self.key:
+            return
+        if all(k != sender for k, _ in self.lobby):
+            if len(self.lobby) + 1 >= self.meta.seats:
+                self.queue({"t": "refused", "reason": "the table is full"}, to=sender)
+                return
+            self.lobby.append((sender, name))
+            self.say(f"{name!r} joined ({len(self.lobby) + 1}/{self.meta.seats})")
+        if len(self.lobby) + 1 < self.meta.seats:
+            self._send_lobby()
+            return
+        assert self.game is not None
+        seats = (SeatInfo(self.meta.name, self.key), *(SeatInfo(n, k) for k, n in self.lobby))
+        config = TableConfig(self.store.table_id, self.game, seats, self.meta.step_timeout_ms)
+        signature = self.identity.sign(CONFIG_LABEL + config.digest())
+        self.store.save_config(config, signature)
+        self.config, self.config_sig = config, signature
+        self._send_config(None)
+        self._start([])
+
+    def _send_config(self, to: bytes | None) -> None:
+        assert self.config is not None
+        self.queue({"t": "config", "config": self.config.to_wire(), "sig": self.config_sig}, to)
+
+    def _on_config(self, payload: dict[str, Any]) -> None:
+        if self.config is not None:
+            return
+        try:
+            config = TableConfig.from_wire(payload.get("config"))
+            signature = bytes(payload.get("sig", b""))
+        except (ValueError, TypeError) as exc:
+            self.say(f"refused the table configuration: {exc}")
+            return
+        if config.table_id != self.store.table_id or config.seats[0].key != self.host_key:
+            self.say("refused a table configuration for another table or host")
+            return
+        if not config_signature_ok(config, signature, self.host_key):
+            self.say("refused a table configuration with a bad host signature")
+            return
+        if config.seat_of(self.key) is None:
+            self.say("the table configuration has no seat for us")
+            return
+        self.store.save_config(config, signature)
+        self.config, self.config_sig = config, signature
+        self._start([])
+
+    # ---------------------------------------------------------------- starting and resuming
+    def _stored_count(self) -> int:
+        return self.store.stored_count()
+
+    def _start(self, extension: list[bytes]) -> None:
+        """Create or rebuild the machine from the transcript (+ records fetched from peers)."""
+        config = self.config
+        assert config is not None
+        records = self.store.open_transcript(config)
+        key = self.identity.wire_key()
+        now = self.now()
+        seat = config.seat_of(self.key)
+        self.say(
+            f"table ready: {config.game.game}, {config.players} seats; we are {self.name_of(seat)}"
+        )
+        if not records and not extension:
+            machine = TableMachine(config, key, now=now)
+        else:
+            secrets = self.store.load_secrets()
+            resumed: TableMachine | None = None
+            if extension:
+                try:
+                    resumed = TableMachine.resume(
+                        config, key, records + extension, secrets=secrets, now=now
+                    )
+                except LocalProtocolError as exc:
+                    self.say(f"records from the peers do not replay ({exc}); using our own")
+            if resumed is None:
+                resumed = TableMachine.resume(config, key, records, secrets=secrets, now=now)
+                extension = []
+            machine = resumed
+            self.store.append(extension)
+            self.say(
+                f"resumed from {len(records)} stored record(s)"
+                + (f" and {len(extension)} from the peers" if extension else "")
+                + f": hand {machine.hand}, {machine.phase}"
+            )
+        self.machine = machine
+        self.resync = None
+        self.last_count, self.last_progress = len(machine.records), now
+        self.emit(ev="start", t=now, hand=machine.hand)
+        self._after([])
+        for frame in self.prestart:
+            self._after(machine.receive(frame, self.now()))
+        self.prestart = []
+        self._announce()
+
+    def _maybe_resume(self) -> None:
+        assert self.resync is not None and self.config is not None
+        deadline, _, best, answered = self.resync
+        others = {s.key for s in self.config.seats if s.key != self.key}
+        if self.now() < deadline and not others <= answered:
+            return
+        self._start(best)
+
+    # ---------------------------------------------------------------- catch-up
+    def _announce(self) -> None:
+        """Tell every peer how many records we hold; resend our votes that wait for a
+        certificate (a hub may have dropped them)."""
+        machine = self.machine
+        assert machine is not None
+        self.queue({"t": "have", "n": len(machine.records), "ask": True})
+        if machine.seat is None:
+            return
+        for book in (machine.votes.timeout, machine.votes.abort):
+            for (_, head), votes in book.items():
+                vote = votes.get(machine.seat)
+                if head == machine.head and vote is not None:
+                    self.queue({"t": "f", "f": vote.frame})
+
+    def _on_have(self, sender: bytes, payload: dict[str, Any]) -> None:
+        n = payload.get("n")
+        if not isinstance(n, int) or n < 0:
+            return
+        self.peer_counts[sender] = n
+        if self.machine is None:
+            if self.resync is not None:
+                self.resync[3].add(sender)
+            return
+        records = self.machine.records
+        if len(records) > n:
+            chunk: list[bytes] = []
+            size, start = 0, n
+            for frame in records[n:]:
+                if chunk and size + len(frame) > RECS_CHUNK:
+                    self.queue({"t": "recs", "start": start, "frames": chunk}, to=sender)
+                    start, chunk, size = start + len(chunk), [], 0
+                chunk.append(frame)
+                size += len(frame)
+            self.queue({"t": "recs", "start": start, "frames": chunk}, to=sender)
+        if payload.get("ask"):
+            self.queue({"t": "have", "n": len(records), "ask": False}, to=sender)
+
+    def _on_recs(self, payload: dict[str, Any]) -> None:
+        frames = [f for f in payload.get("frames", []) if isinstance(f, bytes)]
+        start = payload.get("start")
+        if not isinstance(start, int):
+            return
+        if self.machine is None:
+            best = None if self.resync is None else self.resync[2]
+            if best is not None and start == self._stored_count() and len(frames) > len(best):
+                best[:] = frames
+            return
+        for frame in frames:
+            self._after(self.machine.receive(frame, self.now()))
+
+    # ---------------------------------------------------------------- after every machine call
+    def _after(self, events: list[TableEvent]) -> None:
+        machine = self.machine
+        assert machine is not None
+        for hand, data in machine.take_secrets():
+            self.store.save_secret(hand, data)
+        self.store.append(machine.take_records())
+        for frame in machine.take_outgoing():
+            self.queue({"t": "f", "f": frame})
+        for event in events:
+            self._report(event)
+        if not machine.over and machine.my_turn_to_act() and self.driver and not self.acting:
+            self.acting = True
+            assert self.nursery is not None
+            self.nursery.start_soon(self._act, machine)
+
+    async def _act(self, machine: TableMachine) -> None:
+        try:
+            assert self.driver is not None
+            action = await self.driver.choose(machine)
+            if action is None or not machine.my_turn_to_act():
+                return
+            try:
+                events = machine.act(action, self.now())
+            except LocalProtocolError as exc:
+                self.say(f"move refused: {exc}")
+                return
+            self.emit(
+                ev="act",
+                t=self.now(),
+                hand=machine.hand,
+                seq=len(machine.records) - 1,
+                kind=action.kind.value,
+            )
+            self._after(events)
+        finally:
+            self.acting = False
+        if not machine.over and machine.my_turn_to_act():
+            self._after([])
+
+    def _report(self, event: TableEvent) -> None:
+        machine = self.machine
+        assert machine is not None
+        if isinstance(event, HandStarted):
+            self.say(f"hand {event.hand} starts; dealer {self.name_of(event.dealer)}")
+            self.emit(ev="hand", t=self.now(), hand=event.hand)
+        elif isinstance(event, CardsDealt):
+            self.emit(ev="dealt", t=self.now(), hand=machine.hand)
+        elif isinstance(event, HandEnded):
+            how = "aborted" if event.aborted else "ended"
+            self.say(f"hand {event.result.hand_number} {how}: {event.result.reason}")
+        elif isinstance(event, TimeoutVoted):
+            self.say(f"{self.name_of(event.silent)} is too slow: we voted to time them out")
+        elif isinstance(event, Violation):
+            self.say(f"refused a message from {self.name_of(event.culprit)}: {event.reason}")
+        elif isinstance(event, GameOver):
+            self.say(f"game over: {event.outcome}")
+        kind = type(event).__name__
+        if kind == "ActionApplied":
+            self.emit(ev="applied", t=self.now(), hand=machine.hand, seq=len(machine.records) - 1)
+
+    def _report_slow(self, machine: TableMachine) -> None:
+        arbiter = machine.arbiter()
+        if arbiter is None or arbiter == machine.seat:
+            return
+        waited = self.now() - machine.step_since
+        marker = (machine.head, arbiter)
+        if waited >= max(5.0, machine.timeout / 2) and self.slow_said != marker:
+            self.slow_said = marker
+            self.say(f"waiting for {self.name_of(arbiter)} ({waited:.0f} s)")
+
+    # ---------------------------------------------------------------- the end
+    def _linger(self, now: float) -> None:
+        machine = self.machine
+        assert machine is not None and self.config is not None
+        if self.linger_until is None:
+            self.linger_until = now + self.opt.linger
+            self._finish(machine)
+        others = [s.key for s in self.config.seats if s.key != self.key]
+        caught_up = all(self.peer_counts.get(k, -1) >= len(machine.records) for k in others)
+        if caught_up or now >= self.linger_until:
+            self.done = True
+            if self.nursery is not None:
+                self.nursery.cancel_scope.deadline = now + 0.5
+            self.wake.set()
+        elif now - self.last_progress >= 0.3:
+            self.last_progress = now
+            self.queue({"t": "have", "n": len(machine.records), "ask": True})
+
+    def _finish(self, machine: TableMachine) -> None:
+        assert self.config is not None
+        try:
+            audit = TableMachine.resume(self.config, None, machine.records)
+            verified = audit.over and audit.state_hash() == machine.state_hash()
+        except LocalProtocolError as exc:
+            self.say(f"the auditor replay failed: {exc}")
+            verified = False
+        self.say(
+            f"transcript: {len(machine.records)} records, "
+            + ("verified by replay" if verified else "NOT verified")
+            + (f"; {len(machine.violations)} violation(s)" if machine.violations else "")
+        )
+        self.exit_code = 0 if verified and not machine.violations else 1
+        self.meta.finished = True
+        self.store.save_meta(self.meta)
+        self.emit(ev="over", t=self.now(), records=len(machine.records))
