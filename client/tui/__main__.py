@@ -7,6 +7,7 @@ will call).
 from __future__ import annotations
 
 import argparse
+import os
 import secrets
 import sys
 from collections.abc import Sequence
@@ -25,7 +26,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--bots", type=int, default=None)
     parser.add_argument("--rule", action="append", default=[], metavar="KEY=VALUE")
     parser.add_argument("--seed", type=int, default=None)
-    parser.add_argument("--name", default="you")
+    parser.add_argument("--name", default=os.environ.get("USER") or "player")
+    parser.add_argument("--start", action="store_true", help="show the start screen first")
     parser.add_argument("--lang", choices=LANGUAGES, default=None)
     parser.add_argument("--ascii", action="store_true", help="suit letters instead of symbols")
     parser.add_argument("--mono", action="store_true", help="no colours")
@@ -37,6 +39,14 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
+    if args.start:
+        from dealerless.client.tui.settings import Settings
+        from dealerless.client.tui.start import run_client
+
+        settings = Settings.load()
+        if args.lang:
+            settings.lang = args.lang
+        return run_client(settings, save_dir=args.save_dir)
     spec = game_spec(args.game)
     bots = args.bots if args.bots is not None else min(3, spec.max_players - 1)
     try:

@@ -56,7 +56,7 @@ class TableApp:
         unicode: bool = True,
         mono: bool = False,
         save_dir: Path | None = None,
-        input: Input | None = None,  # noqa: A002 - prompt_toolkit's name
+        input: Input | None = None,
         output: Output | None = None,
         clock: Callable[[], float] | None = None,
         replay: ReplaySession | None = None,
@@ -283,7 +283,7 @@ class TableApp:
             event.app.exit(result=0)
 
         @kb.add("n", filter=confirming)
-        @kb.add("escape", filter=confirming)
+        @kb.add("escape", filter=confirming, eager=True)
         def _quit_no(event: KeyPressEvent) -> None:
             self.ui.confirm_quit = False
 
@@ -363,7 +363,7 @@ class TableApp:
         def _enter(event: KeyPressEvent) -> None:
             self.enter()
 
-        @kb.add("escape", filter=table)
+        @kb.add("escape", filter=table, eager=True)
         def _escape(event: KeyPressEvent) -> None:
             self.ui.chooser = None
             self.ui.selected = None
@@ -374,7 +374,7 @@ class TableApp:
             self.chat_buffer.reset()
             event.app.layout.focus(self.chat_control)
 
-        @kb.add("escape", filter=chatting)
+        @kb.add("escape", filter=chatting, eager=True)
         def _chat_cancel(event: KeyPressEvent) -> None:
             self.chat_active = False
             self.chat_buffer.reset()

@@ -100,9 +100,9 @@ def _plays(raw: Sequence[Sequence[int]]) -> tuple[tuple[int, Card], ...]:
     return tuple((int(s), Card.from_index(int(c))) for s, c in raw)
 
 
-def game_info(game: str, state: Mapping[str, Any]) -> tuple[
-    tuple[tuple[str, InfoValue], ...], dict[int, list[str]]
-]:
+def game_info(
+    game: str, state: Mapping[str, Any]
+) -> tuple[tuple[tuple[str, InfoValue], ...], dict[int, list[str]]]:
     """Per-game lines (stake, pot, trump, ...) and extra seat statuses from the public state."""
     info: list[tuple[str, InfoValue]] = []
     extra: dict[int, list[str]] = {}

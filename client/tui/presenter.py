@@ -10,6 +10,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from prompt_toolkit.formatted_text import StyleAndTextTuples
+
 from dealerless.client.tui.i18n import tr
 from dealerless.client.tui.model import InfoValue, TableSnapshot
 from dealerless.protocol.cards import Card, Suit
@@ -27,7 +29,7 @@ from dealerless.protocol.table.events import (
     Violation,
 )
 
-Fragments = list[tuple[str, str]]
+Fragments = StyleAndTextTuples
 
 # The key for each kind of move (cards are played by their number).
 ACTION_KEYS: Mapping[ActionKind, str] = {
@@ -165,7 +167,9 @@ def seats(snap: TableSnapshot, look: Look) -> Fragments:
 def trick(snap: TableSnapshot, look: Look) -> Fragments:
     out: Fragments = [("class:label", tr(look.lang, "panel.trick") + ": ")]
     if snap.trick:
-        out.append(("class:dim", tr(look.lang, "trick.led", name=seat_name(snap, snap.leader, look))))
+        out.append(
+            ("class:dim", tr(look.lang, "trick.led", name=seat_name(snap, snap.leader, look)))
+        )
         for seat, card in snap.trick:
             out.append(("", "  " + snap.names[seat] + " "))
             out.append((card_style(card), card_text(card, look)))
@@ -173,7 +177,9 @@ def trick(snap: TableSnapshot, look: Look) -> Fragments:
         out.append(("class:dim", tr(look.lang, "trick.empty")))
     if snap.last_trick is not None and not snap.trick:
         plays, winner = snap.last_trick
-        out.append(("class:dim", "   " + tr(look.lang, "trick.last", name=seat_name(snap, winner, look))))
+        out.append(
+            ("class:dim", "   " + tr(look.lang, "trick.last", name=seat_name(snap, winner, look)))
+        )
         out.append(("class:dim", ": " + " ".join(card_text(c, look) for _, c in plays)))
     out.append(("", "\n"))
     return out
@@ -207,13 +213,16 @@ def grouped_actions(snap: TableSnapshot) -> list[tuple[ActionKind, list[Action]]
     return list(groups.items())
 
 
-def actions(snap: TableSnapshot, look: Look, chooser: Sequence[Action] | None = None,
-            chosen: int = 0) -> Fragments:
+def actions(
+    snap: TableSnapshot, look: Look, chooser: Sequence[Action] | None = None, chosen: int = 0
+) -> Fragments:
     """The moves this seat has now, with their keys (or a chooser among variants)."""
     lang = look.lang
     out: Fragments = [("class:label", tr(lang, "panel.actions") + ": ")]
     if chooser:
-        out.append(("class:dim", tr(lang, "actions.choose", what=tr(lang, f"act.{chooser[0].kind.value}"))))
+        out.append(
+            ("class:dim", tr(lang, "actions.choose", what=tr(lang, f"act.{chooser[0].kind.value}")))
+        )
         out.append(("", "\n "))
         for i, action in enumerate(chooser):
             style = "class:action.selected" if i == chosen else "class:action"
@@ -226,7 +235,9 @@ def actions(snap: TableSnapshot, look: Look, chooser: Sequence[Action] | None = 
         if snap.over:
             out.append(("class:dim", tr(lang, "end.game")))
         elif snap.arbiter is not None and snap.arbiter != snap.seat:
-            out.append(("class:dim", tr(lang, "actions.wait", names=seat_name(snap, snap.arbiter, look))))
+            out.append(
+                ("class:dim", tr(lang, "actions.wait", names=seat_name(snap, snap.arbiter, look)))
+            )
         else:
             out.append(("class:dim", tr(lang, "actions.none")))
         out.append(("", "\n"))
@@ -253,7 +264,12 @@ def countdown(snap: TableSnapshot, look: Look, now: float) -> Fragments:
         return [("", "")]
     seconds = max(0, int(snap.deadline - now + 0.999))
     style = "class:countdown.urgent" if seconds <= 10 else "class:countdown"
-    return [(style, tr(look.lang, "deadline", seconds=seconds, name=seat_name(snap, snap.arbiter, look)))]
+    return [
+        (
+            style,
+            tr(look.lang, "deadline", seconds=seconds, name=seat_name(snap, snap.arbiter, look)),
+        )
+    ]
 
 
 # ------------------------------------------------------------------ the log
@@ -263,7 +279,9 @@ def event_lines(snap: TableSnapshot, event: TableEvent, look: Look) -> list[str]
     """An event in plain words ([] for the bookkeeping the player does not need)."""
     lang = look.lang
     if isinstance(event, HandStarted):
-        return [tr(lang, "log.hand_started", n=event.hand, dealer=seat_name(snap, event.dealer, look))]
+        return [
+            tr(lang, "log.hand_started", n=event.hand, dealer=seat_name(snap, event.dealer, look))
+        ]
     if isinstance(event, CardsDealt):
         return [tr(lang, "log.dealt", cards=cards_text([c for _, c in event.cards], look))]
     if isinstance(event, CardsShown):
@@ -287,23 +305,37 @@ def event_lines(snap: TableSnapshot, event: TableEvent, look: Look) -> list[str]
     if isinstance(event, HandSigned):
         return [tr(lang, "log.signed", n=event.hand)]
     if isinstance(event, GameOver):
-        return [tr(lang, "log.game_over", winners=names_text(snap, event.outcome.winners, look),
-                   reason=event.outcome.reason)]
+        return [
+            tr(
+                lang,
+                "log.game_over",
+                winners=names_text(snap, event.outcome.winners, look),
+                reason=event.outcome.reason,
+            )
+        ]
     if isinstance(event, Violation):
-        return [tr(lang, "log.violation", who=seat_name(snap, event.culprit, look), reason=event.reason)]
+        return [
+            tr(lang, "log.violation", who=seat_name(snap, event.culprit, look), reason=event.reason)
+        ]
     if isinstance(event, TimeoutVoted):
         return [tr(lang, "log.timeout_vote", who=seat_name(snap, event.silent, look))]
     return []
 
 
-def hand_result_lines(snap: TableSnapshot, result: HandResult, look: Look, *,
-                      aborted: bool = False) -> list[str]:
+def hand_result_lines(
+    snap: TableSnapshot, result: HandResult, look: Look, *, aborted: bool = False
+) -> list[str]:
     lang = look.lang
     if aborted:
         first = tr(lang, "log.aborted", n=result.hand_number, reason=result.reason)
     else:
-        first = tr(lang, "log.hand_ended", n=result.hand_number,
-                   winners=names_text(snap, result.winners, look), reason=result.reason)
+        first = tr(
+            lang,
+            "log.hand_ended",
+            n=result.hand_number,
+            winners=names_text(snap, result.winners, look),
+            reason=result.reason,
+        )
     deltas = ", ".join(
         f"{snap.names[s]} {d:+d}" for s, d in enumerate(result.deltas) if d and s < len(snap.names)
     )

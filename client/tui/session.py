@@ -79,7 +79,7 @@ class LocalSession:
         *,
         seed: int,
         human_seat: int = 0,
-        human_name: str = "you",
+        human_name: str = "player",
         step_timeout_ms: int = 120_000,
         bot_delay: float = 0.0,
         clock: Clock = time.monotonic,
@@ -248,12 +248,12 @@ class LocalSession:
                 continue
             if now < self._next_bot:
                 return False
-            action = self._bot(machine.engine, seat, self._rng, True)
-            if action is None:
+            move = self._bot(machine.engine, seat, self._rng, True)
+            if move is None:
                 self._errors.append(f"bot for seat {seat} gave no action")
                 return True
             try:
-                self._record(seat, machine.act(action, now))
+                self._record(seat, machine.act(move, now))
             except LocalProtocolError as exc:
                 self._errors.append(f"bot {seat}: {exc}")
             self._flush(seat)

@@ -57,11 +57,16 @@ STYLE = Style.from_dict(
 
 
 def text_window(
-    fn: TextFn, *, height: int | Dimension | None = None, wrap: bool = True,
-    bottom: bool = False, width: int | Dimension | None = None,
+    fn: TextFn,
+    *,
+    height: int | Dimension | None = None,
+    wrap: bool = True,
+    bottom: bool = False,
+    width: int | Dimension | None = None,
 ) -> Window:
     """A window over a text function; ``bottom`` keeps the last line in view (logs)."""
     if bottom:
+
         def cursor() -> object:
             from prompt_toolkit.data_structures import Point
 
@@ -101,8 +106,8 @@ def table_layout(
         [
             text_window(header, height=1, wrap=False),
             text_window(seats, height=seats_height, wrap=False),
-            text_window(trick, height=Dimension(min=1, max=2)),
-            text_window(hand, height=Dimension(min=1, max=2)),
+            text_window(trick, height=Dimension(min=1, max=2, preferred=1)),
+            text_window(hand, height=Dimension(min=1, max=2, preferred=1)),
             text_window(actions, height=Dimension(min=1, max=3)),
             text_window(status, height=1, wrap=False),
             Window(height=1, char="-", style="class:dim"),

@@ -1,0 +1,50 @@
+"""The player's settings (name, language, time per move, suit letters, house rules), kept as
+JSON in the platform's config folder."""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+from dealerless.client.tui.i18n import LANGUAGES
+from dealerless.protocol.rules.base import OptionValue
+
+
+@dataclass
+class Settings:
+    name: str = "player"
+    lang: str = "en"
+    timeout_s: int = 120
+    ascii: bool = False
+    game: str = "tuppen"
+    bots: int = 3
+    rules: dict[str, dict[str, OptionValue]] = field(default_factory=dict)  # game -> options
+
+    @staticmethod
+    def default_path() -> Path:
+        import platformdirs
+
+        return Path(platformdirs.user_config_dir("dealerless")) / "client.json"
+
+    @classmethod
+    def load(cls, path: Path | None = None) -> Settings:
+        target = path or cls.default_path()
+        settings = cls(name=os.environ.get("USER", "player") or "player")
+        try:
+            data = json.loads(target.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return settings
+        if isinstance(data, dict):
+            for key, value in data.items():
+                if hasattr(settings, key) and type(value) is type(getattr(settings, key)):
+                    setattr(settings, key, value)
+        if settings.lang not in LANGUAGES:
+            settings.lang = "en"
+        return settings
+
+    def save(self, path: Path | None = None) -> None:
+        target = path or self.default_path()
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(json.dumps(asdict(self), indent=2), encoding="utf-8")

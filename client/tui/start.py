@@ -1,0 +1,359 @@
+"""The start screen: play against bots, host, join, read the rules, settings.
+
+:func:`run_start_screen` shows it and returns the player's :class:`StartChoice`;
+:func:`run_client` loops start screen -> table -> start screen for ``dealerless play``.
+Hosting and joining need a networked session: the caller passes factories for them (the node
+provides them); without, the screen says so.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import secrets
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from prompt_toolkit.application import Application
+from prompt_toolkit.buffer import Buffer
+from prompt_toolkit.filters import Condition
+from prompt_toolkit.formatted_text import StyleAndTextTuples
+from prompt_toolkit.input import Input
+from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
+from prompt_toolkit.layout import ConditionalContainer, HSplit, Layout, Window
+from prompt_toolkit.layout.controls import BufferControl
+from prompt_toolkit.output import Output
+
+from dealerless.client.tui.i18n import LANGUAGES, tr
+from dealerless.client.tui.session import TableSession
+from dealerless.client.tui.settings import Settings
+from dealerless.client.tui.views import STYLE, text_window
+from dealerless.protocol.rules.base import ConfigError, OptionSpec, OptionValue
+from dealerless.protocol.rules.registry import game_names, game_spec, make_config
+
+MENU = ("play", "host", "join", "rules", "settings", "quit")
+
+
+@dataclass
+class StartChoice:
+    kind: str  # "play", "host", "join" or "quit"
+    game: str = "tuppen"
+    bots: int = 3
+    code: str = ""
+
+
+def rules_text(game: str) -> str:
+    spec = game_spec(game)
+    lines = [
+        f"{spec.title}",
+        f"{spec.min_players}-{spec.max_players} players; score: {spec.score_kind}",
+        "",
+        spec.summary,
+        "",
+    ]
+    for o in spec.options:
+        default = str(o.default).lower() if isinstance(o.default, bool) else str(o.default)
+        lines.append(f"  {o.name} = {default}: {o.description}")
+    lines.append("")
+    lines.append(f"(spec/rules/ in the source, `dealerless rules {game}`)")
+    return "\n".join(lines)
+
+
+def _step_option(spec: OptionSpec, value: OptionValue, step: int) -> OptionValue:
+    if isinstance(spec.default, bool):
+        return not value
+    if isinstance(spec.default, int) and isinstance(value, int):
+        new = value + step
+        if spec.minimum is not None:
+            new = max(spec.minimum, new)
+        if spec.maximum is not None:
+            new = min(spec.maximum, new)
+        return new
+    if spec.choices and isinstance(value, str):
+        index = spec.choices.index(value) if value in spec.choices else 0
+        return spec.choices[(index + step) % len(spec.choices)]
+    return value
+
+
+class StartScreen:
+    def __init__(
+        self,
+        settings: Settings,
+        *,
+        can_host: bool = False,
+        can_join: bool = False,
+        input: Input | None = None,
+        output: Output | None = None,
+    ) -> None:
+        self.settings = settings
+        self.can_host = can_host
+        self.can_join = can_join
+        self.mode = "menu"  # menu, play, rules, settings, join, message
+        self.index = 0
+        self.message = ""
+        self.edit = Buffer(multiline=False, accept_handler=self._accepted)
+        self.editing = ""  # "name" or "code" while the edit line is open
+        body = HSplit(
+            [
+                text_window(self._title, height=2, wrap=False),
+                text_window(self._body),
+                ConditionalContainer(
+                    Window(BufferControl(self.edit), height=1),
+                    filter=Condition(lambda: bool(self.editing)),
+                ),
+                text_window(self._hint, height=1, wrap=False),
+            ]
+        )
+        self.app: Application[StartChoice] = Application(
+            layout=Layout(body),
+            key_bindings=self._bindings(),
+            style=STYLE,
+            full_screen=True,
+            input=input,
+            output=output,
+        )
+
+    @property
+    def lang(self) -> str:
+        return self.settings.lang
+
+    # -------------------------------------------------------------- drawing
+    def _title(self) -> StyleAndTextTuples:
+        return [("class:title", " " + tr(self.lang, "start.title") + " "), ("", "\n")]
+
+    def _hint(self) -> StyleAndTextTuples:
+        key = {"menu": "start.hint", "play": "start.go", "settings": "settings.hint"}.get(
+            self.mode, "start.go"
+        )
+        return [("class:dim", tr(self.lang, key))]
+
+    def setting_rows(self) -> list[tuple[str, str]]:
+        s = self.settings
+        rows = [
+            ("name", tr(self.lang, "settings.name", value=s.name)),
+            ("lang", tr(self.lang, "settings.lang", value=s.lang)),
+            ("timeout", tr(self.lang, "settings.timeout", value=s.timeout_s)),
+            ("ascii", tr(self.lang, "settings.ascii", value=s.ascii)),
+            ("game", tr(self.lang, "start.game", game=s.game)),
+        ]
+        options = s.rules.get(s.game, {})
+        for o in game_spec(s.game).options:
+            value = options.get(o.name, o.default)
+            rows.append((f"rule:{o.name}", f"{o.name} = {value}"))
+        return rows
+
+    def _body(self) -> StyleAndTextTuples:
+        out: StyleAndTextTuples = []
+        if self.mode == "menu":
+            for i, item in enumerate(MENU):
+                style = "class:menu.selected" if i == self.index else ""
+                out.append((style, f" {i + 1}. {tr(self.lang, 'start.' + item)} "))
+                out.append(("", "\n"))
+        elif self.mode == "play":
+            out.append(("", tr(self.lang, "start.game", game=self.settings.game) + "\n"))
+            out.append(("", tr(self.lang, "start.bots", n=self.settings.bots) + "\n\n"))
+            out.append(("class:dim", game_spec(self.settings.game).summary))
+        elif self.mode == "rules":
+            out.append(("", tr(self.lang, "start.game", game=self.settings.game) + "\n\n"))
+            out.append(("", rules_text(self.settings.game)))
+        elif self.mode == "settings":
+            for i, (_, text) in enumerate(self.setting_rows()):
+                style = "class:menu.selected" if i == self.index else ""
+                out.append((style, f" {text} "))
+                out.append(("", "\n"))
+        elif self.mode == "join":
+            out.append(("", tr(self.lang, "start.join") + ":\n"))
+        if self.message:
+            out.append(("class:error", "\n" + self.message))
+        return out
+
+    # -------------------------------------------------------------- actions
+    def choose(self, item: str) -> None:
+        self.message = ""
+        if item == "quit":
+            self.app.exit(result=StartChoice("quit"))
+        elif item == "host" and not self.can_host:
+            self.message = tr(self.lang, "start.unavailable")
+        elif item == "host":
+            self.app.exit(result=StartChoice("host", self.settings.game, self.settings.bots))
+        elif item == "join" and not self.can_join:
+            self.message = tr(self.lang, "start.unavailable")
+        elif item == "join":
+            self.mode = "join"
+            self._open_edit("code", "")
+        else:
+            self.mode = item
+            self.index = 0
+
+    def _open_edit(self, what: str, text: str) -> None:
+        self.editing = what
+        self.edit.text = text
+        self.app.layout.focus(self.edit)
+
+    def _accepted(self, buffer: Buffer) -> bool:
+        what, self.editing = self.editing, ""
+        if what == "name" and buffer.text.strip():
+            self.settings.name = buffer.text.strip()[:24]
+        elif what == "code" and buffer.text.strip():
+            self.app.exit(result=StartChoice("join", self.settings.game, code=buffer.text.strip()))
+        self.app.layout.focus_last()
+        return False
+
+    def change(self, step: int) -> None:
+        s = self.settings
+        names = game_names()
+        if self.mode in ("play", "rules"):
+            s.game = (
+                names[(names.index(s.game) + step) % len(names)] if s.game in names else "tuppen"
+            )
+            spec = game_spec(s.game)
+            s.bots = max(spec.min_players - 1, min(spec.max_players - 1, s.bots))
+            return
+        if self.mode != "settings":
+            return
+        key = self.setting_rows()[self.index][0]
+        if key == "lang":
+            s.lang = LANGUAGES[(LANGUAGES.index(s.lang) + step) % len(LANGUAGES)]
+        elif key == "timeout":
+            s.timeout_s = max(10, min(3600, s.timeout_s + 10 * step))
+        elif key == "ascii":
+            s.ascii = not s.ascii
+        elif key == "game":
+            s.game = names[(names.index(s.game) + step) % len(names)]
+        elif key.startswith("rule:"):
+            option = game_spec(s.game).option_spec(key[5:])
+            options = s.rules.setdefault(s.game, {})
+            current = options.get(option.name, option.default)
+            options[option.name] = _step_option(option, current, step)
+
+    def bots(self, step: int) -> None:
+        spec = game_spec(self.settings.game)
+        self.settings.bots = max(
+            spec.min_players - 1, min(spec.max_players - 1, self.settings.bots + step)
+        )
+
+    def _bindings(self) -> KeyBindings:
+        kb = KeyBindings()
+        editing = Condition(lambda: bool(self.editing))
+        menu = Condition(lambda: self.mode == "menu") & ~editing
+        other = Condition(lambda: self.mode != "menu") & ~editing
+
+        @kb.add("up", filter=~editing)
+        def _up(event: KeyPressEvent) -> None:
+            self.index = max(0, self.index - 1)
+
+        @kb.add("down", filter=~editing)
+        def _down(event: KeyPressEvent) -> None:
+            limit = len(MENU) if self.mode == "menu" else len(self.setting_rows())
+            self.index = min(limit - 1, self.index + 1)
+
+        for n in range(1, len(MENU) + 1):
+
+            @kb.add(str(n), filter=menu)
+            def _number(event: KeyPressEvent, i: int = n - 1) -> None:
+                self.index = i
+                self.choose(MENU[i])
+
+        @kb.add("enter", filter=menu)
+        def _enter(event: KeyPressEvent) -> None:
+            self.choose(MENU[self.index])
+
+        @kb.add("q", filter=menu)
+        @kb.add("c-c")
+        def _quit(event: KeyPressEvent) -> None:
+            event.app.exit(result=StartChoice("quit"))
+
+        @kb.add("left", filter=other)
+        def _left(event: KeyPressEvent) -> None:
+            self.change(-1)
+
+        @kb.add("right", filter=other)
+        def _right(event: KeyPressEvent) -> None:
+            self.change(1)
+
+        @kb.add("+", filter=other)
+        def _plus(event: KeyPressEvent) -> None:
+            self.bots(1)
+
+        @kb.add("-", filter=other)
+        def _minus(event: KeyPressEvent) -> None:
+            self.bots(-1)
+
+        @kb.add("enter", filter=other)
+        def _go(event: KeyPressEvent) -> None:
+            if self.mode == "play":
+                s = self.settings
+                event.app.exit(result=StartChoice("play", s.game, s.bots))
+            elif self.mode == "settings" and self.setting_rows()[self.index][0] == "name":
+                self._open_edit("name", self.settings.name)
+
+        @kb.add("escape", filter=other, eager=True)
+        def _back(event: KeyPressEvent) -> None:
+            self.mode = "menu"
+            self.index = 0
+            self.message = ""
+
+        @kb.add("escape", filter=editing, eager=True)
+        def _cancel(event: KeyPressEvent) -> None:
+            self.editing = ""
+            self.mode = "menu"
+            event.app.layout.focus_last()
+
+        return kb
+
+    def run(self) -> StartChoice:
+        return self.app.run() or StartChoice("quit")
+
+
+def run_start_screen(
+    settings: Settings, *, can_host: bool = False, can_join: bool = False
+) -> StartChoice:
+    return StartScreen(settings, can_host=can_host, can_join=can_join).run()
+
+
+SessionFactory = Callable[[Settings, StartChoice], TableSession | None]
+
+
+def run_client(
+    settings: Settings | None = None,
+    *,
+    host: SessionFactory | None = None,
+    join: SessionFactory | None = None,
+    save_settings: bool = True,
+    save_dir: Path | None = None,
+) -> int:
+    """Start screen, then the chosen table, then back to the start screen until quit."""
+    from dealerless.client.tui.app import run_table_app
+    from dealerless.client.tui.session import LocalSession
+
+    settings = settings or Settings.load()
+    while True:
+        choice = run_start_screen(settings, can_host=host is not None, can_join=join is not None)
+        if save_settings:
+            with contextlib.suppress(OSError):
+                settings.save()
+        session: TableSession | None = None
+        if choice.kind == "quit":
+            return 0
+        if choice.kind == "play":
+            try:
+                config = make_config(
+                    choice.game, choice.bots + 1, settings.rules.get(choice.game, {})
+                )
+            except ConfigError:
+                config = make_config(choice.game, choice.bots + 1)
+            session = LocalSession(
+                config,
+                seed=secrets.randbits(32),
+                human_name=settings.name,
+                step_timeout_ms=settings.timeout_s * 1000,
+                bot_delay=0.4,
+            )
+        elif choice.kind == "host" and host is not None:
+            session = host(settings, choice)
+        elif choice.kind == "join" and join is not None:
+            session = join(settings, choice)
+        if session is not None:
+            run_table_app(
+                session, lang=settings.lang, unicode=not settings.ascii, save_dir=save_dir
+            )
