@@ -1,0 +1,141 @@
+"""Run hosts, joiners and relays as separate OS processes on loopback (test helper)."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from dealerless.node.store import TableStore
+from dealerless.node.wire import Invite
+from dealerless.protocol.table import TableConfig, TableMachine
+from dealerless.protocol.transcript import TranscriptReader
+
+CLI = [sys.executable, "-m", "dealerless.client.cli"]
+
+
+def wait_for(predicate, timeout: float, what: str, procs=()) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if predicate():
+            return
+        for p in procs:
+            if p.poll() is not None and p.returncode != 0:
+                raise AssertionError(f"{what}: a process exited with {p.returncode}")
+        time.sleep(0.02)
+    raise AssertionError(f"timed out waiting for {what}")
+
+
+@dataclass
+class Cluster:
+    root: Path
+    procs: dict[str, subprocess.Popen[bytes]] = field(default_factory=dict)
+    logs: dict[str, Path] = field(default_factory=dict)
+    invite: Invite | None = None
+    invite_code: str = ""
+    homes: list[Path] = field(default_factory=list)
+
+    def spawn(self, name: str, args: list[str]) -> subprocess.Popen[bytes]:
+        log = self.root / f"{name}.log"
+        n = sum(1 for k in self.logs if k.split("#")[0] == name)
+        self.logs[f"{name}#{n}"] = log
+        out = open(log, "ab")  # noqa: SIM115
+        env = dict(os.environ, PYTHONUNBUFFERED="1")
+        proc = subprocess.Popen(CLI + args, stdout=out, stderr=subprocess.STDOUT, env=env)
+        out.close()
+        self.procs[name] = proc
+        return proc
+
+    def relay(self) -> int:
+        port_file = self.root / "relay.port"
+        self.spawn("relay", ["relay", "--home", str(self.root / "relay-home"),
+                             "--listen", "127.0.0.1:0", "--port-file", str(port_file)])
+        wait_for(port_file.exists, 30, "the relay port", [self.procs["relay"]])
+        return int(port_file.read_text())
+
+    def host(self, game: str, seats: int, rules: list[str], *, relay: int | None = None,
+             step_timeout: int = 60_000, linger: float = 10.0) -> None:
+        home = self.root / "seat0"
+        self.homes = [home] + [self.root / f"seat{i}" for i in range(1, seats)]
+        invite_file = self.root / "invite"
+        args = ["host", "--home", str(home), "--game", game, "--seats", str(seats), "--bot",
+                "--name", "seat0", "--invite-file", str(invite_file),
+                "--step-timeout", str(step_timeout), "--linger", str(linger)]
+        for rule in rules:
+            args += ["--rule", rule]
+        args += ["--relay", f"127.0.0.1:{relay}"] if relay else ["--listen", "127.0.0.1:0"]
+        self.spawn("seat0", args)
+        wait_for(invite_file.exists, 30, "the invite", [self.procs["seat0"]])
+        self.invite_code = invite_file.read_text().strip()
+        self.invite = Invite.decode(self.invite_code)
+
+    def join(self, seat: int, linger: float = 10.0) -> None:
+        self.spawn(f"seat{seat}", ["join", self.invite_code, "--home", str(self.homes[seat]),
+                                   "--bot", "--name", f"seat{seat}", "--linger", str(linger)])
+
+    def resume(self, seat: int, linger: float = 10.0) -> None:
+        self.spawn(f"seat{seat}", ["resume", "--home", str(self.homes[seat]), "--bot",
+                                   "--linger", str(linger)])
+
+    def kill(self, name: str) -> None:
+        proc = self.procs[name]
+        proc.send_signal(signal.SIGKILL)
+        proc.wait()
+
+    def store(self, seat: int) -> TableStore:
+        assert self.invite is not None
+        return TableStore(self.homes[seat], self.invite.table_id)
+
+    def count(self, seat: int) -> int:
+        store = self.store(seat)
+        try:
+            return store.stored_count() if store.exists else 0
+        except Exception:
+            return 0
+
+    def wait(self, names: list[str], timeout: float) -> dict[str, int]:
+        deadline = time.monotonic() + timeout
+        codes = {}
+        for name in names:
+            try:
+                codes[name] = self.procs[name].wait(max(0.1, deadline - time.monotonic()))
+            except subprocess.TimeoutExpired:
+                self.stop()
+                raise AssertionError(f"{name} did not finish in time\n{self.tail()}") from None
+        return codes
+
+    def stop(self) -> None:
+        for proc in self.procs.values():
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait()
+
+    def tail(self, lines: int = 12) -> str:
+        out = []
+        for name, path in self.logs.items():
+            text = path.read_text(errors="replace").splitlines() if path.exists() else []
+            out.append(f"--- {name}\n" + "\n".join(text[-lines:]))
+        return "\n".join(out)
+
+    def transcript(self, seat: int) -> tuple[TableConfig, list[bytes]]:
+        store = self.store(seat)
+        loaded = store.load_config()
+        assert loaded is not None
+        with TranscriptReader(store.transcript_path) as reader:
+            return loaded[0], [r.frame for r in reader.records()]
+
+    def check_identical(self, seats: list[int]) -> TableMachine:
+        """Every listed seat holds the same transcript, and an auditor replay accepts it."""
+        config, first = self.transcript(seats[0])
+        for seat in seats[1:]:
+            other_config, records = self.transcript(seat)
+            assert other_config == config
+            assert records == first, f"seat {seat}'s transcript differs from seat {seats[0]}'s"
+        audit = TableMachine.resume(config, None, first)
+        assert audit.over, f"the game is not over after {len(first)} records"
+        assert not audit.violations
+        return audit

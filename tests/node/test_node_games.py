@@ -1,0 +1,36 @@
+"""Complete games between separate OS processes over loopback TCP, direct and via a relay."""
+
+from __future__ import annotations
+
+import pytest
+from node_cluster import Cluster
+
+GAMES = [
+    ("tuppen", 2, []),
+    ("limit-tuppen", 3, ["hands=2"]),
+    ("no-limit-tuppen", 2, ["hands=2"]),
+    ("pot-limit-tuppen", 2, ["hands=2"]),
+    ("pottuppen", 3, ["hands=2"]),
+    ("belote", 4, ["target=100"]),
+]
+
+
+def play(cluster: Cluster, game: str, seats: int, rules: list[str], relay: bool) -> None:
+    port = cluster.relay() if relay else None
+    cluster.host(game, seats, rules, relay=port)
+    for seat in range(1, seats):
+        cluster.join(seat)
+    names = [f"seat{s}" for s in range(seats)]
+    codes = cluster.wait(names, 240)
+    assert all(code == 0 for code in codes.values()), f"{codes}\n{cluster.tail()}"
+    cluster.check_identical(list(range(seats)))
+
+
+@pytest.mark.parametrize(("game", "seats", "rules"), GAMES, ids=[g[0] for g in GAMES])
+def test_direct_game(cluster: Cluster, game: str, seats: int, rules: list[str]) -> None:
+    play(cluster, game, seats, rules, relay=False)
+
+
+@pytest.mark.parametrize(("game", "seats", "rules"), GAMES, ids=[g[0] for g in GAMES])
+def test_relay_game(cluster: Cluster, game: str, seats: int, rules: list[str]) -> None:
+    play(cluster, game, seats, rules, relay=True)
