@@ -1,0 +1,348 @@
+"""Negative tests of the table protocol: the mental-poker steps (key shares, shuffles,
+decryption shares) and card plays (openings, positions, legality proofs)."""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from hostile import HostileTable, decode
+
+from dealerless.protocol.cards import Card
+from dealerless.protocol.crypto import HandDeckContext, PlayerSecret
+from dealerless.protocol.rules.base import Action, ActionKind
+from dealerless.protocol.rules.registry import make_config
+from dealerless.protocol.table.hand_deck import OPEN, play_step
+
+HOSTILE = 1
+
+
+def held_step(kind: str, *, game: str = "tuppen", players: int = 3, hand: int = 1) -> HostileTable:
+    """A table stopped where the hostile seat must write its ``kind`` element of ``hand``; its
+    genuine element is ``ht.held[0]`` (delivered to nobody)."""
+    ht = HostileTable(make_config(game, players), 11, HOSTILE)
+    ht.hold_when(lambda m: m.kind == kind and m.hand == hand)
+    ht.play(lambda t: False)
+    assert ht.held and decode(ht.held[0]).kind == kind
+    assert ht.ref.arbiter() == HOSTILE
+    return ht
+
+
+def body_of(frame: bytes) -> dict[str, Any]:
+    return copy.deepcopy(dict(decode(frame).body))
+
+
+def send_tampered(ht: HostileTable, body: dict[str, Any]) -> bytes:
+    before = ht.scores()
+    hand = ht.ref.hand
+    frame = ht.resign(ht.held[0], body=body)
+    ht.send(frame)
+    ht.refused_and_aborted(frame, before, hand=hand)
+    return frame
+
+
+def test_genuine_held_step_is_accepted() -> None:
+    """Control: the held element itself, once sent, is accepted and the hand goes on."""
+    ht = held_step("shuffle")
+    ht.send(ht.held[0])
+    assert not any(ht.violations(s) for s in ht.honest)
+    assert decode(ht.held[0]).digest in ht.ref.history
+
+
+# ---------------------------------------------------------------- key shares
+
+
+def test_key_commit_naming_another_seat() -> None:
+    ht = held_step("key-commit")
+    body = body_of(ht.held[0])
+    body["commit"]["seat"] = 0
+    send_tampered(ht, body)
+
+
+def test_rogue_key_share_that_does_not_match_the_commitment() -> None:
+    """The seat reveals a key share other than the one it committed to (the rogue-key move:
+    choosing Y after seeing the others' shares)."""
+    ht = held_step("key-reveal")
+    rogue = PlayerSecret.generate(HandDeckContext(ht.sim.table.table_id, 1), HOSTILE)
+    send_tampered(ht, {"reveal": rogue.reveal().to_wire()})
+
+
+def test_key_reveal_with_another_seats_key_share() -> None:
+    ht = held_step("key-reveal")
+    other = next(f for f in ht.ref.records if decode(f).kind == "key-reveal")
+    body = body_of(ht.held[0])
+    body["reveal"]["y"] = decode(other).body["reveal"]["y"]
+    send_tampered(ht, body)
+
+
+def test_key_reveal_without_a_valid_proof() -> None:
+    ht = held_step("key-reveal")
+    body = body_of(ht.held[0])
+    rogue = PlayerSecret.generate(HandDeckContext(ht.sim.table.table_id, 1), HOSTILE)
+    body["reveal"]["proof"] = rogue.reveal().to_wire()["proof"]
+    send_tampered(ht, body)
+
+
+# ---------------------------------------------------------------- shuffles
+
+
+def _drop(deck: list[Any]) -> None:
+    deck.pop()
+
+
+def _duplicate(deck: list[Any]) -> None:
+    deck[5] = deck[4]
+
+
+def _replace(deck: list[Any]) -> None:
+    deck[3] = [deck[3][1], deck[3][0]]  # a ciphertext of some other point
+
+
+def _swap_after_proof(deck: list[Any]) -> None:
+    deck[0], deck[1] = deck[1], deck[0]  # a different permutation than the proof's
+
+
+@pytest.mark.parametrize("tamper", [_drop, _duplicate, _replace, _swap_after_proof])
+def test_shuffle_that_does_not_permute_the_deck(tamper: Callable[[list[Any]], None]) -> None:
+    ht = held_step("shuffle")
+    body = body_of(ht.held[0])
+    tamper(body["shuffle"]["deck"])
+    send_tampered(ht, body)
+
+
+def test_shuffle_copied_from_another_seat() -> None:
+    ht = held_step("shuffle", players=3)
+    other = next(f for f in ht.ref.records if decode(f).kind == "shuffle")
+    send_tampered(ht, body_of(other))
+
+
+def test_shuffle_proof_copied_from_another_hand() -> None:
+    ht = HostileTable(make_config("tuppen", 3), 12, HOSTILE)
+    ht.hold_when(lambda m: m.kind == "shuffle" and m.hand == 2)
+    ht.play(lambda t: False)
+    assert ht.ref.hand == 2 and ht.ref.arbiter() == HOSTILE
+    old = next(
+        f
+        for f in ht.ref.records
+        if decode(f).kind == "shuffle" and decode(f).hand == 1 and decode(f).seat == HOSTILE
+    )
+    body = body_of(ht.held[0])
+    body["shuffle"]["proof"] = body_of(old)["shuffle"]["proof"]
+    send_tampered(ht, body)
+    # And the whole old shuffle (deck and proof) re-signed for hand 2:
+    ht2 = HostileTable(make_config("tuppen", 3), 12, HOSTILE)
+    ht2.hold_when(lambda m: m.kind == "shuffle" and m.hand == 2)
+    ht2.play(lambda t: False)
+    old2 = next(
+        f
+        for f in ht2.ref.records
+        if decode(f).kind == "shuffle" and decode(f).hand == 1 and decode(f).seat == HOSTILE
+    )
+    send_tampered(ht2, body_of(old2))
+
+
+# ---------------------------------------------------------------- decryption shares
+
+
+def test_wrong_decryption_share_point() -> None:
+    ht = held_step("shares")
+    body = body_of(ht.held[0])
+    shares = body["shares"]
+    assert len(shares) >= 2
+    shares[0]["share"] = shares[1]["share"]
+    send_tampered(ht, body)
+
+
+def test_decryption_shares_in_the_wrong_order() -> None:
+    ht = held_step("shares")
+    body = body_of(ht.held[0])
+    body["shares"][0], body["shares"][1] = body["shares"][1], body["shares"][0]
+    send_tampered(ht, body)
+
+
+def test_decryption_shares_missing_one() -> None:
+    ht = held_step("shares")
+    body = body_of(ht.held[0])
+    body["shares"].pop()
+    send_tampered(ht, body)
+
+
+def test_decryption_share_proved_for_another_step() -> None:
+    """A genuine share for the right position, but its proof is bound to the 'open' step."""
+    ht = held_step("shares")
+    me = ht.machines[HOSTILE]
+    body = body_of(ht.held[0])
+    position = body["shares"][0]["pos"]
+    assert me.deck is not None
+    body["shares"][0] = me.deck.make_shares([position], OPEN)[0]
+    send_tampered(ht, body)
+
+
+# ---------------------------------------------------------------- card plays
+
+
+def _can_play(t: HostileTable) -> bool:
+    return t.hostile_to_act() and any(
+        a.kind is ActionKind.PLAY for a in t.machines[HOSTILE].engine.legal_actions(HOSTILE)
+    )
+
+
+def at_card_play(
+    until: Callable[[HostileTable], bool] = _can_play, game: str = "tuppen", players: int = 3
+) -> HostileTable:
+    for seed in range(40):
+        ht = HostileTable(make_config(game, players), 100 + seed, HOSTILE)
+        if ht.play(until):
+            ht.hold_now()
+            return ht
+    raise AssertionError("situation not reached")
+
+
+def my_hidden(ht: HostileTable) -> list[tuple[int, Card]]:
+    me = ht.machines[HOSTILE]
+    assert me.deck is not None
+    return [
+        (s.position, s.card)
+        for s in me.engine.hand(HOSTILE)
+        if s.card is not None and s.position not in me.deck.public
+    ]
+
+
+def open_share(ht: HostileTable, position: int) -> Any:
+    deck = ht.machines[HOSTILE].deck
+    assert deck is not None
+    return deck.make_shares([position], OPEN)[0]
+
+
+def play_frame(ht: HostileTable, card: Card, position: int, **extra: Any) -> bytes:
+    action = Action(ActionKind.PLAY, HOSTILE, card=card, position=position)
+    return ht.craft_action(action, **extra)
+
+
+def refused(ht: HostileTable, frame: bytes) -> None:
+    before, hand = ht.scores(), ht.ref.hand
+    ht.send(frame)
+    ht.refused_and_aborted(frame, before, hand=hand)
+
+
+def test_playing_a_position_of_another_seat() -> None:
+    ht = at_card_play()
+    other = ht.ref.engine.hand(2)[0].position
+    position, card = my_hidden(ht)[0]
+    refused(ht, play_frame(ht, card, other, open=open_share(ht, position)))
+
+
+def test_playing_a_card_whose_opening_is_another_card() -> None:
+    ht = at_card_play()
+    (position, card), (_, other_card) = my_hidden(ht)[:2]
+    refused(ht, play_frame(ht, other_card, position, open=open_share(ht, position)))
+
+
+def test_playing_a_card_already_seen_in_public() -> None:
+    ht = at_card_play(lambda t: _can_play(t) and bool(t.ref.deck and t.ref.deck.public))
+    assert ht.ref.deck is not None
+    seen_position, seen = next(iter(ht.ref.deck.public.items()))
+    position, _ = my_hidden(ht)[0]
+    card = Card.from_index(seen)
+    # the seen card claimed at our own hidden position (the opening shows the real card) ...
+    refused(ht, play_frame(ht, card, position, open=open_share(ht, position)))
+
+
+def test_playing_the_public_position_of_a_card_already_played() -> None:
+    ht = at_card_play(lambda t: _can_play(t) and bool(t.ref.deck and t.ref.deck.public))
+    assert ht.ref.deck is not None
+    seen_position, seen = next(iter(ht.ref.deck.public.items()))
+    refused(ht, play_frame(ht, Card.from_index(seen), seen_position))
+
+
+def test_playing_without_opening_the_card() -> None:
+    ht = at_card_play()
+    position, card = my_hidden(ht)[0]
+    refused(ht, play_frame(ht, card, position))
+
+
+def test_playing_with_a_wrong_opening_share() -> None:
+    ht = at_card_play()
+    (position, card), (other, _) = my_hidden(ht)[:2]
+    share = open_share(ht, other)
+    share["pos"] = position  # a share of another position relabelled: the proof fails
+    refused(ht, play_frame(ht, card, position, open=share))
+
+
+def test_playing_with_an_opening_share_for_the_deal_step() -> None:
+    ht = at_card_play()
+    position, card = my_hidden(ht)[0]
+    deck = ht.machines[HOSTILE].deck
+    assert deck is not None
+    share = deck.make_shares([position], "deal")[0]
+    refused(ht, play_frame(ht, card, position, open=share))
+
+
+# ---------------------------------------------------------------- revokes
+
+
+def _revoke_possible(t: HostileTable) -> bool:
+    if not _can_play(t):
+        return False
+    me = t.machines[HOSTILE]
+    cards = [c for _, c in my_hidden(t)]
+    legal = {a.card for a in me.engine.legal_actions(HOSTILE) if a.kind is ActionKind.PLAY}
+    return any(c not in legal for c in cards) and len(cards) >= 2
+
+
+def _revoke(ht: HostileTable) -> tuple[Action, list[int], list[int]]:
+    me = ht.machines[HOSTILE]
+    legal = {a.card for a in me.engine.legal_actions(HOSTILE) if a.kind is ActionKind.PLAY}
+    position, card = next((p, c) for p, c in my_hidden(ht) if c not in legal)
+    action = Action(ActionKind.PLAY, HOSTILE, card=card, position=position)
+    forbidden = sorted(c.index for c in ht.ref.engine.forbidden_cards(action))
+    hidden = [p for p, _ in my_hidden(ht) if p != position]
+    assert forbidden and hidden
+    return action, hidden, forbidden
+
+
+REVOKE_GAMES = [("tuppen", 3), ("belote", 4)]
+
+
+@pytest.mark.parametrize(("game", "players"), REVOKE_GAMES)
+def test_revoke_with_missing_nonmembership_proof(game: str, players: int) -> None:
+    ht = at_card_play(_revoke_possible, game, players)
+    action, _, _ = _revoke(ht)
+    assert action.position is not None
+    frame = ht.craft_action(action, open=open_share(ht, action.position))
+    refused(ht, frame)
+
+
+@pytest.mark.parametrize(("game", "players"), REVOKE_GAMES)
+def test_revoke_with_forged_nonmembership_proof(game: str, players: int) -> None:
+    """Proofs against a smaller forbidden set (the one the revoker can prove) do not count."""
+    ht = at_card_play(_revoke_possible, game, players)
+    action, hidden, forbidden = _revoke(ht)
+    assert action.position is not None
+    deck = ht.machines[HOSTILE].deck
+    assert deck is not None
+    mine = {c.index for _, c in my_hidden(ht)}
+    weaker = [c for c in forbidden if c not in mine] or [c for c in range(32) if c not in mine][:1]
+    proofs = deck.make_nonmembership(hidden, weaker, play_step(ht.ref.seq))
+    frame = ht.craft_action(action, open=open_share(ht, action.position), nonmember=proofs)
+    refused(ht, frame)
+
+
+@pytest.mark.parametrize(("game", "players"), REVOKE_GAMES)
+def test_revoke_with_proofs_for_another_step(game: str, players: int) -> None:
+    """Proofs of the right set for another chain position (a replayed proof) do not count."""
+    ht = at_card_play(_revoke_possible, game, players)
+    action, hidden, forbidden = _revoke(ht)
+    assert action.position is not None
+    deck = ht.machines[HOSTILE].deck
+    assert deck is not None
+    mine = {c.index for _, c in my_hidden(ht)}
+    honest_hidden = [p for p, c in my_hidden(ht) if p != action.position and c.index not in forbidden]
+    if not honest_hidden:
+        pytest.skip("every other hidden card is forbidden: no provable position")
+    proofs = deck.make_nonmembership(honest_hidden, forbidden, play_step(ht.ref.seq - 1))
+    assert mine
+    frame = ht.craft_action(action, open=open_share(ht, action.position), nonmember=proofs)
+    refused(ht, frame)
