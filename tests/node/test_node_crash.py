@@ -1,0 +1,53 @@
+"""Kill a node (SIGKILL) mid-hand, restart it, and the game completes with identical
+transcripts; stop a node for good and the others settle the table by the timeout rule."""
+
+from __future__ import annotations
+
+import pytest
+from node_cluster import Cluster, wait_for
+
+SEATS = 3
+RULES = ["hands=3"]
+
+
+@pytest.mark.parametrize(
+    ("victim", "at", "restart"),
+    [
+        (1, 2, "join"),  # during the key commitments of hand 1
+        (2, 9, "resume"),  # during the shuffle / deal
+        (1, 24, "join"),  # in play
+        (0, 14, "resume"),  # the host (and its hub) in the deal
+    ],
+    ids=["joiner-keys", "joiner-deal", "joiner-play", "host-deal"],
+)
+def test_kill_and_restart(cluster: Cluster, victim: int, at: int, restart: str) -> None:
+    cluster.host("limit-tuppen", SEATS, RULES)
+    for seat in range(1, SEATS):
+        cluster.join(seat)
+    name = f"seat{victim}"
+    wait_for(lambda: cluster.count(victim) >= at, 120, f"{name} at record {at}",
+             cluster.procs.values())
+    cluster.kill(name)
+    killed_at = cluster.count(victim)
+    if restart == "join" and victim != 0:
+        cluster.join(victim)
+    else:
+        cluster.resume(victim)
+    codes = cluster.wait([f"seat{s}" for s in range(SEATS)], 240)
+    assert all(code == 0 for code in codes.values()), f"{codes}\n{cluster.tail()}"
+    audit = cluster.check_identical(list(range(SEATS)))
+    assert len(audit.records) > killed_at
+
+
+def test_node_stops_for_good(cluster: Cluster) -> None:
+    cluster.host("limit-tuppen", SEATS, ["hands=2"], step_timeout=2500, linger=3)
+    for seat in range(1, SEATS):
+        cluster.join(seat, linger=3)
+    wait_for(lambda: cluster.count(2) >= 12, 120, "seat2 in the deal", cluster.procs.values())
+    cluster.kill("seat2")
+    codes = cluster.wait(["seat0", "seat1"], 240)
+    assert codes == {"seat0": 0, "seat1": 0}, cluster.tail()
+    audit = cluster.check_identical([0, 1])
+    assert audit.over
+    log = cluster.logs["seat0#0"].read_text()
+    assert "too slow" in log
