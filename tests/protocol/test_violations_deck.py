@@ -236,14 +236,14 @@ def test_playing_a_position_of_another_seat() -> None:
 
 def test_playing_a_card_whose_opening_is_another_card() -> None:
     ht = at_card_play()
-    (position, card), (_, other_card) = my_hidden(ht)[:2]
+    (position, _card), (_, other_card) = my_hidden(ht)[:2]
     refused(ht, play_frame(ht, other_card, position, open=open_share(ht, position)))
 
 
 def test_playing_a_card_already_seen_in_public() -> None:
     ht = at_card_play(lambda t: _can_play(t) and bool(t.ref.deck and t.ref.deck.public))
     assert ht.ref.deck is not None
-    seen_position, seen = next(iter(ht.ref.deck.public.items()))
+    _seen_position, seen = next(iter(ht.ref.deck.public.items()))
     position, _ = my_hidden(ht)[0]
     card = Card.from_index(seen)
     # the seen card claimed at our own hidden position (the opening shows the real card) ...
@@ -334,12 +334,14 @@ def test_revoke_with_forged_nonmembership_proof(game: str, players: int) -> None
 def test_revoke_with_proofs_for_another_step(game: str, players: int) -> None:
     """Proofs of the right set for another chain position (a replayed proof) do not count."""
     ht = at_card_play(_revoke_possible, game, players)
-    action, hidden, forbidden = _revoke(ht)
+    action, _hidden, forbidden = _revoke(ht)
     assert action.position is not None
     deck = ht.machines[HOSTILE].deck
     assert deck is not None
     mine = {c.index for _, c in my_hidden(ht)}
-    honest_hidden = [p for p, c in my_hidden(ht) if p != action.position and c.index not in forbidden]
+    honest_hidden = [
+        p for p, c in my_hidden(ht) if p != action.position and c.index not in forbidden
+    ]
     if not honest_hidden:
         pytest.skip("every other hidden card is forbidden: no provable position")
     proofs = deck.make_nonmembership(honest_hidden, forbidden, play_step(ht.ref.seq - 1))
