@@ -21,9 +21,11 @@ from dealerless.node.identity import Identity, PeerId
 from dealerless.node.links import Link, LinkError
 from dealerless.node.store import TableMeta, TableStore
 from dealerless.node.wire import WireError, decode, encode
-from dealerless.protocol.rules.base import Action, GameConfig
+from dealerless.protocol.rules.base import Action, ActionKind, GameConfig
 from dealerless.protocol.table import SeatInfo, TableConfig, TableMachine
 from dealerless.protocol.table.events import (
+    Accepted,
+    ActionApplied,
     CardsDealt,
     GameOver,
     HandEnded,
@@ -406,7 +408,7 @@ class SeatNode:
         self.machine = machine
         self.resync = None
         self.last_count, self.last_progress = len(machine.records), now
-        self.emit(ev="start", t=now, hand=machine.hand)
+        self.emit(ev="start", hand=machine.hand)
         self._after([])
         for frame in self.prestart:
             self._after(machine.receive(frame, self.now()))
@@ -494,18 +496,13 @@ class SeatNode:
             action = await self.driver.choose(machine)
             if action is None or not machine.my_turn_to_act():
                 return
+            if action.kind is ActionKind.PLAY and action.card is not None:
+                self.emit(ev="play", hand=machine.hand, seat=machine.seat, card=action.card.index)
             try:
                 events = machine.act(action, self.now())
             except LocalProtocolError as exc:
                 self.say(f"move refused: {exc}")
                 return
-            self.emit(
-                ev="act",
-                t=self.now(),
-                hand=machine.hand,
-                seq=len(machine.records) - 1,
-                kind=action.kind.value,
-            )
             self._after(events)
         finally:
             self.acting = False
@@ -517,9 +514,9 @@ class SeatNode:
         assert machine is not None
         if isinstance(event, HandStarted):
             self.say(f"hand {event.hand} starts; dealer {self.name_of(event.dealer)}")
-            self.emit(ev="hand", t=self.now(), hand=event.hand)
+            self.emit(ev="hand", hand=event.hand)
         elif isinstance(event, CardsDealt):
-            self.emit(ev="dealt", t=self.now(), hand=machine.hand)
+            self.emit(ev="dealt", hand=machine.hand)
         elif isinstance(event, HandEnded):
             how = "aborted" if event.aborted else "ended"
             self.say(f"hand {event.result.hand_number} {how}: {event.result.reason}")
@@ -529,9 +526,12 @@ class SeatNode:
             self.say(f"refused a message from {self.name_of(event.culprit)}: {event.reason}")
         elif isinstance(event, GameOver):
             self.say(f"game over: {event.outcome}")
-        kind = type(event).__name__
-        if kind == "ActionApplied":
-            self.emit(ev="applied", t=self.now(), hand=machine.hand, seq=len(machine.records) - 1)
+        elif isinstance(event, Accepted):
+            self.emit(ev="acc", kind=event.kind, seat=event.seat, seq=event.seq)
+        elif isinstance(event, ActionApplied):
+            action = event.action
+            if action.kind is ActionKind.PLAY and action.card is not None:
+                self.emit(ev="seen", hand=machine.hand, seat=action.seat, card=action.card.index)
 
     def _report_slow(self, machine: TableMachine) -> None:
         arbiter = machine.arbiter()
@@ -577,4 +577,5 @@ class SeatNode:
         self.exit_code = 0 if verified and not machine.violations else 1
         self.meta.finished = True
         self.store.save_meta(self.meta)
-        self.emit(ev="over", t=self.now(), records=len(machine.records))
+        sent = self.sent_bytes + (self.link.sent_bytes if self.link is not None else 0)
+        self.emit(ev="over", records=len(machine.records), hands=machine.hand, sent=sent)

@@ -1,0 +1,179 @@
+"""``dealerless bench hand``: hands played by 4 and 8 nodes, each a separate OS process on
+loopback TCP (host + joiners, bots, the real deck and transport).
+
+Reports, per table size: hand setup time (hand started -> every seat holds its cards; the
+first hand is measured from the moment the table is ready), the time from a card being played
+(the bot's decision, before signing and proofs) to every other peer having verified and applied
+it (median and 95th percentile), and the bytes each player sends per hand (its own messages,
+once per recipient: what the hub forwards for it). Times are wall-clock (CLOCK_MONOTONIC, shared
+by the processes). This is a measurement, never a timed test.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections import defaultdict
+from pathlib import Path
+from typing import Any
+
+HELP = "hand setup time, move latency and bytes per hand with 4 and 8 node processes"
+TARGETS = {"setup_4_s": 0.5, "move_latency_ms": 50.0, "bytes_per_player_per_hand": 65536}
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--players", type=int, action="append", default=None, help="table sizes (default: 4 and 8)"
+    )
+    parser.add_argument("--hands", type=int, default=3, help="hands per table (default 3)")
+    parser.add_argument("--game", default="limit-tuppen", help="game (default limit-tuppen)")
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+
+
+def _percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    if not ordered:
+        return float("nan")
+    index = min(len(ordered) - 1, max(0, round(q * (len(ordered) - 1))))
+    return ordered[index]
+
+
+def run_table(game: str, players: int, hands: int, root: Path) -> dict[str, Any]:
+    cli = [sys.executable, "-m", "dealerless.client.cli"]
+    invite = root / "invite"
+    logs = [root / f"events{i}.jsonl" for i in range(players)]
+    procs = []
+    common = ["--bot", "--linger", "5"]
+    rules = [] if game in ("tuppen", "belote") else ["--rule", f"hands={hands}"]
+    procs.append(
+        subprocess.Popen(  # noqa: S603
+            [
+                *cli,
+                "host",
+                "--home",
+                str(root / "h0"),
+                "--game",
+                game,
+                "--seats",
+                str(players),
+                *rules,
+                "--listen",
+                "127.0.0.1:0",
+                "--invite-file",
+                str(invite),
+                "--name",
+                "p0",
+                "--event-log",
+                str(logs[0]),
+                *common,
+            ],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+    )
+    deadline = time.monotonic() + 60
+    while not invite.exists():
+        if time.monotonic() > deadline or procs[0].poll() is not None:
+            raise RuntimeError("the host did not start")
+        time.sleep(0.05)
+    code = invite.read_text().strip()
+    for seat in range(1, players):
+        procs.append(
+            subprocess.Popen(  # noqa: S603
+                [
+                    *cli,
+                    "join",
+                    code,
+                    "--home",
+                    str(root / f"h{seat}"),
+                    "--name",
+                    f"p{seat}",
+                    "--event-log",
+                    str(logs[seat]),
+                    *common,
+                ],
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+            )
+        )
+    codes = [p.wait(timeout=600) for p in procs]
+    events = [[json.loads(line) for line in log.read_text().splitlines()] for log in logs]
+    return summarize(events, codes)
+
+
+def summarize(events: list[list[dict[str, Any]]], codes: list[int]) -> dict[str, Any]:
+    players = len(events)
+    starts = [e["wall"] for evs in events for e in evs if e["ev"] == "start"]
+    hand_start: dict[int, float] = {}
+    dealt: dict[int, dict[int, float]] = defaultdict(dict)
+    plays: dict[tuple[int, int, int], float] = {}
+    seen: dict[tuple[int, int, int], list[tuple[int, float]]] = defaultdict(list)
+    author: dict[tuple[int, int, int], int] = {}
+    sent: list[int] = []
+    hands = 0
+    for peer, evs in enumerate(events):
+        for e in evs:
+            kind = e["ev"]
+            if kind == "hand":
+                hand_start[e["hand"]] = min(hand_start.get(e["hand"], e["wall"]), e["wall"])
+            elif kind == "dealt":
+                dealt[e["hand"]].setdefault(peer, e["wall"])
+            elif kind == "play":
+                plays[(e["hand"], e["seat"], e["card"])] = e["wall"]
+                author[(e["hand"], e["seat"], e["card"])] = peer
+            elif kind == "seen":
+                seen[(e["hand"], e["seat"], e["card"])].append((peer, e["wall"]))
+            elif kind == "over":
+                sent.append(e["sent"])
+                hands = max(hands, e["hands"])
+    setups = []
+    for hand, by_peer in sorted(dealt.items()):
+        if len(by_peer) == players and hand in hand_start:
+            begin = min(starts) if hand == 1 and starts else hand_start[hand]
+            setups.append(max(by_peer.values()) - begin)
+    latencies = []
+    for key, t in plays.items():
+        others = [w for p, w in seen[key] if p != author[key]]
+        if len(others) == players - 1:
+            latencies.append((max(others) - t) * 1000)
+    return {
+        "players": players,
+        "exit_codes": codes,
+        "hands": hands,
+        "setup_first_hand_s": round(setups[0], 3) if setups else None,
+        "setup_median_s": round(statistics.median(setups), 3) if setups else None,
+        "moves": len(latencies),
+        "move_latency_median_ms": round(statistics.median(latencies), 1) if latencies else None,
+        "move_latency_p95_ms": round(_percentile(latencies, 0.95), 1) if latencies else None,
+        "bytes_per_player_per_hand": round(statistics.mean(sent) / hands)
+        if sent and hands
+        else None,
+        "bytes_per_player_per_hand_max": round(max(sent) / hands) if sent and hands else None,
+    }
+
+
+def run(args: argparse.Namespace) -> int:
+    sizes = args.players or [4, 8]
+    results = []
+    for players in sizes:
+        with tempfile.TemporaryDirectory(prefix="dealerless-bench-") as tmp:
+            os.environ.pop("DEALERLESS_HOME", None)
+            results.append(run_table(args.game, players, args.hands, Path(tmp)))
+        if not args.json:
+            r = results[-1]
+            print(
+                f"{players} players, {r['hands']} hands: setup first {r['setup_first_hand_s']} s, "
+                f"median {r['setup_median_s']} s; move latency median "
+                f"{r['move_latency_median_ms']} ms, p95 {r['move_latency_p95_ms']} ms over "
+                f"{r['moves']} moves; {r['bytes_per_player_per_hand']} bytes per player per "
+                f"hand (max {r['bytes_per_player_per_hand_max']}); exit codes {r['exit_codes']}"
+            )
+    if args.json:
+        print(json.dumps({"game": args.game, "targets": TARGETS, "tables": results}, indent=1))
+    return 0 if all(all(c == 0 for c in r["exit_codes"]) for r in results) else 1
