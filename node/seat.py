@@ -9,9 +9,10 @@ that every peer has every record. See spec/node.md.
 from __future__ import annotations
 
 import collections
+import math
 import random
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 import trio
@@ -69,6 +70,16 @@ class NodeOptions:
     hello_every: float = 1.0
 
 
+@dataclass
+class _Resync:
+    """Before resuming: what the peers offered beyond our stored records."""
+
+    deadline: float
+    stored: int
+    best: list[bytes] = field(default_factory=list)
+    answered: set[bytes] = field(default_factory=set)
+
+
 def config_signature_ok(config: TableConfig, signature: bytes, host_key: bytes) -> bool:
     return PeerId(host_key).verify(signature, CONFIG_LABEL + config.digest())
 
@@ -107,7 +118,7 @@ class SeatNode:
         self.done = False
         self.acting = False
         self.sent_bytes = 0
-        self.resync: tuple[float, list[bytes], list[bytes], set[bytes]] | None = None
+        self.resync: _Resync | None = None
         self.last_count = -1
         self.last_progress = 0.0
         self.last_hello = -1e9
@@ -148,7 +159,8 @@ class SeatNode:
             self.nursery = nursery
             nursery.start_soon(self._ticker)
             if self.config is not None:
-                self.resync = (self.now() + self.opt.sync_wait, [], [], set())
+                # The wait for the peers' records starts when the first link is up.
+                self.resync = _Resync(math.inf, self.store.stored_count())
             backoff = 0.2
             while not self.done:
                 try:
@@ -198,7 +210,8 @@ class SeatNode:
             if self.machine is not None:
                 self._announce()
             elif self.config is not None and self.resync is not None:
-                self.queue({"t": "have", "n": self._stored_count(), "ask": True})
+                self.resync.deadline = min(self.resync.deadline, self.now() + self.opt.sync_wait)
+                self.queue({"t": "have", "n": self.resync.stored, "ask": True})
             elif not self.is_host:
                 self._hello()
             try:
@@ -289,7 +302,7 @@ class SeatNode:
         elif kind == "have":
             self._on_have(sender, payload)
         elif kind == "recs":
-            self._on_recs(payload)
+            self._on_recs(sender, payload)
         elif kind == "hello" and self.is_host:
             self._on_hello(sender, payload)
         elif kind == "lobby" and sender == self.host_key and self.config is None:
@@ -369,9 +382,6 @@ class SeatNode:
         self._start([])
 
     # ---------------------------------------------------------------- starting and resuming
-    def _stored_count(self) -> int:
-        return self.store.stored_count()
-
     def _start(self, extension: list[bytes]) -> None:
         """Create or rebuild the machine from the transcript (+ records fetched from peers)."""
         config = self.config
@@ -417,11 +427,11 @@ class SeatNode:
 
     def _maybe_resume(self) -> None:
         assert self.resync is not None and self.config is not None
-        deadline, _, best, answered = self.resync
+        sync = self.resync
         others = {s.key for s in self.config.seats if s.key != self.key}
-        if self.now() < deadline and not others <= answered:
+        if self.now() < sync.deadline and not others <= sync.answered:
             return
-        self._start(best)
+        self._start(sync.best)
 
     # ---------------------------------------------------------------- catch-up
     def _announce(self) -> None:
@@ -445,7 +455,11 @@ class SeatNode:
         self.peer_counts[sender] = n
         if self.machine is None:
             if self.resync is not None:
-                self.resync[3].add(sender)
+                stored = self.resync.stored
+                if n <= stored:
+                    self.resync.answered.add(sender)  # nothing more to get from this peer
+                if payload.get("ask"):
+                    self.queue({"t": "have", "n": stored, "ask": False}, to=sender)
             return
         records = self.machine.records
         if len(records) > n:
@@ -461,15 +475,17 @@ class SeatNode:
         if payload.get("ask"):
             self.queue({"t": "have", "n": len(records), "ask": False}, to=sender)
 
-    def _on_recs(self, payload: dict[str, Any]) -> None:
+    def _on_recs(self, sender: bytes, payload: dict[str, Any]) -> None:
         frames = [f for f in payload.get("frames", []) if isinstance(f, bytes)]
         start = payload.get("start")
         if not isinstance(start, int):
             return
         if self.machine is None:
-            best = None if self.resync is None else self.resync[2]
-            if best is not None and start == self._stored_count() and len(frames) > len(best):
-                best[:] = frames
+            sync = self.resync
+            if sync is not None and start == sync.stored:
+                sync.answered.add(sender)
+                if len(frames) > len(sync.best):
+                    sync.best = frames
             return
         for frame in frames:
             self._after(self.machine.receive(frame, self.now()))
