@@ -118,3 +118,10 @@ class WaitingFor(TableEvent):
 
     seats: tuple[int, ...]
     phase: str
+
+
+@dataclass(frozen=True)
+class TranscriptCut(TableEvent):
+    """The chain was rolled back to a fork point: keep only the first ``keep`` records."""
+
+    keep: int

@@ -58,6 +58,7 @@ from dealerless.protocol.table.events import (
     RemoteProtocolError,
     Stale,
     TableEvent,
+    TranscriptCut,
     Violation,
 )
 from dealerless.protocol.table.hand_deck import (
@@ -116,6 +117,7 @@ class TableMachine:
         self._stored_secrets = dict(secrets or {})
         self._new_secrets: list[tuple[int, bytes]] = []
         self._replaying = replay
+        self._rolling_back = False
         self.key = key
         self.seat: int | None = None
         if key is not None:
@@ -139,7 +141,8 @@ class TableMachine:
         self._outbox: list[bytes] = []
         self.events: list[TableEvent] = []
         self.history: set[bytes] = {self.head}  # every head this table has had
-        self.hand_heads: list[bytes] = []  # heads of the current hand, for rollback
+        # Heads of the current hand with the number of hand frames up to each (for rollback).
+        self.hand_heads: list[tuple[bytes, int]] = []
         self._hand_start: tuple[Engine, bytes, int, int] | None = None
         self._hand_frames: list[bytes] = []
         self.signed_at: dict[tuple[int, int, int], bytes] = {}  # (seat, hand, seq) -> frame
@@ -275,14 +278,16 @@ class TableMachine:
         return self.take_events()
 
     # ---------------------------------------------------------------- signing and writing
-    def _sign(self, kind: str, body: dict[str, Any]) -> SignedMessage:
+    def _sign(self, kind: str, body: dict[str, Any], *, at: bytes | None = None) -> SignedMessage:
+        """Sign a message at the current head, or at ``at``, an earlier head of this hand."""
         assert self.key is not None
+        prev = self.head if at is None else at
         return sign_message(
             self.key,
             table_id=self.config.table_id,
             hand=self.hand,
-            seq=self.seq,
-            prev=self.head,
+            seq=self.seq_after(prev),
+            prev=prev,
             seat=self.seat,
             kind=kind,
             body=body,
@@ -365,8 +370,8 @@ class TableMachine:
         return hidden, forbidden
 
     # ---------------------------------------------------------------- receiving
-    def _receive(self, frame: bytes) -> None:
-        if frame in self.seen:
+    def _receive(self, frame: bytes, *, again: bool = False) -> None:
+        if frame in self.seen and not again:
             return
         try:
             message = decode_message(frame, registry=TABLE_REGISTRY)
@@ -382,7 +387,7 @@ class TableMachine:
             return
         key = (culprit, message.hand, message.seq)
         earlier = self.signed_at.get(key)
-        if earlier is not None and earlier != frame:
+        if earlier is not None and earlier != frame and not again:
             self.votes.equivocation(culprit, earlier, frame)
             return
         self.signed_at[key] = frame
@@ -466,6 +471,7 @@ class TableMachine:
         self._hand_frames.append(frame)
         self.head = digest
         self.history.add(digest)
+        self.hand_heads.append((digest, len(self._hand_frames)))
         self.seq += 1
         self.step_since = self.now
         self.requests = [r for r in self.requests if r.prev == self.head]
@@ -651,6 +657,7 @@ class TableMachine:
         self.deck = HandDeck(hctx, self.participants, self.secret)
         self._hand_start = (copy.deepcopy(self.engine), self.head, self.seq, len(self.records))
         self._hand_frames = []
+        self.hand_heads = []
         self._set_round(Phase.KEY_COMMIT, list(self.participants))
 
     def _hand_secret(self, hctx: HandDeckContext, seat: int) -> PlayerSecret:
@@ -725,6 +732,7 @@ class TableMachine:
             self._hand_frames.append(frame)
         self.head = digest
         self.history.add(digest)
+        self.hand_heads.append((digest, len(self._hand_frames)))
         self.seq += 1
         self.step_since = self.now
         self.requests = []
@@ -748,6 +756,68 @@ class TableMachine:
         else:
             self._abort_hand(culprit, reason)
         self._drive()
+
+    # ---------------------------------------------------------------- rollback
+    def seq_after(self, head: bytes) -> int:
+        """The sequence number of the element that follows ``head`` (current or of this hand)."""
+        if head == self.head:
+            return self.seq
+        assert self._hand_start is not None
+        if head == self._hand_start[1]:
+            return self._hand_start[2]
+        index = next(i for i, (h, _) in enumerate(self.hand_heads) if h == head)
+        return self._hand_start[2] + index + 1
+
+    def can_rollback_to(self, anchor: bytes) -> bool:
+        """True when ``anchor`` is an earlier head of the running hand."""
+        if anchor == self.head:
+            return True
+        if self._hand_start is None:
+            return False
+        return anchor == self._hand_start[1] or any(h == anchor for h, _ in self.hand_heads)
+
+    def rollback_to(self, anchor: bytes) -> None:
+        """Undo the hand's chain back to ``anchor`` (a fork point proven by equivocation).
+
+        The hand is replayed from its start up to the anchor with the records we hold; the
+        transcript is cut there (a :class:`TranscriptCut` event tells the node to truncate).
+        Elements signed on the void branch are forgotten, so their authors may sign that step
+        again without being taken for equivocators.
+        """
+        if anchor == self.head:
+            return
+        assert self._hand_start is not None and self.can_rollback_to(anchor)
+        engine, head, seq, record_count = self._hand_start
+        if anchor == head:
+            keep, anchor_seq = 0, seq
+        else:
+            index = next(i for i, (h, _) in enumerate(self.hand_heads) if h == anchor)
+            keep, anchor_seq = self.hand_heads[index][1], seq + index + 1
+        frames = self._hand_frames[:keep]
+        self.engine = copy.deepcopy(engine)
+        self.head, self.seq = head, seq
+        del self.records[record_count:]
+        self._new_records = []
+        self._hand_frames, self.hand_heads = [], []
+        self.results, self.requests = {}, []
+        self.reveal_due = None
+        hctx = HandDeckContext(self.config.table_id, self.hand)
+        self.deck = HandDeck(hctx, self.participants, self.secret)
+        self._set_round(Phase.KEY_COMMIT, list(self.participants))
+        for key in [k for k in self.signed_at if k[1] == self.hand and k[2] > anchor_seq]:
+            del self.signed_at[key]
+        replaying, self._replaying = self._replaying, True
+        self._rolling_back = True
+        try:
+            for frame in frames:
+                self._receive(frame, again=True)
+                self.votes.check_certificates()
+        finally:
+            self._replaying = replaying
+            self._rolling_back = False
+        # What we hold now is a prefix of what the node stored: it cuts its file there.
+        self._new_records = []
+        self.events.append(TranscriptCut(len(self.records)))
 
     def _abort_hand(self, culprit: int, reason: str) -> None:
         self.round = None

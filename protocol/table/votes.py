@@ -36,6 +36,7 @@ class VoteBook:
         # (accused seat, head) -> voter seat -> vote
         self.timeout: dict[tuple[int, bytes], dict[int, SignedMessage]] = {}
         self.abort: dict[tuple[int, bytes], dict[int, SignedMessage]] = {}
+        self.applied: set[tuple[int, bytes]] = set()  # abort certificates already carried out
 
     # ---------------------------------------------------------------- incoming
     def side_message(self, message: SignedMessage) -> None:
@@ -57,7 +58,8 @@ class VoteBook:
             if culprit == seat or message.body["anchor"] != message.prev:
                 m._violation(seat, "malformed abort vote", (message.frame,), vote=False)
                 return
-            self.abort.setdefault((culprit, message.prev), {}).setdefault(seat, message)
+            if (culprit, message.prev) not in self.applied:
+                self.abort.setdefault((culprit, message.prev), {}).setdefault(seat, message)
             for frame in message.body.get("evidence", []):
                 self._examine_evidence(frame)
         self.check_certificates()
@@ -93,12 +95,11 @@ class VoteBook:
         if not self._participant() or culprit == m.seat or m.over or m._replaying:
             return
         anchor = m.head if anchor is None else anchor
-        if anchor != m.head:
-            # The fork point lies behind our head; we cannot vote there without a rollback.
+        if not m.can_rollback_to(anchor):
             return
         assert m.seat is not None
         key = (culprit, anchor)
-        if m.seat in self.abort.get(key, {}):
+        if m.seat in self.abort.get(key, {}) or key in self.applied:
             return
         body = {
             "culprit": culprit,
@@ -106,7 +107,7 @@ class VoteBook:
             "reason": reason.encode()[:200],
             "evidence": [e for e in evidence if len(e) <= 65536][:2],
         }
-        vote = m._sign("abort-vote", body)
+        vote = m._sign("abort-vote", body, at=anchor)
         m._outbox.append(vote.frame)
         m.seen.add(vote.frame)
         self.abort.setdefault(key, {})[m.seat] = vote
@@ -141,7 +142,12 @@ class VoteBook:
     def _complete_one(self) -> bool:
         m = self.m
         for (culprit, anchor), votes in self.abort.items():
-            if anchor == m.head and self._complete(votes, culprit):
+            if m._rolling_back:
+                break  # a replay of the hand up to a fork point applies no abort
+            if m.can_rollback_to(anchor) and self._complete(votes, culprit):
+                del self.abort[(culprit, anchor)]
+                self.applied.add((culprit, anchor))
+                m.rollback_to(anchor)
                 frames = [votes[s].frame for s in sorted(votes)]
                 reason = bytes(votes[min(votes)].body["reason"]).decode(errors="replace")
                 m.apply_certificate(

@@ -185,3 +185,58 @@ def test_a_silent_seat_is_folded_or_the_hand_aborted_by_timeout_certificate() ->
 
 def config_timeout(sim: ProtocolGame) -> float:
     return sim.table.step_timeout_ms / 1000.0
+
+
+def test_equivocation_seen_after_building_on_one_branch_is_rolled_back() -> None:
+    rng = random.Random(4)
+    config = make_config("limit-tuppen", 3, {"hands": 2})
+    sim = start_game(config, rng)
+    from dealerless.client.bots import bot_for
+
+    bot = bot_for("limit-tuppen")
+    # Play until some seat must choose a move with at least two legal choices.
+    while True:
+        sim.deliver_all()
+        seat = next(s for s, m in enumerate(sim.machines) if m.my_turn_to_act())
+        cheat = sim.machines[seat]
+        legal = cheat.engine.legal_actions(seat)
+        if len(legal) >= 2:
+            break
+        action = bot(cheat.engine, seat, rng, True)
+        assert action is not None
+        cheat.act(action, sim.clock)
+        sim.flush(seat)
+    others = [s for s in range(3) if s != seat]
+    before = {s: sim.machines[s].engine.scores() for s in others}
+    first = cheat._sign("action", cheat._action_body(legal[0]))
+    second = cheat._sign("action", cheat._action_body(legal[1]))
+    assert first.frame != second.frame
+    # Each honest peer first gets a different branch and builds on it...
+    sim.events[others[0]].extend(sim.machines[others[0]].receive(first.frame, 0.0))
+    sim.events[others[1]].extend(sim.machines[others[1]].receive(second.frame, 0.0))
+    for s in others:
+        sim.flush(s)
+    sim.bus.queues[seat].clear()
+    sim.deliver_all()
+    # ...then sees the other one, relayed.
+    sim.events[others[0]].extend(sim.machines[others[0]].receive(second.frame, 0.0))
+    sim.events[others[1]].extend(sim.machines[others[1]].receive(first.frame, 0.0))
+    for s in others:
+        sim.flush(s)
+    sim.bus.queues[seat].clear()
+    sim.deliver_all()
+    a, b = (sim.machines[s] for s in others)
+            s,
+            [
+                (type(e).__name__, getattr(e, "reason", "")[:80])
+                for e in sim.events[s]
+                if type(e).__name__ in ("Violation", "TranscriptCut", "HandEnded", "Stale")
+            ][-6:],
+            {k[0]: list(v) for k, v in sim.machines[s].votes.abort.items()},
+        )
+    assert a.records == b.records
+    assert a.state_hash() == b.state_hash()
+    ended = [e for e in sim.events[others[0]] if isinstance(e, HandEnded) and e.aborted]
+    assert ended and ended[-1].result.details.get("culprit", seat) == seat
+    for s in others:
+        assert sim.machines[s].engine.scores()[s] >= before[s][s], "honest seats lose nothing"
