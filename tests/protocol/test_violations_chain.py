@@ -293,3 +293,85 @@ def test_equivocation_detected_before_building_on_it_is_reported() -> None:
     ht.deliver(seat, one)
     events = ht.deliver(seat, two)
     assert any(isinstance(e, Violation) and e.culprit == HOSTILE for e in events)
+
+
+# ---------------------------------------------------------------- admitting requests
+
+
+def _admit(ht: HostileTable, request: bytes) -> bytes:
+    return ht.craft("admit", {"request": request})
+
+
+def _requester(ht: HostileTable) -> tuple[int, Action]:
+    """An honest seat and a move it may really make out of turn (judged on its own view)."""
+    for seat in ht.honest:
+        if seat not in ht.ref.engine.may_act():
+            continue
+        own = ht.machines[seat].engine
+        legal = [a for a in own.legal_actions(seat) if a.kind is not ActionKind.PLAY]
+        if legal:
+            return seat, legal[0]
+    raise AssertionError("no honest seat may act out of turn")
+
+
+def _at_admission() -> HostileTable:
+    for seed in range(60):
+        ht = HostileTable(make_config("tuppen", 3), 200 + seed, HOSTILE)
+        if ht.play(
+            lambda t: (
+                t.hostile_to_act()
+                and any(
+                    a.kind is not ActionKind.PLAY
+                    for s in t.honest
+                    if s in t.ref.engine.may_act()
+                    for a in t.machines[s].engine.legal_actions(s)
+                )
+            )
+        ):
+            ht.hold_now()
+            return ht
+    raise AssertionError("situation not reached")
+
+
+def test_admitting_a_request_made_at_another_head() -> None:
+    ht = _at_admission()
+    seat, action = _requester(ht)
+    old_head = decode(ht.ref.records[-2]).digest
+    request = ht.craft("request", {"action": action.to_wire()}, seat=seat, prev=old_head)
+    before, hand = ht.scores(), ht.ref.hand
+    frame = _admit(ht, request)
+    ht.send(frame)
+    ht.refused_and_aborted(frame, before, hand=hand)
+
+
+def test_admitting_a_request_with_a_forged_seat() -> None:
+    """The arbiter signs a 'request' itself, naming an honest seat, and admits it."""
+    ht = _at_admission()
+    seat, action = _requester(ht)
+    request = ht.craft("request", {"action": action.to_wire()}, claimed_seat=seat)
+    before, hand = ht.scores(), ht.ref.hand
+    frame = _admit(ht, request)
+    ht.send(frame)
+    ht.refused_and_aborted(frame, before, hand=hand)
+
+
+def test_admitting_a_request_for_a_move_the_rules_forbid() -> None:
+    ht = _at_admission()
+    seat, _ = _requester(ht)
+    bad = Action(ActionKind.PLAY, seat)  # a card play is never a request
+    request = ht.craft("request", {"action": bad.to_wire()}, seat=seat)
+    before, hand = ht.scores(), ht.ref.hand
+    frame = _admit(ht, request)
+    ht.send(frame)
+    ht.refused_and_aborted(frame, before, hand=hand)
+
+
+def test_admitting_a_genuine_request_is_accepted() -> None:
+    """Control for the three tests above."""
+    ht = _at_admission()
+    seat, action = _requester(ht)
+    request = ht.craft("request", {"action": action.to_wire()}, seat=seat)
+    frame = _admit(ht, request)
+    ht.send(frame)
+    assert decode(frame).digest in ht.ref.history
+    assert not any(ht.violations(s) for s in ht.honest)

@@ -357,3 +357,62 @@ def test_abort_vote_against_an_honest_seat_changes_nothing() -> None:
     hashes = ht.honest_hashes()
     ht.send(vote)
     assert ht.honest_hashes() == hashes
+
+
+def _cap_reason(t: HostileTable) -> Action | None:
+    """A knock or raise of the hostile seat refused only because of the cap."""
+    if not t.hostile_to_act():
+        return None
+    for kind in (ActionKind.RAISE, ActionKind.KNOCK):
+        action = Action(kind, HOSTILE)
+        if not t.ref.engine.can(action) and "could not cover" in illegal_for_ref(t, action):
+            return action
+    return None
+
+
+def test_knock_or_raise_past_the_cap_in_limit_tuppen() -> None:
+    """With 2 chips each the cap (what every active seat can still cover) is soon 0."""
+    for seed in range(40):
+        ht = HostileTable(make_config("limit-tuppen", 3, {"starting_chips": 2}), seed, HOSTILE)
+        if ht.play(lambda t: _cap_reason(t) is not None, max_moves=300):
+            action = _cap_reason(ht)
+            assert action is not None
+            send_refused(ht, ht.craft_action(action))
+            return
+    raise AssertionError("situation not reached")
+
+
+# ---------------------------------------------------------------- signatures of the table
+
+
+def test_config_signature_for_another_configuration_means_the_table_does_not_start() -> None:
+    ht = HostileTable(make_config("tuppen", 3), 24, HOSTILE)
+    ht.hold_when(lambda m: m.kind == "config-sign")
+    ht.play(lambda t: False)
+    frame = ht.resign(ht.held[0], body={"config_hash": bytes(32)})
+    ht.send(frame)
+    ht.assert_refused(frame, HOSTILE)
+    for seat in ht.honest:
+        assert ht.machines[seat].over and ht.machines[seat].hand == 0
+    ht.assert_converged()
+    ht.audit()
+
+
+def test_result_signature_for_another_result_is_refused_and_the_result_stands() -> None:
+    ht = HostileTable(make_config("tuppen", 3), 25, HOSTILE)
+    ht.hold_when(lambda m: m.kind == "result")
+    ht.play(lambda t: False)
+    assert ht.ref.phase == "result"
+    after_hand = ht.scores()
+    body = dict(decode(ht.held[0]).body)
+    body["result"] = bytes(32)
+    frame = ht.resign(ht.held[0], body=body)
+    ht.send(frame)
+    ht.assert_refused(frame, HOSTILE)
+    for seat in ht.honest:
+        assert any(isinstance(e, HandSigned) and e.hand == 1 for e in ht.events(seat))
+        assert ht.machines[seat].hand == 2
+        assert not ht.aborted_results(seat)
+    assert ht.scores() == after_hand
+    ht.assert_converged()
+    ht.audit()
