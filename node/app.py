@@ -72,7 +72,7 @@ def warm_up() -> None:
 def _driver(meta: TableMeta, driver: Driver | None) -> Driver | None:
     if driver is not None:
         return driver
-    return BotDriver(meta.game) if meta.bot else None
+    return BotDriver() if meta.bot else None
 
 
 async def _run_node(

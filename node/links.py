@@ -18,13 +18,25 @@ from dealerless.node.transport import (
 )
 from dealerless.node.wire import WireError, decode, encode
 
-__all__ = ["Link", "LinkError", "LocalLink", "RemoteLink", "open_local", "open_remote"]
+__all__ = [
+    "FatalLinkError",
+    "Link",
+    "LinkError",
+    "LocalLink",
+    "RemoteLink",
+    "open_local",
+    "open_remote",
+]
 
 JOIN_TIMEOUT = 10.0
 
 
 class LinkError(Exception):
     """The link could not be opened or broke; the message is for the user."""
+
+
+class FatalLinkError(LinkError):
+    """Retrying cannot help (the peer is not who the invite says)."""
 
 
 class Link(Protocol):
@@ -138,8 +150,9 @@ async def open_remote(
             address, port, identity, pin, config=config or link_config(), connect_timeout=10.0
         )
     except PeerIdentityMismatch as exc:
-        raise LinkError(
-            f"{address}:{port} is not who the invite says (identity mismatch): {exc}"
+        raise FatalLinkError(
+            f"{address}:{port} is not who the invite says (identity mismatch): {exc}; "
+            "check the invite code"
         ) from None
     except (OSError, HandshakeError, ChannelError) as exc:
         raise LinkError(f"cannot connect to {address}:{port}: {exc}") from None

@@ -65,7 +65,7 @@ def run_local_game(
                 ]
                 procs.append(subprocess.Popen(args, stdout=bot_output, stderr=bot_output))  # noqa: S603
 
-        driver = human_driver or BotDriver(game_config.game)
+        driver = human_driver or BotDriver()
         try:
             code = trio.run(
                 lambda: host_table(

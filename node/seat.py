@@ -19,7 +19,7 @@ import trio
 
 from dealerless.client.bots import bot_for
 from dealerless.node.identity import Identity, PeerId
-from dealerless.node.links import Link, LinkError
+from dealerless.node.links import FatalLinkError, Link, LinkError
 from dealerless.node.store import TableMeta, TableStore
 from dealerless.node.wire import WireError, decode, encode
 from dealerless.protocol.rules.base import Action, ActionKind, GameConfig
@@ -51,13 +51,15 @@ class Driver(Protocol):
 
 
 class BotDriver:
-    def __init__(self, game: str, seed: int | None = None) -> None:
-        self.bot = bot_for(game)
+    """Plays a seat with the game's bot (chosen from the signed configuration)."""
+
+    def __init__(self, seed: int | None = None) -> None:
         self.rng = random.Random(seed)  # noqa: S311 - bot choices are not secrets
 
     async def choose(self, machine: TableMachine) -> Action | None:
         assert machine.seat is not None
-        return self.bot(machine.engine, machine.seat, self.rng, True)
+        bot = bot_for(machine.config.game.game)
+        return bot(machine.engine, machine.seat, self.rng, True)
 
 
 @dataclass
@@ -117,6 +119,7 @@ class SeatNode:
         self.wake = trio.Event()
         self.done = False
         self.acting = False
+        self.ask_now = False
         self.sent_bytes = 0
         self.resync: _Resync | None = None
         self.last_count = -1
@@ -165,6 +168,10 @@ class SeatNode:
             while not self.done:
                 try:
                     link, joined = await self.connector()
+                except FatalLinkError as exc:
+                    self.say(str(exc))
+                    self.exit_code = 1
+                    break
                 except LinkError as exc:
                     self.say(f"{exc}; retrying in {backoff:.1f} s")
                     await trio.sleep(backoff)
@@ -245,7 +252,10 @@ class SeatNode:
                 self._report_slow(machine)
             if len(machine.records) != self.last_count:
                 self.last_count, self.last_progress = len(machine.records), now
-            elif now - self.last_progress >= self.opt.stall and self.link is not None:
+            if self.link is not None and (
+                self.ask_now or now - self.last_progress >= self.opt.stall
+            ):
+                self.ask_now = False
                 self.last_progress = now
                 self._announce()
             if machine.over:
@@ -539,7 +549,12 @@ class SeatNode:
         elif isinstance(event, TimeoutVoted):
             self.say(f"{self.name_of(event.silent)} is too slow: we voted to time them out")
         elif isinstance(event, Violation):
-            self.say(f"refused a message from {self.name_of(event.culprit)}: {event.reason}")
+            if event.culprit is None:
+                self.say(f"refused a damaged or misrouted message: {event.reason}")
+                self.ask_now = True  # ask the peers for the real one at the next tick
+            else:
+                who = self.name_of(event.culprit)
+                self.say(f"refused a message from {who}: {event.reason}")
         elif isinstance(event, GameOver):
             self.say(f"game over: {event.outcome}")
         elif isinstance(event, Accepted):
@@ -590,7 +605,10 @@ class SeatNode:
             + ("verified by replay" if verified else "NOT verified")
             + (f"; {len(machine.violations)} violation(s)" if machine.violations else "")
         )
-        self.exit_code = 0 if verified and not machine.violations else 1
+        # Unattributable garbage (culprit None: a damaged or misrouted frame, e.g. from a hub)
+        # is dropped and fetched again; only a seat's violation spoils the game.
+        blamed = [v for v in machine.violations if v.culprit is not None]
+        self.exit_code = 0 if verified and not blamed else 1
         self.meta.finished = True
         self.store.save_meta(self.meta)
         sent = self.sent_bytes + (self.link.sent_bytes if self.link is not None else 0)

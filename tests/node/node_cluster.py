@@ -52,19 +52,52 @@ class Cluster:
 
     def relay(self) -> int:
         port_file = self.root / "relay.port"
-        self.spawn("relay", ["relay", "--home", str(self.root / "relay-home"),
-                             "--listen", "127.0.0.1:0", "--port-file", str(port_file)])
+        self.spawn(
+            "relay",
+            [
+                "relay",
+                "--home",
+                str(self.root / "relay-home"),
+                "--listen",
+                "127.0.0.1:0",
+                "--port-file",
+                str(port_file),
+            ],
+        )
         wait_for(port_file.exists, 30, "the relay port", [self.procs["relay"]])
         return int(port_file.read_text())
 
-    def host(self, game: str, seats: int, rules: list[str], *, relay: int | None = None,
-             step_timeout: int = 60_000, linger: float = 10.0) -> None:
+    def host(
+        self,
+        game: str,
+        seats: int,
+        rules: list[str],
+        *,
+        relay: int | None = None,
+        step_timeout: int = 60_000,
+        linger: float = 10.0,
+    ) -> None:
         home = self.root / "seat0"
         self.homes = [home] + [self.root / f"seat{i}" for i in range(1, seats)]
         invite_file = self.root / "invite"
-        args = ["host", "--home", str(home), "--game", game, "--seats", str(seats), "--bot",
-                "--name", "seat0", "--invite-file", str(invite_file),
-                "--step-timeout", str(step_timeout), "--linger", str(linger)]
+        args = [
+            "host",
+            "--home",
+            str(home),
+            "--game",
+            game,
+            "--seats",
+            str(seats),
+            "--bot",
+            "--name",
+            "seat0",
+            "--invite-file",
+            str(invite_file),
+            "--step-timeout",
+            str(step_timeout),
+            "--linger",
+            str(linger),
+        ]
         for rule in rules:
             args += ["--rule", rule]
         args += ["--relay", f"127.0.0.1:{relay}"] if relay else ["--listen", "127.0.0.1:0"]
@@ -74,12 +107,26 @@ class Cluster:
         self.invite = Invite.decode(self.invite_code)
 
     def join(self, seat: int, linger: float = 10.0) -> None:
-        self.spawn(f"seat{seat}", ["join", self.invite_code, "--home", str(self.homes[seat]),
-                                   "--bot", "--name", f"seat{seat}", "--linger", str(linger)])
+        self.spawn(
+            f"seat{seat}",
+            [
+                "join",
+                self.invite_code,
+                "--home",
+                str(self.homes[seat]),
+                "--bot",
+                "--name",
+                f"seat{seat}",
+                "--linger",
+                str(linger),
+            ],
+        )
 
     def resume(self, seat: int, linger: float = 10.0) -> None:
-        self.spawn(f"seat{seat}", ["resume", "--home", str(self.homes[seat]), "--bot",
-                                   "--linger", str(linger)])
+        self.spawn(
+            f"seat{seat}",
+            ["resume", "--home", str(self.homes[seat]), "--bot", "--linger", str(linger)],
+        )
 
     def kill(self, name: str) -> None:
         proc = self.procs[name]

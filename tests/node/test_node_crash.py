@@ -25,8 +25,9 @@ def test_kill_and_restart(cluster: Cluster, victim: int, at: int, restart: str) 
     for seat in range(1, SEATS):
         cluster.join(seat)
     name = f"seat{victim}"
-    wait_for(lambda: cluster.count(victim) >= at, 120, f"{name} at record {at}",
-             cluster.procs.values())
+    wait_for(
+        lambda: cluster.count(victim) >= at, 120, f"{name} at record {at}", cluster.procs.values()
+    )
     cluster.kill(name)
     killed_at = cluster.count(victim)
     if restart == "join" and victim != 0:

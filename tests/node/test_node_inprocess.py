@@ -1,0 +1,193 @@
+"""Nodes in one process over loopback TCP: a hub that alters or drops frames is detected and
+the game still completes; a joiner with a wrong host key refuses to talk."""
+
+from __future__ import annotations
+
+import secrets
+from pathlib import Path
+from typing import Any
+
+import trio
+
+from dealerless.node.app import _run_node, meta_for_invite
+from dealerless.node.hub import Hub, Member
+from dealerless.node.identity import Identity
+from dealerless.node.seat import NodeOptions
+from dealerless.node.store import TableMeta, TableStore
+from dealerless.node.wire import Invite, decode, encode
+from dealerless.protocol.rules.registry import make_config
+from dealerless.protocol.table import TableMachine
+from dealerless.protocol.transcript import TranscriptReader
+
+
+class TamperingHub(Hub):
+    """Flips a byte in every 7th table frame it forwards, and drops every 11th."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.count = 0
+        self.altered = 0
+        self.dropped = 0
+
+    def _forward(self, member: Member, message: dict[str, Any]) -> None:
+        payload = decode(message["data"])
+        if payload["t"] == "f":
+            self.count += 1
+            if self.count % 11 == 0:
+                self.dropped += 1
+                return
+            if self.count % 7 == 0:
+                frame = bytearray(payload["f"])
+                frame[len(frame) // 2] ^= 0x01
+                payload["f"] = bytes(frame)
+                message = {**message, "data": encode(payload)}
+                self.altered += 1
+        super()._forward(member, message)
+
+
+def records(home: Path, table_id: bytes) -> list[bytes]:
+    store = TableStore(home, table_id)
+    with TranscriptReader(store.transcript_path) as reader:
+        return [r.frame for r in reader.records()]
+
+
+def test_tampering_hub_is_detected_and_the_game_completes(tmp_path: Path) -> None:
+    game = make_config("limit-tuppen", 3, {"hands": 2})
+    hub = TamperingHub()
+    ids = [Identity.generate() for _ in range(3)]
+    homes = [tmp_path / f"s{i}" for i in range(3)]
+    lines: list[str] = []
+    codes: dict[int, int] = {}
+    options = NodeOptions(linger=3.0, stall=0.5)
+
+    async def main() -> None:
+        ready = trio.Event()
+        invite: list[Invite] = []
+
+        def on_ready(meta: TableMeta) -> None:
+            invite.append(Invite.decode(meta.invite))
+            ready.set()
+
+        async def host() -> None:
+            meta = TableMeta(
+                secrets.token_hex(16),
+                "host",
+                "127.0.0.1",
+                0,
+                ids[0].public_key.hex(),
+                name="h",
+                bot=True,
+                game=game.game,
+                seats=3,
+                listen_host="127.0.0.1",
+                options=dict(game.options),
+            )
+            codes[0] = await _run_node(
+                ids[0],
+                homes[0],
+                meta,
+                game=game,
+                driver=None,
+                say=lines.append,
+                log=None,
+                options=options,
+                hub=hub,
+                on_ready=on_ready,
+            )
+
+        async def join(seat: int) -> None:
+            await ready.wait()
+            meta = meta_for_invite(invite[0], name=f"j{seat}", bot=True, transcript="")
+            codes[seat] = await _run_node(
+                ids[seat],
+                homes[seat],
+                meta,
+                game=None,
+                driver=None,
+                say=lines.append,
+                log=None,
+                options=options,
+            )
+
+        with trio.fail_after(120):
+            async with trio.open_nursery() as nursery:
+                nursery.start_soon(host)
+                nursery.start_soon(join, 1)
+                nursery.start_soon(join, 2)
+        assert invite
+
+    trio.run(main)
+    assert hub.altered > 0 and hub.dropped > 0
+    assert codes == {0: 0, 1: 0, 2: 0}, "\n".join(lines[-30:])
+    assert any("undecodable" in line or "refused a message" in line for line in lines)
+    table_id = next(iter((tmp_path / "s0" / "tables").iterdir())).name
+    tid = bytes.fromhex(table_id)
+    first = records(homes[0], tid)
+    assert all(records(h, tid) == first for h in homes[1:])
+    config = TableStore(homes[0], tid).load_config()
+    assert config is not None
+    assert TableMachine.resume(config[0], None, first).over
+
+
+def test_wrong_host_key_is_refused(tmp_path: Path) -> None:
+    game = make_config("limit-tuppen", 2, {"hands": 1})
+    host_id, joiner, impostor = Identity.generate(), Identity.generate(), Identity.generate()
+    lines: list[str] = []
+    codes: dict[str, int] = {}
+
+    async def main() -> None:
+        ready = trio.Event()
+        invite: list[Invite] = []
+
+        def on_ready(meta: TableMeta) -> None:
+            invite.append(Invite.decode(meta.invite))
+            ready.set()
+
+        async def host() -> None:
+            meta = TableMeta(
+                secrets.token_hex(16),
+                "host",
+                "127.0.0.1",
+                0,
+                host_id.public_key.hex(),
+                name="h",
+                bot=True,
+                game=game.game,
+                seats=2,
+                listen_host="127.0.0.1",
+                options=dict(game.options),
+            )
+            codes["host"] = await _run_node(
+                host_id,
+                tmp_path / "h",
+                meta,
+                game=game,
+                driver=None,
+                say=lambda _s: None,
+                log=None,
+                options=None,
+                on_ready=on_ready,
+            )
+
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(host)
+            await ready.wait()
+            real = invite[0]
+            forged = Invite(real.address, real.port, real.table_id, impostor.public_key)
+            meta = meta_for_invite(forged, name="j", bot=True, transcript="")
+            with trio.fail_after(30):
+                codes["join"] = await _run_node(
+                    joiner,
+                    tmp_path / "j",
+                    meta,
+                    game=None,
+                    driver=None,
+                    say=lines.append,
+                    log=None,
+                    options=None,
+                )
+            nursery.cancel_scope.cancel()
+
+    trio.run(main)
+    assert codes["join"] == 1
+    assert any("identity mismatch" in line for line in lines), lines
