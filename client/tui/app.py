@@ -220,13 +220,17 @@ class TableApp:
         if self.ui.chooser:
             self.ui.chosen = (self.ui.chosen + step) % len(self.ui.chooser)
             return
-        hand = self.snap.hand
-        if not hand:
+        snap = self.snap
+        playable = snap.playable()
+        # move among the playable cards when there are any, else over the whole hand
+        spots = [i for i, c in enumerate(snap.hand) if c is not None and c in playable]
+        spots = spots or list(range(len(snap.hand)))
+        if not spots:
             return
-        if self.ui.selected is None:
-            self.ui.selected = 0 if step > 0 else len(hand) - 1
+        if self.ui.selected is None or self.ui.selected not in spots:
+            self.ui.selected = spots[0] if step > 0 else spots[-1]
         else:
-            self.ui.selected = (self.ui.selected + step) % len(hand)
+            self.ui.selected = spots[(spots.index(self.ui.selected) + step) % len(spots)]
 
     def enter(self) -> None:
         if self.ui.chooser:

@@ -1,0 +1,127 @@
+"""Key bindings of the table screen, driven through prompt_toolkit's pipe input (no terminal)."""
+
+from __future__ import annotations
+
+import pytest
+from tui_helpers import FakeSession, run_keys, snapshot
+
+from dealerless.client.tui.presenter import ACTION_KEYS
+from dealerless.protocol.cards import Card, Suit
+from dealerless.protocol.rules.base import Action, ActionKind, HandResult
+
+QUIT = ["q", "y"]
+C = Card.parse
+
+
+def variants(kind: ActionKind) -> list[Action]:
+    """Two or more variants of a kind of move, as the engines list them."""
+    if kind in (ActionKind.KNOCK, ActionKind.RAISE, ActionKind.BET):
+        return [Action(kind, 0, amount=n) for n in (1, 2, 3)]
+    if kind is ActionKind.BID:
+        return [Action(kind, 0, suit=s) for s in (Suit.HEARTS, Suit.SPADES)]
+    if kind is ActionKind.TUPP_ATTEMPT:
+        three = (C("7C"), C("7D"), C("7H"))
+        return [
+            Action(kind, 0, cards=three, card=C("8S")),
+            Action(kind, 0, cards=three, card=C("9S")),
+        ]
+    return [Action(kind, 0), Action(kind, 0, amount=0)]
+
+
+@pytest.mark.parametrize("kind", [k for k in ActionKind if k is not ActionKind.PLAY])
+def test_every_kind_of_move_has_a_key(kind: ActionKind) -> None:
+    action = variants(kind)[0]
+    session = FakeSession(snapshot([action, Action(ActionKind.PLAY, 0, card=C("AS"))], [C("AS")]))
+    code, _ = run_keys(session, [ACTION_KEYS[kind], *QUIT])
+    assert code == 0
+    assert session.acted == [action]
+
+
+@pytest.mark.parametrize("kind", [k for k in ActionKind if k is not ActionKind.PLAY])
+def test_variants_open_a_chooser_number_arrows_escape(kind: ActionKind) -> None:
+    options = variants(kind)
+    session = FakeSession(snapshot(options))
+    key = ACTION_KEYS[kind]
+    # by number; by arrow + Enter; Escape closes the chooser without a move
+    code, app = run_keys(session, [key, "2", key, "\x1b[C", "\r", key, "\x1b", "\r", *QUIT])
+    assert code == 0
+    assert session.acted == [options[1], options[1]]
+    assert app.ui.chooser is None
+
+
+def test_cards_by_number_and_arrows_illegal_ignored() -> None:
+    hand = [C("7C"), C("JD"), C("8H"), C("7S")]
+    legal = [Action(ActionKind.PLAY, 0, card=c) for c in (C("7C"), C("7S"))]
+    session = FakeSession(snapshot(legal, hand))
+    # sorted hand: 7C JD 8H 7S -> 2 (JD) is not playable; 4 (7S) is; the arrows move over
+    # the playable cards only: Right selects 7C; Left, Left goes 7S then 7C
+    code, _ = run_keys(session, ["2", "4", "\x1b[C", "\r", "\x1b[D", "\x1b[D", "\r", *QUIT])
+    assert code == 0
+    assert session.acted == [legal[1], legal[0], legal[0]]
+
+
+def test_quit_asks_while_running_and_not_after() -> None:
+    session = FakeSession(snapshot())
+    code, _app = run_keys(session, ["q", "n", "q", "\x1b", "\x03", "y"])
+    assert code == 0 and session.acted == [] and session.closed == 1
+    over = FakeSession(snapshot(over=True))
+    code, _ = run_keys(over, ["\r"])  # the end-of-game panel: Enter leaves
+    assert code == 0
+
+
+def test_ctrl_c_twice_and_german_yes() -> None:
+    code, _ = run_keys(FakeSession(snapshot()), ["\x03", "\x03"])
+    assert code == 130
+    code, _ = run_keys(FakeSession(snapshot()), ["q", "j"], lang="de")
+    assert code == 0
+
+
+def test_help_opens_and_any_key_closes() -> None:
+    action = Action(ActionKind.KNOCK, 0)
+    session = FakeSession(snapshot([action]))
+    _code, _app = run_keys(session, ["?", "k", "?", "x", "k", *QUIT])
+    assert session.acted == [action]  # the keys that closed help did nothing else
+
+
+def test_chat_line() -> None:
+    session = FakeSession(snapshot([Action(ActionKind.KNOCK, 0)]))
+    _code, _ = run_keys(session, ["m", "hallo k", "\r", "m", "nope", "\x1b", *QUIT])
+    assert session.chat == ["hallo k"]
+    assert session.acted == []  # the k inside the chat line is text, not a knock
+
+
+def test_hand_summary_shows_and_space_closes() -> None:
+    result = HandResult(1, (2,), (0, 3, 0, 3), "last trick")
+    session = FakeSession(snapshot([Action(ActionKind.KNOCK, 0)]))
+    # the summary opens when a new result arrives; keys go to it until Space
+    with_result = snapshot([Action(ActionKind.KNOCK, 0)], results=[result])
+
+    def swap() -> None:
+        session.snap = with_result
+
+    from prompt_toolkit.input import create_pipe_input
+    from prompt_toolkit.output import DummyOutput
+
+    from dealerless.client.tui.app import TableApp
+
+    with create_pipe_input() as inp:
+        app = TableApp(session, input=inp, output=DummyOutput(), clock=lambda: 0.0)
+        swap()
+        app._before_render()
+        assert app.ui.summary == result
+        text = "".join(t for _, t, *_ in app._summary_text())
+        assert "Hand 1 is over" in text and "cy" in text and "Every proof checked" in text
+        inp.send_text("k")  # ignored while the panel shows
+        inp.send_text(" ")
+        inp.send_text("k")
+        inp.send_text("q")
+        inp.send_text("y")
+        assert app.run() == 0
+    assert session.acted == [Action(ActionKind.KNOCK, 0)]
+
+
+def test_save_key(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    session = FakeSession(snapshot())
+    _code, app = run_keys(session, ["s", *QUIT], save_dir=tmp_path)
+    saved = list(tmp_path.iterdir())
+    assert len(saved) == 1 and "saved" in app.ui.message.lower()
