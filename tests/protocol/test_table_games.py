@@ -226,14 +226,6 @@ def test_equivocation_seen_after_building_on_one_branch_is_rolled_back() -> None
     sim.bus.queues[seat].clear()
     sim.deliver_all()
     a, b = (sim.machines[s] for s in others)
-            s,
-            [
-                (type(e).__name__, getattr(e, "reason", "")[:80])
-                for e in sim.events[s]
-                if type(e).__name__ in ("Violation", "TranscriptCut", "HandEnded", "Stale")
-            ][-6:],
-            {k[0]: list(v) for k, v in sim.machines[s].votes.abort.items()},
-        )
     assert a.records == b.records
     assert a.state_hash() == b.state_hash()
     ended = [e for e in sim.events[others[0]] if isinstance(e, HandEnded) and e.aborted]
