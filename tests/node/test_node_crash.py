@@ -11,17 +11,20 @@ RULES = ["hands=3"]
 
 
 @pytest.mark.parametrize(
-    ("victim", "at", "restart"),
+    ("victim", "at", "restart", "relay"),
     [
-        (1, 2, "join"),  # during the key commitments of hand 1
-        (2, 9, "resume"),  # during the shuffle / deal
-        (1, 24, "join"),  # in play
-        (0, 14, "resume"),  # the host (and its hub) in the deal
+        (1, 2, "join", False),  # during the key commitments of hand 1
+        (2, 9, "resume", False),  # during the shuffle / deal
+        (1, 24, "join", False),  # in play
+        (0, 14, "resume", False),  # the host (and its hub) in the deal
+        (0, 30, "resume", True),  # the host, through a relay, in play
     ],
-    ids=["joiner-keys", "joiner-deal", "joiner-play", "host-deal"],
+    ids=["joiner-keys", "joiner-deal", "joiner-play", "host-deal", "relay-host-play"],
 )
-def test_kill_and_restart(cluster: Cluster, victim: int, at: int, restart: str) -> None:
-    cluster.host("limit-tuppen", SEATS, RULES)
+def test_kill_and_restart(
+    cluster: Cluster, victim: int, at: int, restart: str, relay: bool
+) -> None:
+    cluster.host("limit-tuppen", SEATS, RULES, relay=cluster.relay() if relay else None)
     for seat in range(1, SEATS):
         cluster.join(seat)
     name = f"seat{victim}"
