@@ -50,8 +50,10 @@ def render(document: str) -> str:
         )
         if not pattern.search(document):
             raise ValueError(f"the document has no generated:{name} block")
-        text = make()
-        document = pattern.sub(lambda m: m.group(1) + text + "\n" + m.group(2), document)
+        match = pattern.search(document)
+        assert match is not None
+        replacement = match.group(1) + make() + "\n" + match.group(2)
+        document = document[: match.start()] + replacement + document[match.end() :]
     return document
 
 
