@@ -37,8 +37,8 @@ from dealerless.protocol.messages import (
     decode_message,
     sign_message,
 )
-from dealerless.protocol.rules.base import Action, GameConfig
-from dealerless.protocol.rules.registry import game_spec
+from dealerless.protocol.rules.base import Action, Engine, GameConfig
+from dealerless.protocol.rules.registry import game_spec, new_engine
 from dealerless.protocol.table import TableMachine
 from dealerless.protocol.table.events import (
     HandEnded,
@@ -340,7 +340,8 @@ class HostileTable:
         return [e for e in self.sim.events[seat] if isinstance(e, HandEnded) and e.aborted]
 
     def scores(self) -> tuple[int, ...]:
-        return self.ref.engine.scores()
+        """What each seat's standing is worth on the reference view (see :func:`worth`)."""
+        return worth(self.ref.engine)
 
     def assert_hand_aborted(self, culprit: int, hand: int, before: Sequence[int]) -> None:
         """Every honest peer ended ``hand`` with an abort naming ``culprit``, settled without
@@ -352,12 +353,30 @@ class HostileTable:
             assert details.get("culprit", culprit) == culprit
         self.assert_converged()
         assert_settled(self.game.game, before, self.scores(), culprit)
+        if hand == 1:  # also against the scores before the hand began (antes, blinds)
+            assert_settled(self.game.game, initial_scores(self.game), self.scores(), culprit)
         self.audit()
 
     def refused_and_aborted(self, frame: bytes, before: Sequence[int], hand: int) -> None:
         """The full verdict for an attributable violation by the hostile seat."""
         self.assert_refused(frame, self.hostile)
         self.assert_hand_aborted(self.hostile, hand, before)
+
+
+def worth(engine: Engine) -> tuple[int, ...]:
+    """Every seat's score; in Pottuppen the balance plus an equal share of the common pot
+    (spec/rules/pottuppen.md D14: antes stay in the pot, which is split evenly in the end),
+    scaled by the seat count to stay whole."""
+    scores = engine.scores()
+    if engine.config.game != "pottuppen":
+        return scores
+    pot = int(engine.public_state()["pot"])
+    return tuple(len(scores) * s + pot for s in scores)
+
+
+def initial_scores(game: GameConfig) -> tuple[int, ...]:
+    """Every seat's score before hand 1."""
+    return worth(new_engine(game, 0))
 
 
 def assert_settled(game: str, before: Sequence[int], after: Sequence[int], culprit: int) -> None:
