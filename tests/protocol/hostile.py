@@ -177,11 +177,11 @@ class HostileTable:
                 sim.events[seat].extend(sim.machines[seat].receive(frame, sim.clock))
                 sim.flush(seat)
                 if self.relay:
-                    self._relay(seat)
+                    self.relay_from(seat)
             if not sim.bus.pending():
                 return
 
-    def _relay(self, seat: int) -> None:
+    def relay_from(self, seat: int) -> None:
         machine = self.machines[seat]
         new = machine.records[self._recorded[seat] :]
         self._recorded[seat] = len(machine.records)
