@@ -20,7 +20,7 @@ import json
 import os
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 from dealerless.node.wire import decode_plain, encode
 from dealerless.protocol.table import TableConfig
@@ -50,6 +50,14 @@ class TableMeta:
     listen_host: str = ""
 
 
+def _fsync_dir(directory: Path) -> None:
+    fd = os.open(directory, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
 def _write_atomic(path: Path, data: bytes, mode: int = 0o600) -> None:
     tmp = path.with_name(f".{path.name}.tmp")
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, mode)
@@ -59,11 +67,7 @@ def _write_atomic(path: Path, data: bytes, mode: int = 0o600) -> None:
     finally:
         os.close(fd)
     os.replace(tmp, path)
-    dfd = os.open(path.parent, os.O_RDONLY)
-    try:
-        os.fsync(dfd)
-    finally:
-        os.close(dfd)
+    _fsync_dir(path.parent)
 
 
 class TableStore:
@@ -71,6 +75,7 @@ class TableStore:
         self.dir = home / "tables" / table_id.hex()
         self.table_id = table_id
         self._writer: TranscriptWriter | None = None
+        self._file: BinaryIO | None = None
 
     # ---------------------------------------------------------------- meta
     @property
@@ -106,14 +111,29 @@ class TableStore:
 
     # ---------------------------------------------------------------- transcript
     def open_transcript(self, config: TableConfig) -> list[bytes]:
-        """Open (or create) the transcript for appending; returns the records already in it."""
+        """Open (or create) the transcript for appending; returns the records already in it.
+
+        The writer is given our own file object with fsync off: :meth:`append` writes a batch of
+        records and then fsyncs once (one receive often accepts a peer's element and writes
+        our own next one).
+        """
         path = self.transcript_path
         if not path.exists():
-            self._writer = TranscriptWriter.create(path, config.to_wire())
+            self._file = open(path, "xb")  # noqa: SIM115 - closed by close()
+            self._writer = TranscriptWriter.create(self._file, config.to_wire(), fsync=False)
+            self._sync()
+            _fsync_dir(path.parent)
             return []
-        self._writer = TranscriptWriter.open_existing(path, recover=True)
+        self._file = open(path, "r+b")  # noqa: SIM115 - closed by close()
+        self._writer = TranscriptWriter.open_existing(self._file, recover=True, fsync=False)
+        self._sync()
         with TranscriptReader(path) as reader:
             return [record.frame for record in reader.records()]
+
+    def _sync(self) -> None:
+        assert self._file is not None
+        self._file.flush()
+        os.fsync(self._file.fileno())
 
     def stored_count(self) -> int:
         """How many complete records the transcript holds (0 if there is none)."""
@@ -124,14 +144,21 @@ class TableStore:
             return sum(1 for _ in reader.records())
 
     def append(self, frames: list[bytes]) -> None:
+        """Append records durably (one fsync for the batch) before anything acts on them."""
+        if not frames:
+            return
         assert self._writer is not None
         for frame in frames:
             self._writer.append(frame)
+        self._sync()
 
     def close(self) -> None:
         if self._writer is not None:
             self._writer.close()
             self._writer = None
+        if self._file is not None:
+            self._file.close()
+            self._file = None
 
     # ---------------------------------------------------------------- key shares
     def save_secret(self, hand: int, data: bytes) -> None:
