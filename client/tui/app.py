@@ -121,9 +121,13 @@ class TableApp:
         session.subscribe(self._on_change)
 
     # ------------------------------------------------------------------ state
+    _pinned: TableSnapshot | None = None
+
     @property
     def snap(self) -> TableSnapshot:
-        return self.session.snapshot()
+        """The snapshot of the frame being drawn (taken before each render, so all parts of
+        one frame and the keys pressed on it see the same state)."""
+        return self._pinned or self.session.snapshot()
 
     def _now(self) -> float:
         if self._clock is not None:
@@ -145,7 +149,7 @@ class TableApp:
         self.app.invalidate()  # thread-safe
 
     def _before_render(self) -> None:
-        snap = self.snap
+        self._pinned = snap = self.session.snapshot()
         if len(snap.results) > self.ui.results_seen:
             self.ui.results_seen = len(snap.results)
             self.ui.summary = snap.results[-1]

@@ -71,7 +71,7 @@ def text_window(
             from prompt_toolkit.data_structures import Point
 
             lines = sum(t.count("\n") for _, t, *_ in fn())
-            return Point(0, max(0, lines))
+            return Point(0, max(0, lines - 1))
 
         control = FormattedTextControl(fn, focusable=False, get_cursor_position=cursor)  # type: ignore[arg-type]
     else:

@@ -1,0 +1,136 @@
+"""End to end: the real client in a real terminal (tmux), a complete hand of Tuppen and of
+Belote against bots, played by key presses; the screen is read back with capture-pane.
+
+Needs the ``tmux`` program (CI: ``apt-get install tmux``); skipped with the reason otherwise.
+The test waits for the screen to change (bounded polling); it never asserts on timing.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+import uuid
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+
+import pytest
+
+TMUX = shutil.which("tmux")
+pytestmark = pytest.mark.skipif(TMUX is None, reason="tmux is not installed (apt-get install tmux)")
+
+CARD = re.compile(r"(\d):(\(?)([0-9JQKA]+[CDHS])\)?")
+KEY = re.compile(r"(?:^|\s)([a-z]) (?=[A-Za-z])")
+
+
+@dataclass
+class Terminal:
+    socket: str
+    name: str = "client"
+    presses: list[str] = field(default_factory=list)
+
+    def tmux(self, *args: str) -> str:
+        assert TMUX is not None
+        done = subprocess.run(
+            [TMUX, "-L", self.socket, *args], capture_output=True, text=True, check=True
+        )
+        return done.stdout
+
+    def screen(self) -> str:
+        return self.tmux("capture-pane", "-p", "-t", self.name)
+
+    def press(self, key: str) -> None:
+        self.presses.append(key)
+        self.tmux("send-keys", "-t", self.name, key)
+
+    def wait_for(self, predicate, limit: float = 60.0) -> str:  # type: ignore[no-untyped-def]
+        deadline = time.monotonic() + limit
+        while True:
+            screen = self.screen()
+            if predicate(screen):
+                return screen
+            if time.monotonic() > deadline:
+                raise AssertionError("the screen never got there:\n" + screen)
+            time.sleep(0.1)
+
+
+@pytest.fixture
+def terminal() -> Iterator[Terminal]:
+    term = Terminal(socket=f"dealerless-test-{os.getpid()}-{uuid.uuid4().hex[:8]}")
+    yield term
+    subprocess.run([TMUX or "tmux", "-L", term.socket, "kill-server"], capture_output=True)
+
+
+def moves_text(screen: str) -> str:
+    lines = screen.splitlines()
+    for i, line in enumerate(lines):
+        if line.startswith("Your moves:"):
+            return " ".join(lines[i : i + 3]).split("s left for")[0]
+    return ""
+
+
+def steady(screen: str) -> str:
+    """The screen without the countdown line (it changes every second)."""
+    return "\n".join(line for line in screen.splitlines() if "s left for" not in line)
+
+
+def choose(screen: str, prefer: str) -> str | None:
+    """The key a player would press on this screen."""
+    moves = moves_text(screen)
+    if "choose " in moves:
+        return "1"
+    if "play a card" in moves:
+        hand = next(line for line in screen.splitlines() if line.startswith("Your hand:"))
+        for number, paren, _card in CARD.findall(hand):
+            if not paren:
+                return number
+    keys = KEY.findall(moves.removeprefix("Your moves:"))
+    for key in prefer:
+        if key in keys:
+            return key
+    return keys[0] if keys else None
+
+
+def play_first_hand(term: Terminal, game: str, seed: int, prefer: str) -> str:
+    command = (
+        f"{sys.executable} -m dealerless.client.tui --game {game} --bots 3 --seed {seed}"
+        " --bot-delay 0 --ascii --lang en --name ann --timeout 600"
+    )
+    term.tmux("new-session", "-d", "-s", term.name, "-x", "80", "-y", "24", command)
+    screen = term.wait_for(lambda s: "Your hand:" in s and "Your moves:" in s)
+    assert "ann (you)" in screen and "bot1" in screen
+    for _ in range(200):
+        if "Hand 1 is over" in screen:
+            return screen
+        key = choose(screen, prefer)
+        before = steady(screen)
+        if key is not None:
+            term.press(key)
+        # a move is done (or the bots moved) when the screen changes, apart from the countdown
+        screen = term.wait_for(lambda s, b=before: steady(s) != b)
+    raise AssertionError("the hand did not end:\n" + screen)
+
+
+def check_hand_over(term: Terminal, screen: str) -> None:
+    assert "Winners:" in screen and "Why:" in screen
+    assert "Every proof checked" in screen
+    assert "Standings" in screen and "ann (you)" in screen
+    assert any(k.isdigit() for k in term.presses), "at least one card played by its number"
+    term.press("Space")
+    term.wait_for(lambda s: "Hand 1 is over" not in s)
+    term.press("q")
+    term.wait_for(lambda s: "Quit? (y/n)" in s)
+    term.press("y")
+
+
+def test_tuppen_hand_by_keys(terminal: Terminal) -> None:
+    screen = play_first_hand(terminal, "tuppen", 4, prefer="pca")
+    check_hand_over(terminal, screen)
+
+
+def test_belote_hand_by_keys(terminal: Terminal) -> None:
+    screen = play_first_hand(terminal, "belote", 4, prefer="dp")
+    check_hand_over(terminal, screen)

@@ -1,0 +1,122 @@
+"""`dealerless replay` (plain and on screen) and the start screen, by pipe input."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from prompt_toolkit.input import create_pipe_input
+from prompt_toolkit.output import DummyOutput
+from tui_helpers import play_by_bot
+
+from dealerless.client.cli import main as cli_main
+from dealerless.client.tui.app import TableApp
+from dealerless.client.tui.replay import ReplaySession, load_replay
+from dealerless.client.tui.session import LocalSession
+from dealerless.client.tui.settings import Settings
+from dealerless.client.tui.start import StartScreen
+from dealerless.protocol.rules.registry import make_config
+from dealerless.protocol.transcript import TranscriptReader, TranscriptWriter
+
+
+@pytest.fixture(scope="module")
+def transcript(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    session = LocalSession(make_config("tuppen", 3), seed=2, human_name="ann")
+    play_by_bot(session, until_hands=2)
+    path = tmp_path_factory.mktemp("replay") / "game.dlt"
+    session.save_transcript(path)
+    return path
+
+
+def test_replay_plain_verifies(transcript: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli_main(["replay", "--plain", "--ascii", str(transcript)]) == 0
+    out = capsys.readouterr().out
+    assert "Tuppen" in out and "seat 0 ann" in out
+    assert "Hand 1 starts" in out and "Hand 1 signed by every seat" in out
+    assert "Transcript verified" in out
+
+
+def test_replay_plain_in_german(transcript: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli_main(["replay", "--plain", "--lang", "de", str(transcript)]) == 0
+    assert "Mitschrift geprüft" in capsys.readouterr().out
+
+
+def test_replay_of_a_tampered_transcript_fails(
+    transcript: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with TranscriptReader(transcript) as reader:
+        config = reader.header.config
+        frames = [r.frame for r in reader.records()]
+    bad = tmp_path / "bad.dlt"
+    with TranscriptWriter.create(bad, config) as writer:
+        for number, frame in enumerate(frames):
+            if number != len(frames) // 2:  # a record goes missing
+                writer.append(frame)
+    assert cli_main(["replay", "--plain", str(bad)]) == 1
+    assert "does not verify" in capsys.readouterr().out
+
+
+def test_replay_of_garbage_is_an_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    junk = tmp_path / "junk.dlt"
+    junk.write_bytes(b"not a transcript")
+    assert cli_main(["replay", "--plain", str(junk)]) == 2
+    assert "junk.dlt" in capsys.readouterr().err
+
+
+def test_replay_steps_on_screen(transcript: Path) -> None:
+    replay = load_replay(transcript)
+    assert replay.verified
+    session = ReplaySession(replay)
+    with create_pipe_input() as inp:
+        app = TableApp(session, input=inp, output=DummyOutput(), replay=session)
+        inp.send_text("\x1b[C\x1b[C\x1b[C")  # three steps forward
+        inp.send_text("\x1b[D")  # one back
+        inp.send_text("q")  # no question in a replay
+        assert app.run() == 0
+    assert 0 < session.index < len(replay.snapshots) - 1
+    status = "".join(t for _, t, *_ in app._replay_status())
+    assert "Transcript verified" in status
+    session.go(10**6)
+    assert session.snapshot().results
+
+
+def run_start(keys: list[str], settings: Settings | None = None, **kw: bool) -> StartScreen:
+    with create_pipe_input() as inp:
+        screen = StartScreen(settings or Settings(), input=inp, output=DummyOutput(), **kw)
+        for key in keys:
+            inp.send_text(key)
+        screen.choice = screen.run()  # type: ignore[attr-defined]
+    return screen
+
+
+def test_start_screen_play_against_bots() -> None:
+    screen = run_start(["1", "\x1b[C", "-", "\r"])
+    choice = screen.choice  # type: ignore[attr-defined]
+    assert (choice.kind, choice.game, choice.bots) == ("play", "limit-tuppen", 2)
+
+
+def test_start_screen_settings_and_rules() -> None:
+    settings = Settings()
+    # settings: language -> de; game row; a house rule of tuppen toggled; Esc; quit
+    keys = ["5", "\x1b[B", "\x1b[C", "\x1b[B", "\x1b[B", "\x1b[B", "\x1b[B", "\x1b[C", "\x1b"]
+    screen = run_start([*keys, "4", "\x1b", "q"], settings)
+    assert screen.choice.kind == "quit"  # type: ignore[attr-defined]
+    assert settings.lang == "de"
+    assert settings.rules["tuppen"] == {"poverty": False}
+
+
+def test_start_screen_host_join_need_a_node() -> None:
+    screen = run_start(["2", "3", "q"])
+    assert "dealerless host" in screen.message
+    screen = run_start(["3", "ABCD-1234", "\r"], can_join=True)
+    choice = screen.choice  # type: ignore[attr-defined]
+    assert (choice.kind, choice.code) == ("join", "ABCD-1234")
+
+
+def test_settings_file_round_trip(tmp_path: Path) -> None:
+    path = tmp_path / "client.json"
+    Settings(name="ann", lang="nl", rules={"tuppen": {"tupp": False}}).save(path)
+    loaded = Settings.load(path)
+    assert (loaded.name, loaded.lang, loaded.rules) == ("ann", "nl", {"tuppen": {"tupp": False}})
+    path.write_text("{broken")
+    assert Settings.load(path).lang == "en"
