@@ -8,6 +8,7 @@ from collections.abc import Callable
 import pytest
 from hostile import HostileTable, decode, flip_signature
 
+from dealerless.protocol.crypto import make_shuffle
 from dealerless.protocol.messages import IdentityKey
 from dealerless.protocol.rules.base import Action, ActionKind
 from dealerless.protocol.rules.registry import make_config
@@ -268,13 +269,10 @@ def test_equivocation_evidence_is_reported_when_both_versions_meet() -> None:
         assert set(found[0].evidence) == {one, two}
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="equivocation seen after building on one branch: the abort vote's anchor is behind "
-    "the peer's head and VoteBook.vote_abort drops it (no rollback, protocol/table/votes.py "
-    "'The fork point lies behind our head'); honest peers stay on different branches",
-)
 def test_equivocation_aborts_the_hand_and_honest_peers_converge() -> None:
+    """Each honest peer builds on the version it got first, then sees the other through a
+    relay: the abort certificate is anchored at the fork point behind their heads, so they roll
+    the hand back to it and abort (was a strict xfail until the rollback of 23df117)."""
     ht, one, _, before = _equivocate(relay=True)
     ht.tick_past_deadline(2)
     ht.assert_refused(one, HOSTILE)
@@ -408,3 +406,23 @@ def test_late_message_racing_a_timeout_certificate_converges() -> None:
         ht.play(lambda t: False, max_moves=50)
         ht.tick_past_deadline()
     ht.assert_converged()
+
+
+def test_equivocation_of_a_shuffle_aborts_the_hand() -> None:
+    """Two different valid shuffles for one step (each alone would verify), one per peer."""
+    ht = HostileTable(make_config("tuppen", 3), 8, HOSTILE, relay=True)
+    ht.hold_when(lambda m: m.kind == "shuffle")
+    ht.play(lambda t: False)
+    genuine = ht.held[0]
+    ref_deck, secret = ht.ref.deck, ht.machines[HOSTILE].secret
+    assert ref_deck is not None and ref_deck.joint is not None and secret is not None
+    other = make_shuffle(secret, ref_deck.joint, ref_deck.deck)
+    second = ht.resign(genuine, body={"shuffle": other.to_wire()})
+    before, hand = ht.scores(), ht.ref.hand
+    a, b = ht.honest
+    ht.sim.bus.queues[a].append(genuine)
+    ht.sim.bus.queues[b].append(second)
+    ht.pump()
+    ht.tick_past_deadline(2)
+    ht.assert_refused(genuine, HOSTILE)
+    ht.assert_hand_aborted(HOSTILE, hand, before)
