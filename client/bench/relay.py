@@ -38,7 +38,17 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--rate", type=float, default=2.0, help="messages per second each peer sends (default 2)"
     )
+    parser.add_argument(
+        "--clients", type=int, default=2, help="load-generating processes (default 2)"
+    )
     parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.add_argument("--worker-port", type=int, default=0, help=argparse.SUPPRESS)
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time of a process so far."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def rss_kib(pid: int) -> int:
@@ -48,12 +58,12 @@ def rss_kib(pid: int) -> int:
     return 0
 
 
-async def _load(args: argparse.Namespace, port: int, pid: int) -> dict[str, Any]:
+async def _worker(args: argparse.Namespace, port: int) -> None:
+    """One load process: connect its tables, say "ready", wait for "go", load, report."""
     received = 0
     sent = 0
     links: list[Link] = []
     config = link_config(keepalive=30.0, idle=120.0)
-    t0 = time.monotonic()
     limiter = trio.CapacityLimiter(64)
 
     async def connect(table: bytes, host: bool) -> None:
@@ -75,11 +85,11 @@ async def _load(args: argparse.Namespace, port: int, pid: int) -> dict[str, Any]
         async with trio.open_nursery() as nursery:
             for _ in range(args.peers - 1):
                 nursery.start_soon(connect, table, False)
-    connect_s = time.monotonic() - t0
-    rss_connected = rss_kib(pid)
+    print("ready", flush=True)
+    await trio.to_thread.run_sync(sys.stdin.readline)
     payload = b"x" * args.size
-    stop = trio.current_time() + args.seconds
     counting = trio.current_time() + 1.0  # one second of warm-up
+    stop = counting + args.seconds - 1.0
 
     async def reader(link: Link) -> None:
         nonlocal received
@@ -88,7 +98,7 @@ async def _load(args: argparse.Namespace, port: int, pid: int) -> dict[str, Any]
                 message = await link.receive()
             except LinkError:
                 return
-            if message["t"] == "msg" and trio.current_time() >= counting:
+            if message["t"] == "msg" and counting <= trio.current_time() < stop:
                 received += 1
 
     async def writer(link: Link, offset: float) -> None:
@@ -103,32 +113,19 @@ async def _load(args: argparse.Namespace, port: int, pid: int) -> dict[str, Any]
                 sent += 1
             await trio.sleep(1.0 / args.rate)
 
-    rss_peak = 0
     async with trio.open_nursery() as nursery:
         for number, link in enumerate(links):
             nursery.start_soon(reader, link)
             nursery.start_soon(writer, link, (number % 100) / 100 / args.rate)
-        while trio.current_time() < stop:
-            await trio.sleep(0.5)
-            rss_peak = max(rss_peak, rss_kib(pid))
-        await trio.sleep(0.5)
+        await trio.sleep_until(stop + 0.5)
         nursery.cancel_scope.cancel()
-    measured = args.seconds - 1.0
-    for link in links:
-        with trio.move_on_after(0.1):
-            await link.aclose()
-    return {
-        "tables": args.tables,
-        "peers_per_table": args.peers,
-        "connections": len(links),
-        "connect_seconds": round(connect_s, 2),
-        "message_bytes": args.size,
-        "offered_messages_per_s": round(sent / measured),
-        "forwarded_messages_per_s": round(received / measured),
-        "expected_forwarded_per_s": round(sent * (args.peers - 1) / measured),
-        "relay_rss_kib_connected": rss_connected,
-        "relay_rss_kib_peak": rss_peak,
-    }
+    print(json.dumps({"sent": sent, "received": received}), flush=True)
+
+
+def _spawn(args: list[str], **kwargs: Any) -> subprocess.Popen[str]:
+    return subprocess.Popen(  # noqa: S603
+        [sys.executable, "-m", "dealerless.client.cli", *args], text=True, **kwargs
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -136,13 +133,13 @@ def run(args: argparse.Namespace) -> int:
     need = args.tables * args.peers + 256
     if soft < need:
         resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, need), hard))
+    if args.worker_port:
+        trio.run(_worker, args, args.worker_port)
+        return 0
     with tempfile.TemporaryDirectory(prefix="dealerless-relay-bench-") as tmp:
         port_file = Path(tmp) / "port"
-        relay = subprocess.Popen(  # noqa: S603
+        relay = _spawn(
             [
-                sys.executable,
-                "-m",
-                "dealerless.client.cli",
                 "relay",
                 "--home",
                 tmp,
@@ -155,8 +152,8 @@ def run(args: argparse.Namespace) -> int:
             ],
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
-            env=dict(os.environ),
         )
+        workers: list[subprocess.Popen[str]] = []
         try:
             while not port_file.exists():
                 if relay.poll() is not None:
@@ -165,11 +162,79 @@ def run(args: argparse.Namespace) -> int:
                 time.sleep(0.05)
             time.sleep(0.2)
             idle = rss_kib(relay.pid)
-            result = trio.run(_load, args, int(port_file.read_text()), relay.pid)
-            result["relay_rss_kib_idle"] = idle
+            port = int(port_file.read_text())
+            t0 = time.monotonic()
+            share = [args.tables // args.clients] * args.clients
+            share[0] += args.tables - sum(share)
+            for tables in share:
+                workers.append(
+                    _spawn(
+                        [
+                            "bench",
+                            "relay",
+                            "--worker-port",
+                            str(port),
+                            "--tables",
+                            str(tables),
+                            "--peers",
+                            str(args.peers),
+                            "--seconds",
+                            str(args.seconds),
+                            "--size",
+                            str(args.size),
+                            "--rate",
+                            str(args.rate),
+                        ],
+                        stdin=subprocess.PIPE,
+                        stdout=subprocess.PIPE,
+                    )
+                )
+            for worker in workers:
+                assert worker.stdout is not None
+                if worker.stdout.readline().strip() != "ready":
+                    print("a load process failed", file=sys.stderr)
+                    return 1
+            connect_s = time.monotonic() - t0
+            rss_connected = rss_kib(relay.pid)
+            for worker in workers:
+                assert worker.stdin is not None
+                worker.stdin.write("go\n")
+                worker.stdin.flush()
+            time.sleep(1.0)
+            cpu_start = cpu_seconds(relay.pid)
+            rss_peak = 0
+            end = time.monotonic() + args.seconds - 1.0
+            while time.monotonic() < end:
+                time.sleep(0.25)
+                rss_peak = max(rss_peak, rss_kib(relay.pid))
+            cpu = cpu_seconds(relay.pid) - cpu_start
+            totals = {"sent": 0, "received": 0}
+            for worker in workers:
+                assert worker.stdout is not None
+                report = json.loads(worker.stdout.readline())
+                for key in totals:
+                    totals[key] += report[key]
         finally:
-            relay.kill()
-            relay.wait()
+            for proc in [*workers, relay]:
+                proc.kill()
+                proc.wait()
+    measured = args.seconds - 1.0
+    result = {
+        "tables": args.tables,
+        "peers_per_table": args.peers,
+        "connections": args.tables * args.peers,
+        "load_processes": args.clients,
+        "connect_seconds": round(connect_s, 2),
+        "message_bytes": args.size,
+        "offered_messages_per_s": round(totals["sent"] / measured),
+        "forwarded_messages_per_s": round(totals["received"] / measured),
+        "expected_forwarded_per_s": round(totals["sent"] * (args.peers - 1) / measured),
+        "relay_cpu_share": round(cpu / measured, 2),
+        "forwarded_per_relay_cpu_second": round(totals["received"] / max(cpu, 1e-9)),
+        "relay_rss_kib_idle": idle,
+        "relay_rss_kib_connected": rss_connected,
+        "relay_rss_kib_peak": rss_peak,
+    }
     if args.json:
         print(json.dumps(result, indent=1))
     else:
