@@ -212,9 +212,10 @@ def test_signed_malformed_frame_is_refused_and_changes_nothing(name: str) -> Non
 @pytest.mark.xfail(
     strict=True,
     reason="a correctly signed frame whose body breaks its kind's schema is reported with "
-    "culprit None: TableMachine._receive (protocol/table/machine.py, 'undecodable message') "
-    "ignores MessageError.signed_by, although spec/messages.md step 5 says such a frame is "
-    "signed evidence against its author (who should be named and voted out)",
+    "culprit None and no abort vote: TableMachine._receive (protocol/table/machine.py, "
+    "'undecodable message') ignores MessageError.signed_by, although spec/messages.md step 5 "
+    "says such a frame is signed evidence against its author (spec/protocol.md section 2 counts "
+    "it under step 1, 'nobody can be blamed': the two specs disagree)",
 )
 def test_signed_schema_violation_names_its_author() -> None:
     ht, machine = target()

@@ -102,8 +102,8 @@ def test_betting_past_the_limit(game: str, kind: ActionKind, why: str) -> None:
     send_refused(ht, ht.craft_action(action))
 
 
-def test_raising_in_limit_tuppen_past_the_cap() -> None:
-    """Limit Tuppen's knock/raise has a fixed size; an amount on it is refused as well."""
+def test_knock_with_an_amount_in_limit_tuppen() -> None:
+    """Limit Tuppen's knock has a fixed size: a knock naming an amount is refused."""
     ht = reach(
         lambda t: (
             t.hostile_to_act()
