@@ -347,7 +347,8 @@ def log_lines(snap: TableSnapshot, look: Look) -> list[str]:
     for event in snap.log:
         lines.extend(event_lines(snap, event, look))
     for error in snap.errors:
-        lines.append(tr(look.lang, "log.error", reason=error))
+        internal = error.startswith("internal error")
+        lines.append(error if internal else tr(look.lang, "log.error", reason=error))
     return lines
 
 

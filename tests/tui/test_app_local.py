@@ -59,8 +59,11 @@ def test_play_a_hand_by_keys(game: str, players: int) -> None:
                 lambda snap: len(snap.results) >= 1 and app.ui.summary is not None,
                 inp.send_text,
             )
-            await asyncio.sleep(0.6)  # let it draw the panel (not asserted on time)
-            screen = ansi_free(drawn.getvalue())
+            for _ in range(2000):  # wait until the panel is drawn (bounded, not timed)
+                screen = ansi_free(drawn.getvalue())
+                if "Every proof checked" in screen:
+                    break
+                await asyncio.sleep(0.05)
             assert "Hand 1 is over" in screen
             assert "Every proof checked" in screen
             inp.send_text(" ")
