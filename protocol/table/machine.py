@@ -32,6 +32,7 @@ from dealerless.protocol.messages import (
     decode_message,
     pack,
     sign_message,
+    unpack,
 )
 from dealerless.protocol.rules.base import (
     Action,
@@ -73,7 +74,9 @@ from dealerless.protocol.table.kinds import SIDE_KINDS, TABLE_REGISTRY
 from dealerless.protocol.table.steps import STEP_BY_PHASE, Phase
 from dealerless.protocol.table.votes import VoteBook
 
-MAX_FUTURE = 512  # buffered messages whose predecessor has not arrived yet
+MAX_FUTURE = 512  # buffered frames (in all) whose predecessor has not arrived yet
+MAX_VIOLATIONS = 256  # violations kept with their evidence (a flood must not grow memory)
+MAX_ANONYMOUS_EVIDENCE = 1024  # bytes kept of a frame nobody can be blamed for
 
 
 def result_digest(result: HandResult) -> bytes:
@@ -376,7 +379,10 @@ class TableMachine:
         try:
             message = decode_message(frame, registry=TABLE_REGISTRY)
         except MessageError as exc:
-            self._violation(None, f"undecodable message: {exc}", (frame,), vote=False)
+            blamed = self._signed_author(frame, exc)
+            self._violation(
+                blamed, f"undecodable message: {exc}", (frame,), vote=blamed is not None
+            )
             return
         culprit = self._author_seat(message)
         if culprit is None:
@@ -392,13 +398,18 @@ class TableMachine:
             return
         self.signed_at[key] = frame
         if message.prev == self.head:
+            if self.votes.voted_silent(culprit, self.head):
+                # We already signed that this seat was silent here: its late element is refused.
+                self.events.append(Stale(culprit, message.kind))
+                return
             self._accept(message, own=False)
             self._release_future()
         elif message.prev in self.history:
             self.events.append(Stale(culprit, message.kind))
-        elif len(self.future) < MAX_FUTURE:
+        elif sum(len(v) for v in self.future.values()) < MAX_FUTURE:
             self.future.setdefault(message.prev, []).append(frame)
-            self.seen.discard(frame)
+        else:
+            self.seen.discard(frame)  # dropped for now; a later copy may still be buffered
 
     def _author_seat(self, message: SignedMessage) -> int | None:
         if message.table_id != self.config.table_id:
@@ -416,13 +427,33 @@ class TableMachine:
     def _release_future(self) -> None:
         while self.head in self.future:
             for frame in self.future.pop(self.head):
-                self._receive(frame)
+                self._receive(frame, again=True)
+
+    def _signed_author(self, frame: bytes, exc: MessageError) -> int | None:
+        """The seat that signed a frame which decodes no further, if it claims this table."""
+        if exc.signed_by is None:
+            return None
+        seat = self.config.seat_of(exc.signed_by)
+        if seat is None:
+            return None
+        try:
+            header = unpack(frame[:-64])
+        except MessageError:
+            return None
+        if not isinstance(header, list) or len(header) < 2 or header[1] != self.config.table_id:
+            return None
+        return seat
 
     def _violation(
         self, culprit: int | None, reason: str, evidence: tuple[bytes, ...], vote: bool = True
     ) -> None:
-        event = Violation(culprit, reason, evidence, {"hand": self.hand, "seq": self.seq})
+        kept = evidence
+        if culprit is None:
+            kept = tuple(e[:MAX_ANONYMOUS_EVIDENCE] for e in evidence)
+        event = Violation(culprit, reason, kept, {"hand": self.hand, "seq": self.seq})
         self.violations.append(event)
+        if len(self.violations) > MAX_VIOLATIONS:
+            del self.violations[: len(self.violations) - MAX_VIOLATIONS]
         self.events.append(event)
         if vote and culprit is not None:
             self.votes.vote_abort(culprit, reason, evidence)

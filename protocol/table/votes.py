@@ -19,6 +19,7 @@ from dealerless.protocol.table.steps import Phase
 if TYPE_CHECKING:
     from dealerless.protocol.table.machine import TableMachine
 
+MAX_UNKNOWN_HEAD_VOTES = 64  # votes kept for heads this peer has not reached (yet)
 TIMEOUT_LABEL = b"dealerless/certificate/timeout"
 ABORT_LABEL = b"dealerless/certificate/abort"
 
@@ -52,17 +53,49 @@ class VoteBook:
             if silent == seat or message.body["head"] != message.prev:
                 m._violation(seat, "malformed timeout vote", (message.frame,), vote=False)
                 return
-            self.timeout.setdefault((silent, message.prev), {}).setdefault(seat, message)
+            if self._room_for(message.prev, self.timeout):
+                self.timeout.setdefault((silent, message.prev), {}).setdefault(seat, message)
         elif message.kind == "abort-vote":
             culprit = message.body["culprit"]
             if culprit == seat or message.body["anchor"] != message.prev:
                 m._violation(seat, "malformed abort vote", (message.frame,), vote=False)
                 return
-            if (culprit, message.prev) not in self.applied:
-                self.abort.setdefault((culprit, message.prev), {}).setdefault(seat, message)
-            for frame in message.body.get("evidence", []):
+            key = (culprit, message.prev)
+            if key not in self.applied and self._room_for(message.prev, self.abort):
+                self.abort.setdefault(key, {}).setdefault(seat, message)
+            evidence = message.body.get("evidence", [])
+            for frame in evidence:
                 self._examine_evidence(frame)
+            if not evidence and self._agrees_silent(culprit, message.prev):
+                reason = bytes(message.body["reason"]).decode(errors="replace")
+                self.vote_abort(culprit, reason, (), anchor=message.prev)
         self.check_certificates()
+
+    def _room_for(
+        self, head: bytes, book: dict[tuple[int, bytes], dict[int, SignedMessage]]
+    ) -> bool:
+        """Votes for heads we know are always kept; for unknown heads only a bounded number."""
+        if head in self.m.history:
+            return True
+        unknown = sum(1 for _, h in book if h not in self.m.history)
+        return unknown < MAX_UNKNOWN_HEAD_VOTES
+
+    def voted_silent(self, seat: int, head: bytes) -> bool:
+        """Whether this peer signed that ``seat`` was silent at ``head``."""
+        me = self.m.seat
+        return me is not None and me in self.timeout.get((seat, head), {})
+
+    def _agrees_silent(self, culprit: int, anchor: bytes) -> bool:
+        """Join an abort for silence: we voted so ourselves, or every seat but the culprit and
+        us did (we alone took its late element, so the timeout certificate can never form)."""
+        m = self.m
+        if m.seat is None or not m.can_rollback_to(anchor):
+            return False
+        votes = self.timeout.get((culprit, anchor), {})
+        if m.seat in votes:
+            return True
+        others = {s for s in m.participants if s not in (culprit, m.seat)}
+        return bool(others) and others <= set(votes)
 
     def _examine_evidence(self, frame: bytes) -> None:
         """Run evidence through our own checks: we vote only on what we verify ourselves."""
@@ -124,6 +157,9 @@ class VoteBook:
         assert m.seat is not None
         key = (silent, m.head)
         if m.seat in self.timeout.get(key, {}):
+            if m.now - m.step_since >= 2 * m.timeout:
+                # The certificate did not form (some peer took the late element): end the hand.
+                self.vote_abort(silent, f"seat {silent} was silent past two deadlines", ())
             return
         vote = m._sign("timeout-vote", {"silent": silent, "head": m.head})
         m._outbox.append(vote.frame)
