@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import pytest
-from hostile import HostileTable, decode, flip_signature
+from hostile import HostileTable, decode, flip_signature, initial_scores
 
 from dealerless.protocol.crypto import make_shuffle
 from dealerless.protocol.messages import IdentityKey
@@ -426,3 +426,61 @@ def test_equivocation_of_a_shuffle_aborts_the_hand() -> None:
     ht.tick_past_deadline(2)
     ht.assert_refused(genuine, HOSTILE)
     ht.assert_hand_aborted(HOSTILE, hand, before)
+
+
+# ---------------------------------------------------------------- late equivocation
+
+
+@pytest.mark.parametrize("kind", ["key-commit", "shuffle"])
+def test_equivocation_on_an_early_step_of_the_running_hand_rolls_it_back(kind: str) -> None:
+    """Deep in the play phase the hostile seat signs a second element for one of its early
+    steps of the same hand: the fork point is far behind every honest head; the hand is rolled
+    back to it and aborted with the hostile seat as culprit."""
+    ht = HostileTable(make_config("tuppen", 3), 13, HOSTILE)
+    assert ht.play(lambda t: t.hostile_to_act())
+    ht.hold_now()
+    early = next(
+        f
+        for f in ht.ref.records
+        if decode(f).kind == kind and decode(f).seat == HOSTILE and decode(f).hand == 1
+    )
+    body = dict(decode(early).body)
+    if kind == "key-commit":
+        body = {"commit": {**body["commit"], "commit": bytes(32)}}
+    else:
+        shuffle = dict(body["shuffle"])
+        shuffle["deck"] = list(reversed(shuffle["deck"]))
+        body = {"shuffle": shuffle}
+    second = ht.resign(early, body=body)
+    before = initial_scores(ht.game)
+    ht.send(second)
+    for seat in ht.honest:
+        found = [v for v in ht.violations(seat) if "equivocation" in v.reason]
+        assert found and found[0].culprit == HOSTILE and set(found[0].evidence) == {early, second}
+    ht.assert_hand_aborted(HOSTILE, 1, before)
+
+
+def test_equivocation_on_a_finished_hand_is_reported() -> None:
+    """A second element for a step of hand 1, sent during hand 2: hand 1 is settled and signed;
+    the equivocation is still reported with its evidence (what else happens is the lead's
+    call: today nothing, the fork point is outside the running hand)."""
+    ht = HostileTable(make_config("tuppen", 3), 14, HOSTILE)
+    assert ht.play(lambda t: t.ref.hand == 2 and t.ref.phase == "play")
+    ht.hold_now()
+    early = next(
+        f
+        for f in ht.ref.records
+        if decode(f).kind == "key-commit" and decode(f).seat == HOSTILE and decode(f).hand == 1
+    )
+    second = ht.resign(
+        early, body={"commit": {**decode(early).body["commit"], "commit": bytes(32)}}
+    )
+    hashes = ht.honest_hashes()
+    ht.send(second)
+    for seat in ht.honest:
+        assert any(
+            v.culprit == HOSTILE and set(v.evidence) == {early, second} for v in ht.violations(seat)
+        )
+    ht.assert_converged()
+    assert ht.honest_hashes() == hashes
+    ht.audit()
