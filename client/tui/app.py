@@ -87,7 +87,7 @@ class TableApp:
             ),
             overlay(
                 text_window(self._summary_text, wrap=False),
-                lambda: tr(lang_, "end.game" if self.ui.summary_game else "panel.table"),
+                lambda: tr(lang_, "end.game" if self.ui.summary_game else "end.title"),
                 lambda: self.ui.summary is not None or self.ui.summary_game,
             ),
         ]

@@ -117,7 +117,6 @@ def header(snap: TableSnapshot, look: Look) -> Fragments:
         out.append(("class:header", " " + tr(look.lang, "hand.title", n=snap.hand_number)))
     for key, value in snap.info:
         out.append(("class:header", "  " + info_text(snap, key, value, look)))
-    out.append(("class:header.dim", "   ? help  q quit"))
     return out
 
 
@@ -261,14 +260,13 @@ def actions(
 
 def countdown(snap: TableSnapshot, look: Look, now: float) -> Fragments:
     if snap.deadline is None or snap.over or snap.arbiter is None:
-        return [("", "")]
+        return [("class:dim", tr(look.lang, "keys.hint"))]
     seconds = max(0, int(snap.deadline - now + 0.999))
     style = "class:countdown.urgent" if seconds <= 10 else "class:countdown"
+    name = seat_name(snap, snap.arbiter, look)
     return [
-        (
-            style,
-            tr(look.lang, "deadline", seconds=seconds, name=seat_name(snap, snap.arbiter, look)),
-        )
+        (style, tr(look.lang, "deadline", seconds=seconds, name=name)),
+        ("class:dim", "   " + tr(look.lang, "keys.hint")),
     ]
 
 

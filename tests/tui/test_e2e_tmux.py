@@ -68,7 +68,12 @@ def moves_text(screen: str) -> str:
     lines = screen.splitlines()
     for i, line in enumerate(lines):
         if line.startswith("Your moves:"):
-            return " ".join(lines[i : i + 3]).split("s left for")[0]
+            block = []
+            for text in lines[i : i + 3]:
+                if "? help" in text or text.startswith("---"):
+                    break  # the countdown and key-hint line
+                block.append(text)
+            return " ".join(block)
     return ""
 
 
