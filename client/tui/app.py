@@ -7,11 +7,15 @@ thread-safe ``invalidate``; the app only reads immutable snapshots, so the scree
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
+import trio
 from prompt_toolkit.application import Application
 from prompt_toolkit.buffer import Buffer
 from prompt_toolkit.filters import Condition
@@ -29,6 +33,8 @@ from dealerless.client.tui.replay import ReplaySession
 from dealerless.client.tui.session import TableSession
 from dealerless.client.tui.views import STYLE, overlay, table_layout, text_window
 from dealerless.protocol.rules.base import Action, HandResult
+
+TrioMain = Callable[[], Awaitable[None]]
 
 
 @dataclass
@@ -393,12 +399,57 @@ class TableApp:
 
         return kb
 
-    def run(self) -> int:
+    def run(self, trio_main: TrioMain | None = None) -> int:
+        """Run until the player quits. With ``trio_main`` (an async function for Trio, e.g.
+        a networked node), Trio runs in guest mode inside prompt_toolkit's asyncio loop for
+        as long as the screen shows; quitting cancels it."""
+        result: int | None
         try:
-            result = self.app.run()
+            if trio_main is None:
+                result = self.app.run()
+            else:
+                result = asyncio.run(self._run_with_trio(trio_main))
         finally:
             self.session.close()
         return 0 if result is None else result
+
+    async def _run_with_trio(self, trio_main: TrioMain) -> int | None:
+        loop = asyncio.get_running_loop()
+        finished = asyncio.Event()
+        outcomes: list[Any] = []  # outcome.Outcome (trio's result type)
+        cancel = trio.CancelScope()
+        tokens: list[trio.lowlevel.TrioToken] = []
+
+        async def guest() -> None:
+            tokens.append(trio.lowlevel.current_trio_token())
+            with cancel:
+                await trio_main()
+
+        def done(outcome: Any) -> None:
+            outcomes.append(outcome)
+            finished.set()
+            if getattr(outcome, "error", None) is not None and self.app.is_running:
+                self.app.exit(result=1)  # the node crashed: leave the screen, then raise
+
+        trio.lowlevel.start_guest_run(
+            guest,
+            run_sync_soon_threadsafe=loop.call_soon_threadsafe,
+            done_callback=done,
+            host_uses_signal_set_wakeup_fd=True,
+        )
+        try:
+            result = await self.app.run_async()
+        finally:
+            if not finished.is_set():
+                if tokens:
+                    with contextlib.suppress(trio.RunFinishedError):
+                        tokens[0].run_sync_soon(cancel.cancel)
+                else:  # trio has not started the guest yet: cancel it as soon as it does
+                    cancel.cancel()
+                await finished.wait()
+        if outcomes:
+            outcomes[0].unwrap()  # a crash of the Trio side is not swallowed
+        return result
 
 
 def run_table_app(
@@ -408,6 +459,11 @@ def run_table_app(
     unicode: bool = True,
     mono: bool = False,
     save_dir: Path | None = None,
+    trio_main: TrioMain | None = None,
 ) -> int:
-    """Show the table of ``session`` full screen until the player quits; the exit code."""
-    return TableApp(session, lang=lang, unicode=unicode, mono=mono, save_dir=save_dir).run()
+    """Show the table of ``session`` full screen until the player quits; the exit code.
+
+    A networked driver passes its Trio node as ``trio_main``: it runs in Trio guest mode on the
+    screen's asyncio loop (see :meth:`TableApp.run`)."""
+    app = TableApp(session, lang=lang, unicode=unicode, mono=mono, save_dir=save_dir)
+    return app.run(trio_main)

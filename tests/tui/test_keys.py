@@ -125,3 +125,48 @@ def test_save_key(tmp_path) -> None:  # type: ignore[no-untyped-def]
     _code, app = run_keys(session, ["s", *QUIT], save_dir=tmp_path)
     saved = list(tmp_path.iterdir())
     assert len(saved) == 1 and "saved" in app.ui.message.lower()
+
+
+def test_trio_runs_in_guest_mode_beside_the_screen() -> None:
+    """A Trio task (as a networked node would be) runs inside the app's loop: it sleeps on
+    Trio's clock, acts through the session while the screen runs, then presses quit."""
+    import trio
+    from prompt_toolkit.input import create_pipe_input
+    from prompt_toolkit.output import DummyOutput
+
+    from dealerless.client.tui.app import TableApp
+
+    action = Action(ActionKind.KNOCK, 0)
+    session = FakeSession(snapshot([action]))
+    seen: list[str] = []
+    with create_pipe_input() as inp:
+        app = TableApp(session, input=inp, output=DummyOutput(), clock=lambda: 0.0)
+
+        async def node() -> None:
+            await trio.sleep(0.01)
+            seen.append("trio ran")
+            session.act(action)
+            inp.send_text("q")
+            inp.send_text("y")
+            await trio.sleep_forever()  # cancelled when the player quits
+
+        assert app.run(trio_main=node) == 0
+    assert seen == ["trio ran"] and session.acted == [action]
+
+
+def test_a_trio_crash_is_not_swallowed() -> None:
+    import trio
+    from prompt_toolkit.input import create_pipe_input
+    from prompt_toolkit.output import DummyOutput
+
+    from dealerless.client.tui.app import TableApp
+
+    with create_pipe_input() as inp:
+        app = TableApp(FakeSession(snapshot()), input=inp, output=DummyOutput())
+
+        async def node() -> None:
+            await trio.sleep(0)
+            raise RuntimeError("node failed")  # the screen closes by itself
+
+        with pytest.raises(RuntimeError, match="node failed"):
+            app.run(trio_main=node)
