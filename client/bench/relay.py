@@ -11,7 +11,9 @@ idle, with every peer connected, and under load. A measurement, never a timed te
 from __future__ import annotations
 
 import argparse
+import gc
 import json
+import math
 import os
 import resource
 import secrets
@@ -59,37 +61,17 @@ def rss_kib(pid: int) -> int:
 
 
 async def _worker(args: argparse.Namespace, port: int) -> None:
-    """One load process: connect its tables, say "ready", wait for "go", load, report."""
+    """One load process: connect its tables, say "ready", wait for "go", load, report.
+
+    Every link has a reader from the moment it is connected (the reader drives the link's
+    keepalives; a silent link would be closed by the relay's idle timeout).
+    """
     received = 0
     sent = 0
     links: list[Link] = []
-    config = link_config(keepalive=30.0, idle=120.0)
+    config = link_config(keepalive=5.0, idle=60.0)
     limiter = trio.CapacityLimiter(64)
-
-    async def connect(table: bytes, host: bool) -> None:
-        async with limiter:
-            link, _ = await open_remote(
-                "127.0.0.1",
-                port,
-                Identity.generate(),
-                None,
-                table,
-                args.peers if host else None,
-                config=config,
-            )
-        links.append(link)
-
-    for _ in range(args.tables):
-        table = secrets.token_bytes(16)
-        await connect(table, True)
-        async with trio.open_nursery() as nursery:
-            for _ in range(args.peers - 1):
-                nursery.start_soon(connect, table, False)
-    print("ready", flush=True)
-    await trio.to_thread.run_sync(sys.stdin.readline)
-    payload = b"x" * args.size
-    counting = trio.current_time() + 1.0  # one second of warm-up
-    stop = counting + args.seconds - 1.0
+    window = [math.inf, math.inf]  # counting from, until
 
     async def reader(link: Link) -> None:
         nonlocal received
@@ -98,26 +80,51 @@ async def _worker(args: argparse.Namespace, port: int) -> None:
                 message = await link.receive()
             except LinkError:
                 return
-            if message["t"] == "msg" and counting <= trio.current_time() < stop:
+            if message["t"] == "msg" and window[0] <= trio.current_time() < window[1]:
                 received += 1
 
-    async def writer(link: Link, offset: float) -> None:
+    async def writer(link: Link, offset: float, payload: bytes) -> None:
         nonlocal sent
         await trio.sleep(offset)
-        while trio.current_time() < stop:
+        while trio.current_time() < window[1]:
             try:
                 await link.send({"t": "send", "data": payload})
             except LinkError:
                 return
-            if trio.current_time() >= counting:
+            if trio.current_time() >= window[0]:
                 sent += 1
             await trio.sleep(1.0 / args.rate)
 
     async with trio.open_nursery() as nursery:
-        for number, link in enumerate(links):
+
+        async def connect(table: bytes, host: bool) -> None:
+            async with limiter:
+                link, _ = await open_remote(
+                    "127.0.0.1",
+                    port,
+                    Identity.generate(),
+                    None,
+                    table,
+                    args.peers if host else None,
+                    config=config,
+                )
+            links.append(link)
             nursery.start_soon(reader, link)
-            nursery.start_soon(writer, link, (number % 100) / 100 / args.rate)
-        await trio.sleep_until(stop + 0.5)
+
+        for _ in range(args.tables):
+            table = secrets.token_bytes(16)
+            await connect(table, True)
+            async with trio.open_nursery() as joins:
+                for _ in range(args.peers - 1):
+                    joins.start_soon(connect, table, False)
+        print("ready", flush=True)
+        await trio.to_thread.run_sync(sys.stdin.readline)
+        window[0] = trio.current_time() + 1.0  # one second of warm-up
+        window[1] = window[0] + args.seconds - 1.0
+        payload = b"x" * args.size
+        for number, link in enumerate(links):
+            nursery.start_soon(writer, link, (number % 100) / 100 / args.rate, payload)
+        await trio.sleep_until(window[1] + 0.5)
         nursery.cancel_scope.cancel()
     print(json.dumps({"sent": sent, "received": received}), flush=True)
 
@@ -134,6 +141,7 @@ def run(args: argparse.Namespace) -> int:
     if soft < need:
         resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, need), hard))
     if args.worker_port:
+        gc.set_threshold(50_000, 50, 1000)  # thousands of links: see commands/relay.py
         trio.run(_worker, args, args.worker_port)
         return 0
     with tempfile.TemporaryDirectory(prefix="dealerless-relay-bench-") as tmp:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import gc
 import sys
 
 import trio
@@ -39,6 +40,9 @@ async def _serve(args: argparse.Namespace, host: str, port: int) -> int:
         return 1
     identity, _ = loaded
     say = stderr_say("relay: ")
+    # Thousands of long-lived connections make full garbage collections slow and frequent;
+    # the hub creates no reference cycles on its per-message path, so collect rarely.
+    gc.set_threshold(50_000, 50, 1000)
     hub = Hub(HubLimits(max_connections=args.max_connections, max_tables=args.max_tables), say)
     async with trio.open_nursery() as nursery:
         listeners = await nursery.start(hub.serve_tcp, host, port, identity)
