@@ -182,9 +182,9 @@ class TableApp:
         rep = self.replay.replay
         step = tr(lang, "replay.step", i=self.replay.index, n=len(rep.records))
         check = (
-            ("class:dim", tr(lang, "replay.ok"))
+            ("class:dim", tr(lang, "replay.ok_short"))
             if rep.verified
-            else ("class:error", tr(lang, "replay.bad", reason=rep.problem))
+            else ("class:error", tr(lang, "replay.bad_short") + ": " + rep.problem)
         )
         return [("class:label", step + "  "), check, ("class:dim", "  " + tr(lang, "replay.keys"))]
 

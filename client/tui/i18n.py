@@ -141,7 +141,9 @@ _EN: dict[str, str] = {
     # replay
     "replay.title": "Replay: {file}",
     "replay.step": "record {i} of {n}",
-    "replay.keys": "Right/Space: next  Left: back  Home/End  q: quit",
+    "replay.ok_short": "verified",
+    "replay.bad_short": "DOES NOT VERIFY",
+    "replay.keys": "Right: next  Left: back  Home/End  q: quit",
     "replay.ok": "Transcript verified: every signature and proof checked.",
     "replay.bad": "Transcript does not verify: {reason}",
 }
@@ -267,7 +269,9 @@ _DE: dict[str, str] = {
     "settings.hint": "Hoch/Runter wählen, Links/Rechts ändern, Esc zurück",
     "replay.title": "Wiedergabe: {file}",
     "replay.step": "Eintrag {i} von {n}",
-    "replay.keys": "Rechts/Leertaste: weiter  Links: zurück  Pos1/Ende  q: beenden",
+    "replay.ok_short": "geprüft",
+    "replay.bad_short": "STIMMT NICHT",
+    "replay.keys": "Rechts: weiter  Links: zurück  Pos1/Ende  q: Ende",
     "replay.ok": "Mitschrift geprüft: jede Unterschrift und jeder Beweis stimmt.",
     "replay.bad": "Mitschrift stimmt nicht: {reason}",
 }
@@ -393,7 +397,9 @@ _NL: dict[str, str] = {
     "settings.hint": "Op/Neer kiezen, Links/Rechts wijzigen, Esc terug",
     "replay.title": "Terugkijken: {file}",
     "replay.step": "record {i} van {n}",
-    "replay.keys": "Rechts/Spatie: verder  Links: terug  Home/End  q: stoppen",
+    "replay.ok_short": "gecontroleerd",
+    "replay.bad_short": "KLOPT NIET",
+    "replay.keys": "Rechts: verder  Links: terug  Home/End  q: stop",
     "replay.ok": "Verslag gecontroleerd: elke handtekening en elk bewijs klopt.",
     "replay.bad": "Verslag klopt niet: {reason}",
 }

@@ -186,6 +186,8 @@ def trick(snap: TableSnapshot, look: Look) -> Fragments:
 
 def hand(snap: TableSnapshot, look: Look, selected: int | None) -> Fragments:
     """The local hand, numbered; playable cards bright, the others dimmed in parentheses."""
+    if snap.seat is None:  # an auditor (replay) sees no hand
+        return [("", "")]
     out: Fragments = [("class:label", tr(look.lang, "panel.hand") + ": ")]
     playable = snap.playable()
     for i, card in enumerate(snap.hand):
