@@ -13,6 +13,7 @@ from pathlib import Path
 from dealerless.node.store import TableStore
 from dealerless.node.wire import Invite
 from dealerless.protocol.table import TableConfig, TableMachine
+from dealerless.protocol.table.audit import audit_records
 from dealerless.protocol.transcript import TranscriptReader
 
 CLI = [sys.executable, "-m", "dealerless.client.cli"]
@@ -185,4 +186,15 @@ class Cluster:
         audit = TableMachine.resume(config, None, first)
         assert audit.over, f"the game is not over after {len(first)} records"
         assert not audit.violations
+        report = audit_records(config, first)  # the lead's auditor (dealerless audit)
+        assert report.ok and report.complete, report
         return audit
+
+    def audit_cli(self, seat: int) -> str:
+        """``dealerless audit`` on this seat's transcript file; returns its output."""
+        path = self.store(seat).transcript_path
+        result = subprocess.run(
+            [*CLI, "audit", str(path)], capture_output=True, text=True, timeout=120, check=False
+        )
+        assert result.returncode == 0, result.stdout + result.stderr
+        return result.stdout

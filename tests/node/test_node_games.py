@@ -24,6 +24,8 @@ def play(cluster: Cluster, game: str, seats: int, rules: list[str], relay: bool)
     codes = cluster.wait(names, 240)
     assert all(code == 0 for code in codes.values()), f"{codes}\n{cluster.tail()}"
     cluster.check_identical(list(range(seats)))
+    if game == "belote":
+        assert "verified: complete game" in cluster.audit_cli(seats - 1)
 
 
 @pytest.mark.parametrize(("game", "seats", "rules"), GAMES, ids=[g[0] for g in GAMES])
