@@ -378,16 +378,10 @@ def test_admitting_a_genuine_request_is_accepted() -> None:
 # ---------------------------------------------------------------- timeout races
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="timeout race splits the honest peers for good: the silent seat's late message reaches "
-    "one honest peer after every honest peer signed a timeout vote; the others complete the "
-    "certificate, that peer has moved on and never applies it (VoteBook._complete_one only "
-    "looks at timeout votes for its own head, protocol/table/votes.py), the relayed late message "
-    "is Stale for the others; the 'second deadline -> abort certificate' of "
-    "spec/protocol-design.md is not implemented, so later deadlines never reunite them",
-)
 def test_late_message_racing_a_timeout_certificate_converges() -> None:
+    """Every honest peer voted; the silent seat's late move overtakes the votes to one peer: a
+    voter refuses the late element and the second deadline ends the hand with an abort
+    certificate, so the honest peers converge (was a strict xfail until dc9f8ed)."""
     ht = HostileTable(make_config("tuppen", 4), 5, HOSTILE, relay=True)
     assert ht.play(lambda t: t.hostile_to_act())
     ht.hold_now()
@@ -524,15 +518,10 @@ def _void_branch_collision() -> tuple[HostileTable, list[bytes]]:
     raise AssertionError("situation not reached")
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="after a rollback an honest seat that signs a step of the void branch again can be "
-    "framed as an equivocator: rollback_to forgets signed_at entries above the anchor, and a "
-    "void-branch frame that waited in the future buffer was removed from `seen` "
-    "(protocol/table/machine.py _receive: self.seen.discard(frame)), so the hostile seat "
-    "replaying it makes the honest peer report 'equivocation' by the honest seat",
-)
 def test_void_branch_frame_replayed_after_a_rollback_frames_nobody() -> None:
+    """An honest seat signs again, after a rollback, a (hand, seq) it had signed on the void
+    branch; the hostile seat replays the void frame: nobody blames the honest seat (was a
+    strict xfail until dc9f8ed)."""
     ht, void = _void_branch_collision()
     marks = {s: len(ht.violations(s)) for s in ht.honest}
     ht.send(void, to=[2])

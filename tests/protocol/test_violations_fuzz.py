@@ -209,15 +209,9 @@ def test_signed_malformed_frame_is_refused_and_changes_nothing(name: str) -> Non
     assert any(isinstance(e, Violation) and frame in e.evidence for e in events)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="a correctly signed frame whose body breaks its kind's schema is reported with "
-    "culprit None and no abort vote: TableMachine._receive (protocol/table/machine.py, "
-    "'undecodable message') ignores MessageError.signed_by, although spec/messages.md step 5 "
-    "says such a frame is signed evidence against its author (spec/protocol.md section 2 counts "
-    "it under step 1, 'nobody can be blamed': the two specs disagree)",
-)
 def test_signed_schema_violation_names_its_author() -> None:
+    """The signature proves who sent a body that breaks its schema (messages.md step 5): its
+    author is blamed (was a strict xfail until dc9f8ed)."""
     ht, machine = target()
     frame = _signed_variants(ht)["action as text"]
     events = feed_unchanged(machine, frame)
@@ -287,13 +281,9 @@ def test_flood_of_junk_frames() -> None:
     _table.cache_clear()
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="MAX_FUTURE bounds the number of distinct unknown predecessors, not the frames "
-    "buffered under one: protocol/table/machine.py _receive appends to future[prev] without a "
-    "limit (and discards the frame from `seen`, so even one frame repeated is buffered again)",
-)
 def test_flood_on_one_unknown_predecessor_is_bounded() -> None:
+    """MAX_FUTURE bounds the buffered frames in all, also under one unknown predecessor and
+    for one frame repeated (was a strict xfail until dc9f8ed)."""
     ht = fresh()
     machine = ht.machines[TARGET]
     prev = bytes(range(32))
@@ -305,13 +295,9 @@ def test_flood_on_one_unknown_predecessor_is_bounded() -> None:
     assert total <= MAX_FUTURE
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="unbounded memory under a flood of signed votes: protocol/table/votes.py "
-    "VoteBook.side_message stores every timeout/abort vote under its (seat, head) key whatever "
-    "the head, so a seat can grow VoteBook.timeout without limit with votes for made-up heads",
-)
 def test_flood_of_votes_for_made_up_heads_is_bounded() -> None:
+    """Votes for heads this peer has not reached are kept in bounded number (was a strict
+    xfail until dc9f8ed)."""
     ht = fresh()
     machine = ht.machines[TARGET]
     rng = random.Random(9)
@@ -323,13 +309,8 @@ def test_flood_of_votes_for_made_up_heads_is_bounded() -> None:
     assert size <= MAX_FUTURE
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="unbounded memory under a flood: every refused frame is kept with its bytes in "
-    "TableMachine.violations (protocol/table/machine.py _violation), so 10,000 junk frames of "
-    "64 KiB keep ~640 MB alive; nothing caps or drops old evidence",
-)
 def test_violation_log_is_bounded_under_a_flood() -> None:
+    """Refused frames are not all kept with their bytes (was a strict xfail until dc9f8ed)."""
     ht = fresh()
     machine = ht.machines[TARGET]
     for n in range(2_000):
