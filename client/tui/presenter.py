@@ -377,6 +377,9 @@ def summary(snap: TableSnapshot, look: Look, result: HandResult | None) -> list[
     for s in range(snap.players):
         lines.append(f"  {seat_name(snap, s, look):<16} {snap.scores[s]:>6}")
     lines.append("")
+    if result is not None and not snap.over:
+        signed = any(isinstance(e, HandSigned) and e.hand == result.hand_number for e in snap.log)
+        lines.append(tr(lang, "end.signed" if signed else "end.unsigned"))
     if snap.violations:
         text = "; ".join(
             f"{seat_name(snap, v.culprit, look)}: {v.reason} ({len(v.evidence)} signed messages)"
