@@ -355,3 +355,26 @@ def test_revoke_with_proofs_for_another_step(game: str, players: int) -> None:
     assert mine
     frame = ht.craft_action(action, open=open_share(ht, action.position), nonmember=proofs)
     refused(ht, frame)
+
+
+def _belote_trump_revoke(t: HostileTable) -> bool:
+    """The hostile seat could play a card only by breaking a trump obligation: the card is not
+    a trump and the cards that forbid it are trumps (must trump), or it is a trump and the
+    forbidding cards are higher trumps (must over-trump)."""
+    if not _revoke_possible(t):
+        return False
+    trump = getattr(t.ref.engine, "trump", None)
+    if trump is None:
+        return False
+    action, _, forbidden = _revoke(t)
+    assert action.card is not None
+    return all(Card.from_index(c).suit == trump for c in forbidden)
+
+
+def test_belote_revoke_of_a_trump_obligation_without_proof() -> None:
+    ht = at_card_play(_belote_trump_revoke, "belote", 4)
+    action, _, forbidden = _revoke(ht)
+    assert action.position is not None
+    trump = getattr(ht.ref.engine, "trump", None)
+    assert all(Card.from_index(c).suit == trump for c in forbidden)
+    refused(ht, ht.craft_action(action, open=open_share(ht, action.position)))
