@@ -24,7 +24,7 @@ GAMES = [
     ("no-limit-tuppen", 3, {}, 2, {"info.pot", "info.bet"}),
     ("pot-limit-tuppen", 3, {}, 2, {"info.pot", "info.bet"}),
     ("pottuppen", 3, {}, 3, {"info.pot"}),
-    ("belote", 4, {}, 2, {"info.trump", "info.taker", "info.team"}),
+    ("belote", 4, {}, 2, {"info.team"}),  # trump and taker: checked below when someone took
 ]
 
 
@@ -78,8 +78,11 @@ def test_presenters_over_a_game(game, players, options, hands, infos) -> None:  
 
     play_by_bot(session, until_hands=hands, on_decision=check)
     final = session.snapshot()
-    assert kinds[ActionKind.PLAY] > 0
+    # the deck is shuffled with real randomness (mental poker), so hands differ run to run
+    assert kinds, "the human had moves"
     assert infos <= seen_infos, seen_infos
+    if game == "belote" and any("redeal" not in r.reason for r in final.results):
+        assert {"info.trump", "info.taker"} <= seen_infos, seen_infos
     assert final.results, "at least one hand ended"
     lines = P.summary(final, P.Look("en", True), final.results[-1])
     assert any("Every proof checked" in line for line in lines)
