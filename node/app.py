@@ -15,6 +15,7 @@ import trio
 
 from dealerless.node.hub import Hub, bound_port
 from dealerless.node.identity import Identity
+from dealerless.node.line_driver import LineDriver
 from dealerless.node.links import Link, open_local, open_remote
 from dealerless.node.seat import BotDriver, Driver, NodeOptions, SeatNode
 from dealerless.node.store import TableMeta, TableStore, find_tables
@@ -72,7 +73,7 @@ def warm_up() -> None:
 def _driver(meta: TableMeta, driver: Driver | None) -> Driver | None:
     if driver is not None:
         return driver
-    return BotDriver() if meta.bot else None
+    return BotDriver() if meta.bot else LineDriver()
 
 
 async def _run_node(

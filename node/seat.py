@@ -511,6 +511,9 @@ class SeatNode:
             self.queue({"t": "f", "f": frame})
         for event in events:
             self._report(event)
+        hook = getattr(self.driver, "on_events", None)
+        if hook is not None and events:
+            hook(machine, events)
         if not machine.over and machine.my_turn_to_act() and self.driver and not self.acting:
             self.acting = True
             assert self.nursery is not None

@@ -40,14 +40,23 @@ class Cluster:
     invite_code: str = ""
     homes: list[Path] = field(default_factory=list)
 
-    def spawn(self, name: str, args: list[str]) -> subprocess.Popen[bytes]:
+    def spawn(
+        self, name: str, args: list[str], stdin: bytes | None = None
+    ) -> subprocess.Popen[bytes]:
         log = self.root / f"{name}.log"
         n = sum(1 for k in self.logs if k.split("#")[0] == name)
         self.logs[f"{name}#{n}"] = log
         out = open(log, "ab")  # noqa: SIM115
         env = dict(os.environ, PYTHONUNBUFFERED="1")
-        proc = subprocess.Popen(CLI + args, stdout=out, stderr=subprocess.STDOUT, env=env)
+        source = subprocess.DEVNULL if stdin is None else subprocess.PIPE
+        proc = subprocess.Popen(
+            CLI + args, stdout=out, stderr=subprocess.STDOUT, env=env, stdin=source
+        )
         out.close()
+        if stdin is not None:
+            assert proc.stdin is not None
+            proc.stdin.write(stdin)
+            proc.stdin.close()
         self.procs[name] = proc
         return proc
 

@@ -36,3 +36,26 @@ def test_direct_game(cluster: Cluster, game: str, seats: int, rules: list[str]) 
 @pytest.mark.parametrize(("game", "seats", "rules"), GAMES, ids=[g[0] for g in GAMES])
 def test_relay_game(cluster: Cluster, game: str, seats: int, rules: list[str]) -> None:
     play(cluster, game, seats, rules, relay=True)
+
+
+def test_a_human_seat_plays_from_the_terminal(cluster: Cluster) -> None:
+    """Without --bot, a joiner reads its moves as numbers from standard input."""
+    cluster.host("limit-tuppen", 2, ["hands=2"])
+    cluster.spawn(
+        "seat1",
+        [
+            "join",
+            cluster.invite_code,
+            "--home",
+            str(cluster.homes[1]),
+            "--name",
+            "human",
+            "--linger",
+            "3",
+        ],
+        stdin=b"1\n" * 500,
+    )
+    codes = cluster.wait(["seat0", "seat1"], 240)
+    assert codes == {"seat0": 0, "seat1": 0}, cluster.tail()
+    cluster.check_identical([0, 1])
+    assert "your move>" in cluster.logs["seat1#0"].read_text()
