@@ -114,11 +114,7 @@ async def _run_node(
                 return await open_local(local_hub, key, table_id, open_seats)
 
         else:
-            pin = (
-                bytes.fromhex(meta.relay_key or "") or None
-                if meta.relay
-                else bytes.fromhex(meta.host_key)
-            )
+            pin = meta.relay_fingerprint or None if meta.relay else bytes.fromhex(meta.host_key)
 
             async def connector() -> tuple[Link, dict[str, Any]]:
                 say(f"connecting to {meta.address}:{meta.port}")
@@ -133,7 +129,7 @@ async def _run_node(
                 table_id,
                 key,
                 relay=meta.relay,
-                relay_key=bytes.fromhex(meta.relay_key) if meta.relay_key else None,
+                relay_fingerprint=meta.relay_fingerprint,
                 game=meta.game,
                 seats=meta.seats,
             ).encode()
@@ -165,7 +161,7 @@ async def host_table(
     listen: tuple[str, int] = ("127.0.0.1", 0),
     advertise: str = "",
     relay: tuple[str, int] | None = None,
-    relay_key: bytes | None = None,
+    relay_fingerprint: str = "",
     bot: bool = False,
     transcript: str = "",
     step_timeout_ms: int = 60_000,
@@ -184,7 +180,7 @@ async def host_table(
         port=port,
         host_key=identity.public_key.hex(),
         relay=relay is not None,
-        relay_key=relay_key.hex() if relay_key else "",
+        relay_fingerprint=relay_fingerprint,
         name=name,
         bot=bot,
         transcript=transcript,
@@ -215,7 +211,7 @@ def meta_for_invite(invite: Invite, *, name: str, bot: bool, transcript: str) ->
         port=invite.port,
         host_key=invite.host_key.hex(),
         relay=invite.relay,
-        relay_key=invite.relay_key.hex() if invite.relay_key else "",
+        relay_fingerprint=invite.relay_fingerprint,
         name=name,
         bot=bot,
         transcript=transcript,

@@ -37,7 +37,7 @@ class TableMeta:
     port: int
     host_key: str  # hex
     relay: bool = False
-    relay_key: str = ""
+    relay_fingerprint: str = ""
     name: str = ""
     bot: bool = False
     transcript: str = ""

@@ -14,7 +14,7 @@ from typing import Any
 
 import msgpack
 
-from dealerless.node.identity import PeerId, format_fingerprint
+from dealerless.node.identity import PeerId, format_fingerprint, normalize_fingerprint
 
 __all__ = [
     "INVITE_PREFIX",
@@ -87,7 +87,7 @@ class Invite:
     table_id: bytes
     host_key: bytes  # the host's raw Ed25519 public key: the joiner pins it
     relay: bool = False  # the address is a relay, not the host itself
-    relay_key: bytes | None = None  # pin for the relay's link, if known
+    relay_fingerprint: str = ""  # pins the relay's link, if known
     game: str = ""
     seats: int = 0
 
@@ -105,7 +105,7 @@ class Invite:
             "n": self.seats,
         }
         if self.relay:
-            data["r"] = self.relay_key or b""
+            data["r"] = self.relay_fingerprint
         body = encode(data)
         check = hashlib.sha256(body).digest()[:4]
         text = base64.urlsafe_b64encode(body + check).decode("ascii").rstrip("=")
@@ -125,14 +125,13 @@ class Invite:
             raise InviteError("the invite code is damaged (checksum mismatch): copy it again")
         try:
             data = decode_plain(raw[:-4])
-            relay_key = data.get("r")
             invite = Invite(
                 address=str(data["a"]),
                 port=int(data["p"]),
                 table_id=bytes(data["t"]),
                 host_key=bytes(data["k"]),
                 relay="r" in data,
-                relay_key=bytes(relay_key) if relay_key else None,
+                relay_fingerprint=str(data.get("r") or ""),
                 game=str(data.get("g", "")),
                 seats=int(data.get("n", 0)),
             )
@@ -142,8 +141,8 @@ class Invite:
             raise InviteError("the invite code holds a bad table id")
         try:
             PeerId(invite.host_key)
-            if invite.relay_key is not None:
-                PeerId(invite.relay_key)
+            if invite.relay_fingerprint:
+                normalize_fingerprint(invite.relay_fingerprint)
         except ValueError as exc:
             raise InviteError(f"the invite code holds a bad key: {exc}") from None
         if not 0 < invite.port < 65536:

@@ -57,7 +57,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--relay-fingerprint",
         default="",
         metavar="FP",
-        help="the relay's fingerprint (pins its key)",
+        help="the relay's fingerprint (printed by the relay): the host and every joiner "
+        "(through the invite) refuse a relay with another key",
     )
     parser.add_argument("--name", default="", help="your name at the table")
     parser.add_argument(
@@ -78,14 +79,9 @@ def run(args: argparse.Namespace) -> int:
         game = make_config(args.game, args.seats, parse_rule_args(args.game, args.rule))
         listen = parse_address(args.listen)
         relay = parse_address(args.relay) if args.relay else None
-        relay_key = None
+        relay_fingerprint = ""
         if args.relay_fingerprint:
-            normalize_fingerprint(args.relay_fingerprint)
-            print(
-                "dealerless host: --relay-fingerprint is checked by the joiners only when "
-                "given as a key; using an unpinned relay link",
-                file=sys.stderr,
-            )
+            relay_fingerprint = normalize_fingerprint(args.relay_fingerprint)
     except (ConfigError, ValueError) as exc:
         print(f"dealerless host: {exc}", file=sys.stderr)
         return 2
@@ -116,7 +112,7 @@ def run(args: argparse.Namespace) -> int:
                 listen=listen,
                 advertise=args.advertise,
                 relay=relay,
-                relay_key=relay_key,
+                relay_fingerprint=relay_fingerprint,
                 bot=args.bot,
                 transcript=args.transcript,
                 step_timeout_ms=args.step_timeout,

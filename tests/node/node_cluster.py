@@ -39,6 +39,7 @@ class Cluster:
     invite: Invite | None = None
     invite_code: str = ""
     homes: list[Path] = field(default_factory=list)
+    relay_fingerprint: str = ""
 
     def spawn(
         self, name: str, args: list[str], stdin: bytes | None = None
@@ -75,6 +76,9 @@ class Cluster:
             ],
         )
         wait_for(port_file.exists, 30, "the relay port", [self.procs["relay"]])
+        log = self.logs["relay#0"]
+        wait_for(lambda: "fingerprint" in log.read_text(), 30, "the relay's fingerprint")
+        self.relay_fingerprint = log.read_text().split("fingerprint ")[1].split()[0]
         return int(port_file.read_text())
 
     def host(
@@ -110,7 +114,10 @@ class Cluster:
         ]
         for rule in rules:
             args += ["--rule", rule]
-        args += ["--relay", f"127.0.0.1:{relay}"] if relay else ["--listen", "127.0.0.1:0"]
+        if relay:  # the relay's key is pinned by the host and, through the invite, the joiners
+            args += ["--relay", f"127.0.0.1:{relay}", "--relay-fingerprint", self.relay_fingerprint]
+        else:
+            args += ["--listen", "127.0.0.1:0"]
         self.spawn("seat0", args)
         wait_for(invite_file.exists, 30, "the invite", [self.procs["seat0"]])
         self.invite_code = invite_file.read_text().strip()

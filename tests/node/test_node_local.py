@@ -24,6 +24,8 @@ def test_invite_round_trip_and_errors() -> None:
     assert Invite.decode("  " + code[:20] + "\n" + code[20:]) == invite  # pasted with breaks
     relayed = Invite("relay.example", 7787, invite.table_id, key, relay=True)
     assert Invite.decode(relayed.encode()).relay
+    pinned = Invite("r", 1, invite.table_id, key, relay=True, relay_fingerprint="A" * 24)
+    assert Invite.decode(pinned.encode()).relay_fingerprint == "A" * 24
     with pytest.raises(InviteError, match="starts with"):
         Invite.decode("xx" + code)
     with pytest.raises(InviteError, match="damaged"):
