@@ -183,7 +183,7 @@ async def host_table(
         relay_fingerprint=relay_fingerprint,
         name=name,
         bot=bot,
-        transcript=transcript,
+        transcript=str(Path(transcript).resolve()) if transcript else "",
         game=game.game,
         seats=game.players,
         step_timeout_ms=step_timeout_ms,
@@ -214,7 +214,7 @@ def meta_for_invite(invite: Invite, *, name: str, bot: bool, transcript: str) ->
         relay_fingerprint=invite.relay_fingerprint,
         name=name,
         bot=bot,
-        transcript=transcript,
+        transcript=str(Path(transcript).resolve()) if transcript else "",
         game=invite.game,
         seats=invite.seats,
     )

@@ -36,6 +36,7 @@ from dealerless.protocol.table.events import (
     TimeoutVoted,
     Violation,
 )
+from dealerless.protocol.transcript import TranscriptError
 
 __all__ = ["BotDriver", "Driver", "NodeOptions", "SeatNode", "config_signature_ok"]
 
@@ -163,7 +164,10 @@ class SeatNode:
             nursery.start_soon(self._ticker)
             if self.config is not None:
                 # The wait for the peers' records starts when the first link is up.
-                self.resync = _Resync(math.inf, self.store.stored_count())
+                try:
+                    self.resync = _Resync(math.inf, self.store.stored_count())
+                except (TranscriptError, OSError) as exc:
+                    self._cannot_resume(exc)
             backoff = 0.2
             while not self.done:
                 try:
@@ -441,7 +445,21 @@ class SeatNode:
         others = {s.key for s in self.config.seats if s.key != self.key}
         if self.now() < sync.deadline and not others <= sync.answered:
             return
-        self._start(sync.best)
+        try:
+            self._start(sync.best)
+        except (TranscriptError, LocalProtocolError, OSError) as exc:
+            self._cannot_resume(exc)
+
+    def _cannot_resume(self, exc: Exception) -> None:
+        self.say(
+            f"cannot resume: the stored transcript {self.store.transcript_path} is unusable "
+            f"({exc}); it was left untouched"
+        )
+        self.resync = None
+        self.exit_code = 1
+        self.done = True
+        if self.nursery is not None:
+            self.nursery.cancel_scope.cancel()
 
     # ---------------------------------------------------------------- catch-up
     def _announce(self) -> None:

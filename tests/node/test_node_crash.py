@@ -55,3 +55,20 @@ def test_node_stops_for_good(cluster: Cluster) -> None:
     assert audit.over
     log = cluster.logs["seat0#0"].read_text()
     assert "too slow" in log
+
+
+def test_a_corrupt_transcript_is_refused_not_repaired(cluster: Cluster) -> None:
+    cluster.host("limit-tuppen", 2, ["hands=3"])
+    cluster.join(1)
+    wait_for(lambda: cluster.count(1) >= 10, 120, "seat1 at record 10", cluster.procs.values())
+    cluster.kill("seat1")
+    path = cluster.store(1).transcript_path
+    data = bytearray(path.read_bytes())
+    data[len(data) // 2] ^= 0xFF  # damage inside a record: not a torn tail
+    path.write_bytes(bytes(data))
+    cluster.resume(1)
+    codes = cluster.wait(["seat1"], 60)
+    assert codes == {"seat1": 1}
+    log = cluster.logs["seat1#1"].read_text()
+    assert "cannot resume" in log and "left untouched" in log, log
+    assert path.read_bytes() == bytes(data)
