@@ -10,19 +10,18 @@ from __future__ import annotations
 
 import collections
 import math
-import random
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any
 
 import trio
 
-from dealerless.client.bots import bot_for
+from dealerless.node.drivers import BotDriver, Driver, NodeOptions
 from dealerless.node.identity import Identity, PeerId
 from dealerless.node.links import FatalLinkError, Link, LinkError
 from dealerless.node.store import TableMeta, TableStore
 from dealerless.node.wire import WireError, decode, encode
-from dealerless.protocol.rules.base import Action, ActionKind, GameConfig
+from dealerless.protocol.rules.base import ActionKind, GameConfig
 from dealerless.protocol.table import SeatInfo, TableConfig, TableMachine
 from dealerless.protocol.table.events import (
     Accepted,
@@ -45,32 +44,6 @@ Say = Callable[[str], None]
 CONFIG_LABEL = b"dealerless/node/config"
 RECS_CHUNK = 512 * 1024
 PRESTART_BUFFER = 512
-
-
-class Driver(Protocol):
-    async def choose(self, machine: TableMachine) -> Action | None: ...
-
-
-class BotDriver:
-    """Plays a seat with the game's bot (chosen from the signed configuration)."""
-
-    def __init__(self, seed: int | None = None) -> None:
-        self.rng = random.Random(seed)  # noqa: S311 - bot choices are not secrets
-
-    async def choose(self, machine: TableMachine) -> Action | None:
-        assert machine.seat is not None
-        bot = bot_for(machine.config.game.game)
-        return bot(machine.engine, machine.seat, self.rng, True)
-
-
-@dataclass
-class NodeOptions:
-    tick: float = 0.1
-    stall: float = 1.0  # no progress for this long: ask the peers what they have
-    linger: float = 10.0  # after the game: wait this long at most for peers to catch up
-    sync_wait: float = 3.0  # after a restart: wait this long at most for the peers' records
-    reconnect_cap: float = 2.0
-    hello_every: float = 1.0
 
 
 @dataclass

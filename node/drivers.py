@@ -1,0 +1,46 @@
+"""How a seat's moves are chosen: the :class:`Driver` interface, the bot driver, and the node's
+tunables.
+
+A driver's ``choose(machine)`` is awaited when the table waits for this seat
+(``machine.my_turn_to_act()``); it returns a legal action (or None to let the step timeout
+decide). A driver may also define ``on_events(machine, events)``, called after every change
+(events already persisted). ``node/line_driver.py`` is the terminal driver.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import Protocol
+
+from dealerless.client.bots import bot_for
+from dealerless.protocol.rules.base import Action
+from dealerless.protocol.table import TableMachine
+
+__all__ = ["BotDriver", "Driver", "NodeOptions"]
+
+
+class Driver(Protocol):
+    async def choose(self, machine: TableMachine) -> Action | None: ...
+
+
+class BotDriver:
+    """Plays a seat with the game's bot (chosen from the signed configuration)."""
+
+    def __init__(self, seed: int | None = None) -> None:
+        self.rng = random.Random(seed)  # noqa: S311 - bot choices are not secrets
+
+    async def choose(self, machine: TableMachine) -> Action | None:
+        assert machine.seat is not None
+        bot = bot_for(machine.config.game.game)
+        return bot(machine.engine, machine.seat, self.rng, True)
+
+
+@dataclass
+class NodeOptions:
+    tick: float = 0.1
+    stall: float = 1.0  # no progress for this long: ask the peers what they have
+    linger: float = 10.0  # after the game: wait this long at most for peers to catch up
+    sync_wait: float = 3.0  # after a restart: wait this long at most for the peers' records
+    reconnect_cap: float = 2.0
+    hello_every: float = 1.0
