@@ -15,6 +15,7 @@ from dealerless.node.store import TableMeta
 from dealerless.node.wire import parse_address
 from dealerless.protocol.rules.base import ConfigError
 from dealerless.protocol.rules.registry import game_names, make_config, parse_rule_args
+from dealerless.protocol.table.config import MAX_STEP_TIMEOUT_MS, MIN_STEP_TIMEOUT_MS
 
 HELP = "create a table and print the invite code for the other players"
 
@@ -79,6 +80,10 @@ def run(args: argparse.Namespace) -> int:
         game = make_config(args.game, args.seats, parse_rule_args(args.game, args.rule))
         listen = parse_address(args.listen)
         relay = parse_address(args.relay) if args.relay else None
+        if not MIN_STEP_TIMEOUT_MS <= args.step_timeout <= MAX_STEP_TIMEOUT_MS:
+            raise ValueError(
+                f"--step-timeout must be {MIN_STEP_TIMEOUT_MS}..{MAX_STEP_TIMEOUT_MS} ms"
+            )
         relay_fingerprint = ""
         if args.relay_fingerprint:
             relay_fingerprint = normalize_fingerprint(args.relay_fingerprint)

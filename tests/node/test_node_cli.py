@@ -37,6 +37,10 @@ def test_host_refuses_a_bad_rule(tmp_path: Path) -> None:
         "host", "--game", "limit-tuppen", "--seats", "2", "--rule", "hands=x", home=tmp_path
     )
     assert result.returncode == 2 and "dealerless host:" in result.stderr
+    result = run_cli(
+        "host", "--game", "belote", "--seats", "4", "--step-timeout", "5", home=tmp_path
+    )
+    assert result.returncode == 2 and "--step-timeout" in result.stderr
 
 
 def test_resume_without_a_table(tmp_path: Path) -> None:
