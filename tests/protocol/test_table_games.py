@@ -232,3 +232,8 @@ def test_equivocation_seen_after_building_on_one_branch_is_rolled_back() -> None
     assert ended and ended[-1].result.details.get("culprit", seat) == seat
     for s in others:
         assert sim.machines[s].engine.scores()[s] >= before[s][s], "honest seats lose nothing"
+    # The auditor confirms the honest transcript and the cheat it settled.
+    report = audit_records(sim.table, a.records)
+    assert report.ok, report.failure
+    assert report.state_hash == a.state_hash()
+    assert any(v.culprit == seat for v in report.caught)
