@@ -237,3 +237,30 @@ def test_equivocation_seen_after_building_on_one_branch_is_rolled_back() -> None
     assert report.ok, report.failure
     assert report.state_hash == a.state_hash()
     assert any(v.culprit == seat for v in report.caught)
+
+
+def test_a_local_illegal_action_is_refused_before_anything_is_sent() -> None:
+    rng = random.Random(8)
+    sim = start_game(make_config("tuppen", 3), rng)
+    sim.deliver_all()
+    seat = next(s for s, m in enumerate(sim.machines) if m.my_turn_to_act())
+    machine = sim.machines[seat]
+    other = (seat + 1) % 3
+    head, records = machine.head, list(machine.records)
+    from dealerless.protocol.rules.base import Action, ActionKind
+    from dealerless.protocol.table import LocalProtocolError
+
+    attempts = [
+        Action(ActionKind.FOLD, seat),  # no knock to answer
+        Action(ActionKind.BID, seat),  # not a Tuppen move
+        Action(ActionKind.PLAY, other, card=sim.machines[other].engine.hand(other)[0].card),
+    ]
+    for action in attempts:
+        with pytest.raises(LocalProtocolError):
+            machine.act(action, 0.0)
+    not_mine = sim.machines[other]
+    with pytest.raises(LocalProtocolError):
+        card = not_mine.engine.hand(other)[0].card
+        not_mine.act(Action(ActionKind.PLAY, other, card=card), 0.0)
+    assert machine.head == head and machine.records == records
+    assert machine.take_outgoing() == [] and not_mine.take_outgoing() == []
