@@ -1,0 +1,348 @@
+"""A hostile seat over the real node and transport (for adversarial tests and the soak run).
+
+:class:`HostileSeatNode` is a :class:`~dealerless.node.seat.SeatNode` whose table frames pass
+through an :class:`Attack` before they reach the hub: the attack may let a frame through, hold
+it, replace it with crafted frames (signed with the seat's real key, so only the content is
+wrong), send different frames to different peers, or send to some peers only. Once an attack
+has ``started`` the node no longer serves catch-up records (its own transcript holds the
+genuine frames it withheld); once ``muted`` nothing from its machine leaves the node; with
+``disconnect`` set it drops its link and stays away.
+
+:func:`run_table` runs a whole table in one Trio run over loopback TCP: seat 0 hosts (direct
+mode, its hub listens), the other seats join through the invite, one of them hostile. It returns
+every seat's exit code, messages, and (from the stores) the configuration and transcripts.
+
+Nothing here is used by the honest node; it is a test harness (spec/security.md).
+"""
+
+from __future__ import annotations
+
+import secrets as _secrets
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import trio
+
+from dealerless.node.app import _run_node, meta_for_invite, warm_up
+from dealerless.node.drivers import BotDriver, Driver, NodeOptions
+from dealerless.node.hub import Hub
+from dealerless.node.identity import Identity
+from dealerless.node.links import Link, open_remote
+from dealerless.node.seat import SeatNode
+from dealerless.node.store import TableMeta, TableStore
+from dealerless.node.wire import Invite
+from dealerless.protocol.messages import SignedMessage, decode_message, sign_message
+from dealerless.protocol.rules.base import GameConfig
+from dealerless.protocol.table import TableConfig, TableMachine
+from dealerless.protocol.table.events import TableEvent
+from dealerless.protocol.table.kinds import TABLE_REGISTRY
+from dealerless.protocol.transcript import TranscriptReader
+
+__all__ = ["Attack", "HostileSeatNode", "Send", "TableRun", "decode", "run_table"]
+
+
+def decode(frame: bytes) -> SignedMessage:
+    return decode_message(frame, registry=TABLE_REGISTRY)
+
+
+@dataclass
+class Send:
+    """A frame to send: to every other seat (``to`` None) or to the listed seats only."""
+
+    frame: bytes
+    to: tuple[int, ...] | None = None
+
+
+class Attack:
+    """The honest behaviour; subclasses override :meth:`on_frame` and/or :meth:`after`."""
+
+    def __init__(self) -> None:
+        self.started = False  # stop serving catch-up records
+        self.muted = False  # drop every frame the machine produces
+        self.disconnect = False  # drop the link and stay away
+        self.sent: list[bytes] = []  # the crafted frames that were sent (evidence to look for)
+        self.withheld: list[bytes] = []
+
+    def on_frame(self, node: HostileSeatNode, frame: bytes) -> list[Send] | None:
+        """A frame the machine wants to send; None sends it unchanged."""
+        return None
+
+    def after(self, node: HostileSeatNode, events: list[TableEvent]) -> list[Send]:
+        """Called after every machine call (new frames already passed through on_frame)."""
+        return []
+
+
+class HostileSeatNode(SeatNode):
+    def __init__(self, *args: Any, attack: Attack, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.attack = attack
+        self.signing_key = self.identity.wire_key()
+
+    # ---------------------------------------------------------------- crafting
+    @property
+    def m(self) -> TableMachine:
+        assert self.machine is not None
+        return self.machine
+
+    @property
+    def seat(self) -> int:
+        assert self.machine is not None and self.machine.seat is not None
+        return self.machine.seat
+
+    def craft(self, kind: str, body: dict[str, Any], **header: Any) -> bytes:
+        """Sign a message of this seat at the machine's head (header fields overridable)."""
+        m = self.m
+        fields: dict[str, Any] = {
+            "table_id": m.config.table_id,
+            "hand": m.hand,
+            "seq": m.seq,
+            "prev": m.head,
+            "seat": m.seat,
+            "kind": kind,
+            "body": body,
+        }
+        fields.update(header)
+        return sign_message(self.signing_key, registry=TABLE_REGISTRY, **fields).frame
+
+    def resign(self, frame: bytes, **changes: Any) -> bytes:
+        """Re-sign a frame's message with some envelope fields or its body changed."""
+        msg = decode(frame)
+        fields: dict[str, Any] = {
+            "table_id": msg.table_id,
+            "hand": msg.hand,
+            "seq": msg.seq,
+            "prev": msg.prev,
+            "seat": msg.seat,
+            "kind": msg.kind,
+            "body": msg.body,
+        }
+        fields.update(changes)
+        return sign_message(self.signing_key, registry=TABLE_REGISTRY, **fields).frame
+
+    # ---------------------------------------------------------------- sending
+    def send_raw(self, send: Send) -> None:
+        """Queue a frame for the hub, bypassing the attack."""
+        if send.to is None:
+            super().queue({"t": "f", "f": send.frame})
+            return
+        assert self.config is not None
+        for seat in send.to:
+            super().queue({"t": "f", "f": send.frame}, to=self.config.seats[seat].key)
+
+    def queue(self, payload: dict[str, Any], to: bytes | None = None) -> None:
+        kind = payload.get("t")
+        if kind == "f":
+            if self.attack.muted:
+                self.attack.withheld.append(payload["f"])
+                return
+            out = self.attack.on_frame(self, payload["f"]) if self.machine is not None else None
+            if out is None:
+                super().queue(payload, to)
+                return
+            for send in out:
+                self.send_raw(send)
+            return
+        if kind == "recs" and self.attack.started:
+            return
+        super().queue(payload, to)
+
+    def _after(self, events: list[TableEvent]) -> None:
+        super()._after(events)
+        if self.machine is None or self.done:
+            return
+        for send in self.attack.after(self, events):
+            self.send_raw(send)
+        if self.attack.disconnect and not self.done:
+            self.say("hostile: disconnecting for good")
+            self.done = True
+            if self.nursery is not None:
+                self.nursery.cancel_scope.cancel()
+
+
+async def _run_hostile(
+    identity: Identity,
+    home: Path,
+    meta: TableMeta,
+    attack: Attack,
+    driver: Driver,
+    say: Callable[[str], None],
+    options: NodeOptions,
+) -> int:
+    table_id = bytes.fromhex(meta.table_id)
+    store = TableStore(home, table_id)
+    warm_up()
+    pin = bytes.fromhex(meta.host_key)
+
+    async def connector() -> tuple[Link, dict[str, Any]]:
+        return await open_remote(meta.address, meta.port, identity, pin, table_id, None)
+
+    store.save_meta(meta)
+    node = HostileSeatNode(
+        identity, store, meta, connector, driver, say=say, options=options, attack=attack
+    )
+    return await node.run()
+
+
+@dataclass
+class TableRun:
+    game: GameConfig
+    homes: list[Path]
+    hostile_key: bytes | None
+    codes: dict[int, int] = field(default_factory=dict)  # by join order (0 = host)
+    lines: dict[int, list[str]] = field(default_factory=dict)
+    config: TableConfig | None = None
+    table_id: bytes = b""
+
+    @property
+    def hostile_seat(self) -> int | None:
+        assert self.config is not None
+        return None if self.hostile_key is None else self.config.seat_of(self.hostile_key)
+
+    def home_of_seat(self, seat: int) -> Path:
+        """The home of the node that sits at ``seat`` (join order is not seat order)."""
+        assert self.config is not None
+        for home in self.homes:
+            store = TableStore(home, self.table_id)
+            loaded = store.load_config() if store.exists else None
+            key = (home / "key").read_bytes() if (home / "key").exists() else b""
+            if loaded is not None and key == self.config.seats[seat].key:
+                return home
+        raise KeyError(seat)
+
+    def records(self, seat: int) -> list[bytes]:
+        store = TableStore(self.home_of_seat(seat), self.table_id)
+        with TranscriptReader(store.transcript_path) as reader:
+            return [r.frame for r in reader.records()]
+
+    def transcript_path(self, seat: int) -> Path:
+        return TableStore(self.home_of_seat(seat), self.table_id).transcript_path
+
+    def honest_seats(self) -> list[int]:
+        assert self.config is not None
+        return [s for s in range(self.config.players) if s != self.hostile_seat]
+
+    def log(self) -> str:
+        return "\n".join(
+            f"--- node {i} (exit {self.codes.get(i)})\n" + "\n".join(lines[-25:])
+            for i, lines in self.lines.items()
+        )
+
+
+def run_table(
+    root: Path,
+    game: GameConfig,
+    attack: Attack | None,
+    *,
+    hostile_index: int = 1,
+    step_timeout_ms: int = 3000,
+    options: NodeOptions | None = None,
+    timeout: float = 120.0,
+    seed: int = 0,
+) -> TableRun:
+    """Seat 0 hosts; joiners ``1..n-1`` join in order; joiner ``hostile_index`` runs ``attack``
+    (None: every seat honest). Returns when every honest node has exited (the hostile node is
+    then cancelled)."""
+    opts = options or NodeOptions(linger=1.5, stall=0.5, sync_wait=1.0)
+    n = game.players
+    ids = [Identity.generate() for _ in range(n)]
+    homes = [root / f"node{i}" for i in range(n)]
+    for home, ident in zip(homes, ids, strict=True):
+        home.mkdir(parents=True, exist_ok=True)
+        (home / "key").write_bytes(ident.public_key)
+    hostile_key = ids[hostile_index].public_key if attack is not None else None
+    run = TableRun(game, homes, hostile_key)
+    table_id = _secrets.token_bytes(16)
+    run.table_id = table_id
+
+    def sayer(i: int) -> Callable[[str], None]:
+        run.lines[i] = []
+        return run.lines[i].append
+
+    async def main() -> None:
+        ready = trio.Event()
+        invite: list[Invite] = []
+        lobby = [trio.Event() for _ in range(n)]
+
+        def on_ready(meta: TableMeta) -> None:
+            invite.append(Invite.decode(meta.invite))
+            ready.set()
+
+        host_say = sayer(0)
+
+        def host_lines(text: str) -> None:
+            host_say(text)
+            if "joined (" in text:  # "'name' joined (k/n)": joiner k-1 is seated
+                k = int(text.rsplit("(", 1)[1].split("/")[0]) - 1
+                if 0 < k < n:
+                    lobby[k].set()
+
+        async def host() -> None:
+            meta = TableMeta(
+                table_id.hex(),
+                "host",
+                "127.0.0.1",
+                0,
+                ids[0].public_key.hex(),
+                name="n0",
+                bot=True,
+                game=game.game,
+                seats=n,
+                listen_host="127.0.0.1",
+                options=dict(game.options),
+                step_timeout_ms=step_timeout_ms,
+            )
+            run.codes[0] = await _run_node(
+                ids[0],
+                homes[0],
+                meta,
+                game=game,
+                driver=BotDriver(seed),
+                say=host_lines,
+                log=None,
+                options=opts,
+                hub=Hub(say=lambda _s: None),
+                on_ready=on_ready,
+            )
+
+        async def join(i: int, cancel: trio.CancelScope | None = None) -> None:
+            await ready.wait()
+            if i > 1:
+                await lobby[i - 1].wait()  # seat order = join order
+            meta = meta_for_invite(invite[0], name=f"n{i}", bot=True, transcript="")
+            say = sayer(i)
+            if i == hostile_index and attack is not None:
+                assert cancel is not None
+                with cancel:
+                    run.codes[i] = await _run_hostile(
+                        ids[i], homes[i], meta, attack, BotDriver(seed + i), say, opts
+                    )
+                return
+            run.codes[i] = await _run_node(
+                ids[i],
+                homes[i],
+                meta,
+                game=None,
+                driver=BotDriver(seed + i),
+                say=say,
+                log=None,
+                options=opts,
+            )
+
+        with trio.fail_after(timeout):
+            hostile_scope = trio.CancelScope()
+            async with trio.open_nursery() as outer:
+                if attack is not None:
+                    outer.start_soon(join, hostile_index, hostile_scope)
+                async with trio.open_nursery() as honest:
+                    honest.start_soon(host)
+                    for i in range(1, n):
+                        if i != hostile_index or attack is None:
+                            honest.start_soon(join, i)
+                hostile_scope.cancel()
+
+    trio.run(main)
+    loaded = TableStore(homes[0], table_id).load_config()
+    run.config = loaded[0] if loaded is not None else None
+    return run
