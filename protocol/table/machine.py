@@ -483,7 +483,7 @@ class TableMachine:
         except (CryptoError, IllegalAction, ValueError) as exc:
             self._refuse(message, seat, f"{message.kind}: {exc}", own)
             return
-        self._append(message.frame, message.digest)
+        self._append([message.frame], message.digest)
         self.events.append(Accepted(message.kind, seat, message.seq, self.state_hash()))
         self._advance()
         self._drive()
@@ -496,10 +496,11 @@ class TableMachine:
             raise LocalProtocolError(f"refused before sending: {reason}")
         self._violation(seat, reason, (message.frame,))
 
-    def _append(self, frame: bytes, digest: bytes) -> None:
-        self.records.append(frame)
-        self._new_records.append(frame)
-        self._hand_frames.append(frame)
+    def _append(self, frames: Sequence[bytes], digest: bytes) -> None:
+        """Add one chain element (a message, or a certificate's votes) and move the head."""
+        self.records.extend(frames)
+        self._new_records.extend(frames)
+        self._hand_frames.extend(frames)
         self.head = digest
         self.history.add(digest)
         self.hand_heads.append((digest, len(self._hand_frames)))
@@ -757,16 +758,7 @@ class TableMachine:
         self, frames: list[bytes], digest: bytes, effect: str, culprit: int, reason: str
     ) -> None:
         """Append a complete certificate (votes in seat order) and carry out its effect."""
-        for frame in frames:
-            self.records.append(frame)
-            self._new_records.append(frame)
-            self._hand_frames.append(frame)
-        self.head = digest
-        self.history.add(digest)
-        self.hand_heads.append((digest, len(self._hand_frames)))
-        self.seq += 1
-        self.step_since = self.now
-        self.requests = []
+        self._append(frames, digest)
         self.events.append(Accepted(f"{effect}-certificate", None, self.seq - 1, self.state_hash()))
         if self.phase is Phase.CONFIG:
             self.phase = Phase.OVER
