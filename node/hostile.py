@@ -34,7 +34,7 @@ from dealerless.node.seat import SeatNode
 from dealerless.node.store import TableMeta, TableStore
 from dealerless.node.wire import Invite
 from dealerless.protocol.messages import SignedMessage, decode_message, sign_message
-from dealerless.protocol.rules.base import GameConfig
+from dealerless.protocol.rules.base import Action, GameConfig
 from dealerless.protocol.table import TableConfig, TableMachine
 from dealerless.protocol.table.events import TableEvent
 from dealerless.protocol.table.kinds import TABLE_REGISTRY
@@ -73,11 +73,34 @@ class Attack:
         """Called after every machine call (new frames already passed through on_frame)."""
         return []
 
+    def on_turn(self, node: HostileSeatNode) -> list[Send] | None:
+        """The seat must move (before its driver chooses): frames to send instead of a move
+        (the driver then does not act), or None to let the driver play."""
+        return None
+
+
+class _HostileDriver:
+    def __init__(self, inner: Driver, node: HostileSeatNode) -> None:
+        self.inner, self.node = inner, node
+
+    async def choose(self, machine: TableMachine) -> Action | None:
+        attack = self.node.attack
+        if attack.muted:
+            return None
+        sends = attack.on_turn(self.node)
+        if sends is None:
+            return await self.inner.choose(machine)
+        for send in sends:
+            self.node.send_raw(send)
+        return None
+
 
 class HostileSeatNode(SeatNode):
     def __init__(self, *args: Any, attack: Attack, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.attack = attack
+        if self.driver is not None:
+            self.driver = _HostileDriver(self.driver, self)
         self.signing_key = self.identity.wire_key()
 
     # ---------------------------------------------------------------- crafting
@@ -125,9 +148,11 @@ class HostileSeatNode(SeatNode):
     def send_raw(self, send: Send) -> None:
         """Queue a frame for the hub, bypassing the attack."""
         if send.to is None:
+            self.attack.sent.append(send.frame)
             super().queue({"t": "f", "f": send.frame})
             return
         assert self.config is not None
+        self.attack.sent.append(send.frame)
         for seat in send.to:
             super().queue({"t": "f", "f": send.frame}, to=self.config.seats[seat].key)
 
