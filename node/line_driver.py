@@ -1,7 +1,9 @@
 """A plain-terminal driver for a networked seat: moves are read as numbers from stdin.
 
-Used by ``dealerless host`` / ``join`` / ``resume`` without ``--bot`` (the full-screen client
-plugs in through the same :class:`dealerless.node.seat.Driver` interface).
+Used by ``dealerless play --plain`` (through :func:`dealerless.node.local_game.run_local_game`)
+and by ``dealerless host`` / ``join`` / ``resume`` with ``--plain``, ``--bot`` aside. The
+full-screen client plugs in through the same :class:`dealerless.node.seat.Driver` interface
+(:class:`dealerless.client.tui.node_session.DriverSession`).
 """
 
 from __future__ import annotations
@@ -11,12 +13,11 @@ from collections.abc import Callable
 
 import trio
 
-from dealerless.client.line_play import LinePlayer
 from dealerless.protocol.rules.base import Action
 from dealerless.protocol.table import TableMachine
 from dealerless.protocol.table.events import ActionApplied, TableEvent
 
-__all__ = ["LineDriver"]
+__all__ = ["LineDriver", "describe"]
 
 
 def _read_line(prompt: str) -> str:
@@ -28,6 +29,21 @@ def _read_line(prompt: str) -> str:
     return line
 
 
+def describe(action: Action, me: int | None, unicode: bool = True) -> str:
+    """One line for a move: ``you: play 7♣`` or ``seat 2: knock``."""
+    who = "you" if action.seat == me else f"seat {action.seat}"
+    text = action.kind.value
+    if action.card is not None:
+        text += " " + action.card.pretty(unicode)
+    if action.cards:
+        text += " [" + " ".join(c.pretty(unicode) for c in action.cards) + "]"
+    if action.suit is not None:
+        text += " " + (action.suit.symbol if unicode else action.suit.name.lower())
+    if action.amount is not None:
+        text += f" {action.amount}"
+    return f"{who}: {text}"
+
+
 class LineDriver:
     def __init__(
         self,
@@ -37,20 +53,14 @@ class LineDriver:
     ) -> None:
         self.write, self.read, self.unicode = write, read, unicode
 
-    def _player(self, machine: TableMachine) -> LinePlayer:
-        seat = -1 if machine.seat is None else machine.seat
-        return LinePlayer(machine.config.game, seat, 0, self.read, self.write, self.unicode)
-
     def on_events(self, machine: TableMachine, events: list[TableEvent]) -> None:
-        player = self._player(machine)
         for event in events:
             if isinstance(event, ActionApplied):
                 suffix = " (timed out)" if event.by_timeout else ""
-                self.write(player.describe(event.action) + suffix)
+                self.write(describe(event.action, machine.seat, self.unicode) + suffix)
 
     async def choose(self, machine: TableMachine) -> Action | None:
         assert machine.seat is not None
-        player = self._player(machine)
         engine = machine.engine
         actions = engine.legal_actions(machine.seat)
         hand = " ".join(
@@ -58,7 +68,7 @@ class LineDriver:
         )
         self.write(f"your hand: {hand}   scores: {list(engine.scores())}")
         for number, action in enumerate(actions, 1):
-            self.write(f"  {number}) {player.describe(action).removeprefix('you: ')}")
+            self.write(f"  {number}) {describe(action, machine.seat, self.unicode)[5:]}")
         while True:
             try:
                 answer = await trio.to_thread.run_sync(

@@ -2,7 +2,9 @@
 
 Each bot is a real node (``dealerless join CODE --bot``) with its own identity key in its own
 temporary home, talking to the host over loopback TCP through the secure channel. This is what
-``dealerless play`` runs.
+``dealerless play`` runs: :func:`run_local_game` in a plain terminal (``trio.run``), and
+:func:`local_game` (the same, async) inside the full-screen client, which runs Trio in guest
+mode.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ import sys
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import trio
 
@@ -21,30 +24,41 @@ from dealerless.node.seat import BotDriver, Driver, NodeOptions
 from dealerless.node.store import TableMeta
 from dealerless.protocol.rules.base import GameConfig
 
-__all__ = ["run_local_game"]
+__all__ = ["local_game", "run_local_game"]
 
 
-def run_local_game(
+def _stop(procs: list[subprocess.Popen[bytes]], wait: float) -> list[int]:
+    """Wait up to ``wait`` seconds for each bot, then kill it; their exit codes."""
+    for proc in procs:
+        try:
+            proc.wait(timeout=wait)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+    return [proc.returncode for proc in procs]
+
+
+async def local_game(
     game_config: GameConfig,
     bots: int,
     human_driver: Driver | None = None,
     *,
     home: str | Path | None = None,
+    name: str = "you",
     say: Callable[[str], None] = print,
+    log: Callable[[dict[str, Any]], None] | None = None,
     step_timeout_ms: int = 60_000,
     bot_output: int | None = subprocess.DEVNULL,
+    on_ready: Callable[[TableMeta], None] | None = None,
 ) -> int:
-    """Play one game: seat 0 in this process (``human_driver``, or a bot when None), ``bots``
-    bot seats as separate processes. Returns 0 for a complete game whose transcript verified.
-
-    ``home``: data directory of seat 0 (default: a temporary one, removed afterwards).
-    """
+    """Play one game (async; see :func:`run_local_game`). If cancelled (the player left),
+    the bot processes are killed."""
     if bots + 1 != game_config.players:
         raise ValueError(f"{game_config.players} seats need {game_config.players - 1} bots")
     with tempfile.TemporaryDirectory(prefix="dealerless-local-") as tmp:
         root = Path(tmp)
-        identity, _ = load_or_create_identity(home if home is not None else root / "seat0")
         seat_home = Path(home) if home is not None else root / "seat0"
+        identity, _ = load_or_create_identity(seat_home)
         procs: list[subprocess.Popen[bytes]] = []
 
         def start_bots(meta: TableMeta) -> None:
@@ -64,32 +78,63 @@ def run_local_game(
                     "5",
                 ]
                 procs.append(subprocess.Popen(args, stdout=bot_output, stderr=bot_output))  # noqa: S603
+            if on_ready is not None:
+                on_ready(meta)
 
         driver = human_driver or BotDriver()
+        finished = False
         try:
-            code = trio.run(
-                lambda: host_table(
-                    identity,
-                    seat_home,
-                    game_config,
-                    name="you",
-                    listen=("127.0.0.1", 0),
-                    step_timeout_ms=step_timeout_ms,
-                    driver=driver,
-                    say=say,
-                    options=NodeOptions(linger=5.0),
-                    on_ready=start_bots,
-                )
+            code = await host_table(
+                identity,
+                seat_home,
+                game_config,
+                name=name,
+                listen=("127.0.0.1", 0),
+                step_timeout_ms=step_timeout_ms,
+                driver=driver,
+                say=say,
+                log=log,
+                options=NodeOptions(linger=5.0),
+                on_ready=start_bots,
             )
+            finished = True
         finally:
-            for proc in procs:
-                try:
-                    proc.wait(timeout=10)
-                except subprocess.TimeoutExpired:
+            if not finished:
+                for proc in procs:
                     proc.kill()
-                    proc.wait()
-        bot_codes = [proc.returncode for proc in procs]
+            with trio.CancelScope(shield=True):
+                bot_codes = await trio.to_thread.run_sync(_stop, procs, 10.0 if finished else 2.0)
         if code == 0 and any(c != 0 for c in bot_codes):
             say(f"a bot process failed: exit codes {bot_codes}")
             return 1
         return code
+
+
+def run_local_game(
+    game_config: GameConfig,
+    bots: int,
+    human_driver: Driver | None = None,
+    *,
+    home: str | Path | None = None,
+    name: str = "you",
+    say: Callable[[str], None] = print,
+    step_timeout_ms: int = 60_000,
+    bot_output: int | None = subprocess.DEVNULL,
+) -> int:
+    """Play one game: seat 0 in this process (``human_driver``, or a bot when None), ``bots``
+    bot seats as separate processes. Returns 0 for a complete game whose transcript verified.
+
+    ``home``: data directory of seat 0 (default: a temporary one, removed afterwards).
+    """
+    return trio.run(
+        lambda: local_game(
+            game_config,
+            bots,
+            human_driver,
+            home=home,
+            name=name,
+            say=say,
+            step_timeout_ms=step_timeout_ms,
+            bot_output=bot_output,
+        )
+    )

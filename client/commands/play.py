@@ -1,16 +1,23 @@
-"""``dealerless play``: a local game against bots."""
+"""``dealerless play``: a local game against bots, on the real protocol.
+
+This process hosts the table and plays seat 0; every bot is a separate node process
+(``dealerless join CODE --bot``) over loopback, so even a local game is the networked protocol
+with the mental-poker deck. Deals come from that deck (every seat's secret shuffle), so a game
+cannot be replayed from a seed: save the transcript (``s`` on the table screen) and use
+``dealerless replay FILE`` instead.
+"""
 
 from __future__ import annotations
 
 import argparse
-import secrets
+import os
 import sys
 
-from dealerless.client.line_play import LinePlayer
 from dealerless.protocol.rules.base import ConfigError
 from dealerless.protocol.rules.registry import game_names, game_spec, make_config, parse_rule_args
+from dealerless.protocol.table.config import MAX_STEP_TIMEOUT_MS
 
-HELP = "play a local game against bots"
+HELP = "play a local game against bots (full screen; --plain for line mode)"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -31,8 +38,33 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="KEY=VALUE",
         help="a house-rule option; see `dealerless rules GAME`",
     )
-    parser.add_argument("--seed", type=int, default=None, help="deal a reproducible game")
+    parser.add_argument("--name", default="", help="your name at the table")
+    parser.add_argument(
+        "--timeout",
+        type=int,
+        default=120,
+        metavar="SECONDS",
+        help="a seat silent this long at its step is timed out (default 120)",
+    )
+    add_screen_arguments(parser)
+
+
+def add_screen_arguments(parser: argparse.ArgumentParser) -> None:
+    """The options of the full-screen client (shared by play, host and join)."""
+    from dealerless.client.tui.i18n import LANGUAGES
+
+    parser.add_argument(
+        "--plain",
+        action="store_true",
+        help="line mode: moves as numbers on stdin (automatic when not on a terminal)",
+    )
+    parser.add_argument("--lang", choices=LANGUAGES, default=None, help="screen language")
     parser.add_argument("--ascii", action="store_true", help="suit letters instead of symbols")
+    parser.add_argument("--mono", action="store_true", help="no colours")
+
+
+def plain_mode(args: argparse.Namespace) -> bool:
+    return bool(args.plain) or not (sys.stdin.isatty() and sys.stdout.isatty())
 
 
 def run(args: argparse.Namespace) -> int:
@@ -40,16 +72,45 @@ def run(args: argparse.Namespace) -> int:
     bots = args.bots if args.bots is not None else min(3, spec.max_players - 1)
     try:
         config = make_config(args.game, bots + 1, parse_rule_args(args.game, args.rule))
+        step_ms = args.timeout * 1000
+        if args.timeout < 1 or step_ms > MAX_STEP_TIMEOUT_MS:
+            raise ConfigError(f"--timeout must be 1..{MAX_STEP_TIMEOUT_MS // 1000} s")
     except ConfigError as exc:
         print(f"dealerless play: {exc}", file=sys.stderr)
         return 2
-    seed = args.seed if args.seed is not None else secrets.randbits(32)
+    name = args.name or os.environ.get("USER", "") or "you"
+    if plain_mode(args):
+        from dealerless.node.line_driver import LineDriver
+        from dealerless.node.local_game import run_local_game
 
-    def read(prompt: str) -> str:
-        try:
-            return input(prompt)
-        except EOFError:
-            raise KeyboardInterrupt from None
+        driver = LineDriver(unicode=not args.ascii)
+        return run_local_game(config, bots, driver, name=name, step_timeout_ms=step_ms)
 
-    player = LinePlayer(config, 0, seed, read, print, unicode=not args.ascii)
-    return player.run()
+    from dealerless.client.tui.i18n import detect_language
+    from dealerless.client.tui.lobby import run_node_client
+    from dealerless.client.tui.node_session import DriverSession, LobbyState
+    from dealerless.node.local_game import local_game
+
+    session = DriverSession(
+        lobby=LobbyState(role="host", name=name, game=args.game, seats=config.players)
+    )
+
+    async def node_main() -> int:
+        return await local_game(
+            config,
+            bots,
+            session,
+            name=name,
+            say=session.say,
+            log=session.log,
+            step_timeout_ms=step_ms,
+            on_ready=session.on_ready,
+        )
+
+    return run_node_client(
+        session,
+        node_main,
+        lang=detect_language(args.lang),
+        unicode=not args.ascii,
+        mono=args.mono,
+    )

@@ -174,6 +174,11 @@ class TableApp:
         out: StyleAndTextTuples = list(P.countdown(snap, self.look, self._now()))
         if self.ui.message:
             out.append(("class:dim", "  " + self.ui.message))
+        else:
+            notice = getattr(self.session, "notice", None)  # a node's latest message
+            text = notice() if callable(notice) else ""
+            if text:
+                out.append(("class:dim", "  " + str(text)))
         return out
 
     def _replay_status(self) -> StyleAndTextTuples:

@@ -12,6 +12,17 @@ from collections.abc import Mapping
 LANGUAGES = ("en", "de", "nl")
 
 _EN: dict[str, str] = {
+    "lobby.title": "{game}, {seats} seats: waiting for the players",
+    "lobby.invite": "Invite code (give it to the other players):",
+    "lobby.copy": "c copies it to the clipboard (terminals with OSC 52)",
+    "lobby.copied": "copied",
+    "lobby.opening": "opening the table...",
+    "lobby.players": "At the table ({n}/{seats}):",
+    "lobby.host": "host",
+    "lobby.connecting": "connecting to the host...",
+    "lobby.waiting": "waiting for {n} more player(s)",
+    "lobby.starting": "everyone is here: the table starts",
+    "lobby.keys": "c copy invite  q leave",
     # screens and panels
     "app.title": "dealerless",
     "hand.title": "Hand {n}",
@@ -151,6 +162,17 @@ _EN: dict[str, str] = {
 }
 
 _DE: dict[str, str] = {
+    "lobby.title": "{game}, {seats} Plätze: warten auf die Spieler",
+    "lobby.invite": "Einladungscode (für die anderen Spieler):",
+    "lobby.copy": "c kopiert ihn in die Zwischenablage (Terminals mit OSC 52)",
+    "lobby.copied": "kopiert",
+    "lobby.opening": "der Tisch wird geöffnet...",
+    "lobby.players": "Am Tisch ({n}/{seats}):",
+    "lobby.host": "Gastgeber",
+    "lobby.connecting": "Verbindung zum Gastgeber...",
+    "lobby.waiting": "warten auf {n} weitere(n) Spieler",
+    "lobby.starting": "alle sind da: der Tisch startet",
+    "lobby.keys": "c Code kopieren  q verlassen",
     "hand.title": "Runde {n}",
     "seat.you": "du",
     "seat.dealer": "Geber",
@@ -281,6 +303,17 @@ _DE: dict[str, str] = {
 }
 
 _NL: dict[str, str] = {
+    "lobby.title": "{game}, {seats} plaatsen: wachten op de spelers",
+    "lobby.invite": "Uitnodigingscode (voor de andere spelers):",
+    "lobby.copy": "c kopieert hem naar het klembord (terminals met OSC 52)",
+    "lobby.copied": "gekopieerd",
+    "lobby.opening": "de tafel wordt geopend...",
+    "lobby.players": "Aan tafel ({n}/{seats}):",
+    "lobby.host": "gastheer",
+    "lobby.connecting": "verbinden met de gastheer...",
+    "lobby.waiting": "wachten op nog {n} speler(s)",
+    "lobby.starting": "iedereen is er: de tafel begint",
+    "lobby.keys": "c code kopiëren  q verlaten",
     "hand.title": "Ronde {n}",
     "seat.you": "jij",
     "seat.dealer": "gever",

@@ -1,14 +1,23 @@
-"""A :class:`TableSession` for a seat driven by a Trio node (``dealerless host`` / ``join``).
+"""A :class:`TableSession` for a seat driven by a Trio node (``dealerless play/host/join``).
 
-:class:`DriverSession` is at once the node's ``Driver`` (``async choose(machine)``, see
-``node/seat.py``) and the screen's session. It runs on the Trio side, which the app runs in
-guest mode on its own loop (``run_table_app(session, trio_main=...)``), so both sides share
-one thread and no lock is needed:
+:class:`DriverSession` is at once the node's ``Driver`` (``async choose(machine)`` and
+``on_events(machine, events)``, see ``node/drivers.py``), the node's ``say``/``log``/
+``on_ready`` callbacks, and the screen's session. It runs on the Trio side, which the app runs
+in guest mode on its own loop (:func:`dealerless.client.tui.lobby.run_node_client`), so both
+sides share one thread and no lock is needed:
 
-* the node calls :meth:`observe` after every machine call (or passes :meth:`log` as its
-  ``log=`` callback, which refreshes on every accepted element once the machine is known);
+* before every seat has joined there is no table machine: the session keeps a
+  :class:`LobbyState` (invite code, who has joined, how many are missing, the node's messages)
+  that the lobby screen shows; the table screen replaces it once the machine is known
+  (:attr:`DriverSession.ready`);
+* the node calls :meth:`on_events` after every machine call that produced events;
 * when it is this seat's turn the node awaits :meth:`choose`: the screen shows the moves and
-  the player's key press (:meth:`act`) answers it.
+  the player's key press (:meth:`act`) answers it;
+* a move the seat *may* make out of turn (an any-time knock, a Tupp claim: ``machine.may_act()``
+  but not ``my_turn_to_act()``) is sent by :meth:`act` straight to the machine
+  (``machine.act`` signs a request); the node's ticker (every ``NodeOptions.tick``, 0.1 s)
+  persists the new records and sends the outgoing frames, in that order, like after any
+  machine call.
 
 Moves refused by the rules stay on the screen as errors and the node keeps waiting.
 """
@@ -16,7 +25,10 @@ Moves refused by the rules stay on the screen as errors and the node keeps waiti
 from __future__ import annotations
 
 import contextlib
+import re
+import time
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -25,17 +37,60 @@ import trio
 from dealerless.client.tui.model import TableSnapshot, build_snapshot
 from dealerless.protocol.rules.base import Action, IllegalAction
 from dealerless.protocol.table import TableConfig, TableMachine
-from dealerless.protocol.table.events import Accepted, TableEvent, WaitingFor
+from dealerless.protocol.table.events import (
+    Accepted,
+    LocalProtocolError,
+    TableEvent,
+    WaitingFor,
+)
 from dealerless.protocol.transcript import TranscriptWriter
+
+__all__ = ["DriverSession", "LobbyState"]
+
+# What the node says in the lobby (node/seat.py), read back into the lobby's structure.
+_HOST_JOINED = re.compile(r"^'(?P<name>.*)' joined \((?P<n>\d+)/(?P<seats>\d+)\)$")
+_AT_TABLE = re.compile(r"^at the table: (?P<names>.*); waiting for (?P<need>\d+) more player")
+_GONE = re.compile(r"^'(?P<name>.*)' disconnected$")
+MESSAGES_KEPT = 200
+
+
+@dataclass
+class LobbyState:
+    """The waiting room of a networked table, before the table configuration is signed."""
+
+    role: str = "join"  # "host" or "join"
+    name: str = ""  # our name at the table
+    game: str = ""
+    seats: int = 0
+    invite: str = ""
+    table_id: str = ""
+    fingerprint: str = ""  # ours
+    names: list[str] = field(default_factory=list)  # who is at the table (host first)
+    need: int | None = None  # players still missing (None: not known yet)
+    messages: list[str] = field(default_factory=list)  # everything the node said
+    version: int = 0
+
+    @property
+    def joined(self) -> int:
+        return len(self.names)
 
 
 class DriverSession:
-    def __init__(self, config: TableConfig, seat: int, *, clock: Callable[[], float]) -> None:
+    def __init__(
+        self,
+        config: TableConfig | None = None,
+        seat: int | None = None,
+        *,
+        clock: Callable[[], float] | None = None,
+        lobby: LobbyState | None = None,
+    ) -> None:
         self._config = config
         self._seat = seat
-        self._clock = clock
-        self._names = tuple(s.name for s in config.seats)
+        self._clock: Callable[[], float] = clock or time.monotonic
+        self._own_clock = clock is None
+        self._names = tuple(s.name for s in config.seats) if config is not None else ()
         self.machine: TableMachine | None = None
+        self.lobby = lobby or LobbyState()
         self._log: list[TableEvent] = []
         self._chat: list[tuple[int, str]] = []
         self._errors: list[str] = []
@@ -44,52 +99,135 @@ class DriverSession:
         self._snapshot: TableSnapshot | None = None
         self._answer: Action | None = None
         self._answered = trio.Event()
+        self._waiting = False  # the node awaits choose()
         self._token: trio.lowlevel.TrioToken | None = None
-        self.chat_out: list[str] = []  # chat lines for the node to send
+        self.chat_out: list[str] = []  # chat lines for the node to send (no node support yet)
 
     # -------------------------------------------------------------- the node's side
+    def attach(self) -> None:
+        """Call from the Trio side before the node starts: moves from the screen then reach
+        it at any time (out-of-turn moves need it; :meth:`choose` also sets it)."""
+        self._token = trio.lowlevel.current_trio_token()
+        if self._own_clock:
+            # the node's clock (Trio's), readable from the screen's side too
+            offset = trio.current_time() - time.monotonic()
+            self._clock = lambda: time.monotonic() + offset
+
     def observe(self, machine: TableMachine, events: Sequence[TableEvent] = ()) -> None:
         """After every machine call: remember the machine, log the events, refresh."""
+        if self.machine is None:
+            self._config = machine.config
+            self._seat = machine.seat
+            self._names = tuple(s.name for s in machine.config.seats)
+            self._snapshot = None
         self.machine = machine
         self._log.extend(e for e in events if not isinstance(e, Accepted | WaitingFor))
         self._publish()
+
+    def on_events(self, machine: TableMachine, events: list[TableEvent]) -> None:
+        """The node's driver hook (called after every change, events already persisted)."""
+        self.observe(machine, events)
 
     def log(self, fields: dict[str, Any]) -> None:
         """Usable as the node's ``log=`` callback: refresh on every accepted element."""
         if fields.get("ev") == "acc" and self.machine is not None:
             self._publish()
 
+    def say(self, text: str) -> None:
+        """The node's ``say=`` callback: kept for the lobby and the status line (the screen
+        owns the terminal, so nothing is printed)."""
+        lobby = self.lobby
+        lobby.messages.append(text)
+        del lobby.messages[:-MESSAGES_KEPT]
+        if m := _HOST_JOINED.match(text):
+            if m["name"] not in lobby.names[1:]:
+                lobby.names.append(m["name"])
+            lobby.need = int(m["seats"]) - int(m["n"])
+        elif m := _AT_TABLE.match(text):
+            lobby.names = [n.strip() for n in m["names"].split(",") if n.strip()]
+            lobby.need = int(m["need"])
+        elif (m := _GONE.match(text)) and self.machine is None and m["name"] in lobby.names[1:]:
+            lobby.names.remove(m["name"])
+            if lobby.need is not None:
+                lobby.need += 1
+        lobby.version += 1
+        self._version += 1
+        self._notify()
+
+    def on_ready(self, meta: Any) -> None:
+        """The node's ``on_ready(meta)`` (host): the invite code is known."""
+        lobby = self.lobby
+        lobby.invite = str(getattr(meta, "invite", ""))
+        lobby.table_id = str(getattr(meta, "table_id", ""))
+        lobby.seats = int(getattr(meta, "seats", 0)) or lobby.seats
+        lobby.game = str(getattr(meta, "game", "")) or lobby.game
+        if lobby.role == "host" and not lobby.names:
+            lobby.names = [lobby.name or str(getattr(meta, "name", ""))]
+            lobby.need = lobby.seats - 1
+        lobby.version += 1
+        self._version += 1
+        self._notify()
+
     async def choose(self, machine: TableMachine) -> Action | None:
         """The node's Driver: wait for the player's move (cancelled with the node)."""
         self.observe(machine)
         self._token = trio.lowlevel.current_trio_token()
-        while True:
-            self._answered = trio.Event()
-            await self._answered.wait()
-            action = self._take_answer()
-            if action is None:
-                continue
-            try:
-                machine.engine.verify(action)
-            except IllegalAction as exc:
-                self._errors.append(str(exc))
-                self._publish()
-                continue
-            return action
+        self._waiting = True
+        try:
+            while True:
+                self._answered = trio.Event()
+                await self._answered.wait()
+                action = self._take_answer()
+                if action is None:
+                    continue
+                try:
+                    machine.engine.verify(action)
+                except IllegalAction as exc:
+                    self._errors.append(str(exc))
+                    self._publish()
+                    continue
+                return action
+        finally:
+            self._waiting = False
 
     def _take_answer(self) -> Action | None:
         action, self._answer = self._answer, None
         return action
 
     def _set_answer(self, action: Action) -> None:
-        self._answer = action
-        self._answered.set()
+        """On the Trio side: give the move to the waiting node, or send it out of turn."""
+        machine = self.machine
+        if self._waiting or machine is None:
+            self._answer = action
+            self._answered.set()
+            return
+        if not machine.may_act():
+            self._errors.append("it is not your turn")
+            self._publish()
+            return
+        try:
+            events = machine.act(action, trio.current_time())
+        except LocalProtocolError as exc:
+            self._errors.append(str(exc))
+            self._publish()
+            return
+        # the node's next tick persists the records and sends the frames (node/seat.py)
+        self.observe(machine, events)
 
     def receive_chat(self, seat: int, text: str) -> None:
         self._chat.append((seat, text[:200]))
         self._publish()
 
     # -------------------------------------------------------------- the screen's side
+    @property
+    def ready(self) -> bool:
+        """True once the table machine exists (every seat joined): show the table."""
+        return self.machine is not None
+
+    @property
+    def version(self) -> int:
+        return self._version
+
     @property
     def seat(self) -> int | None:
         return self._seat
@@ -100,6 +238,8 @@ class DriverSession:
 
     @property
     def config(self) -> TableConfig:
+        if self._config is None:
+            raise RuntimeError("no table configuration yet (the lobby is still open)")
         return self._config
 
     def start(self) -> None:
@@ -107,13 +247,21 @@ class DriverSession:
 
     def snapshot(self) -> TableSnapshot:
         if self._snapshot is None:
-            self._snapshot = build_snapshot(
-                TableMachine(self._config, None, now=self._clock()), self._names, ()
-            )
+            if self.machine is not None:
+                self._publish()
+            else:
+                self._snapshot = build_snapshot(
+                    TableMachine(self.config, None, now=self._clock()), self._names, ()
+                )
+        assert self._snapshot is not None
         return self._snapshot
 
+    def notice(self) -> str:
+        """The node's latest message (the table screen shows it on the status line)."""
+        return self.lobby.messages[-1] if self.lobby.messages else ""
+
     def act(self, action: Action) -> None:
-        """From the screen (outside Trio's context): hand the move to the waiting node."""
+        """From the screen (outside Trio's context): hand the move to the node."""
         if self._token is None:
             self._errors.append("it is not your turn")
             self._publish()
@@ -123,7 +271,7 @@ class DriverSession:
 
     def send_chat(self, text: str) -> None:
         text = text.strip()[:200]
-        if text:
+        if text and self._seat is not None:
             self.chat_out.append(text)
             self._chat.append((self._seat, text))
             self._publish()
@@ -137,12 +285,16 @@ class DriverSession:
     def save_transcript(self, path: Path) -> None:
         if self.machine is None:
             raise OSError("nothing to save yet")
-        with TranscriptWriter.create(path, self._config.to_wire()) as writer:
+        with TranscriptWriter.create(path, self.config.to_wire()) as writer:
             for frame in self.machine.records:
                 writer.append(frame)
 
     def close(self) -> None:
         return None
+
+    def _notify(self) -> None:
+        for listener in list(self._listeners):
+            listener()
 
     def _publish(self) -> None:
         if self.machine is None:
@@ -157,5 +309,4 @@ class DriverSession:
             errors=self._errors,
             version=self._version,
         )
-        for listener in list(self._listeners):
-            listener()
+        self._notify()
