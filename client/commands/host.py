@@ -8,16 +8,17 @@ from pathlib import Path
 
 import trio
 
+from dealerless.client.commands.play import add_screen_arguments, plain_mode
 from dealerless.node.app import EventLog, host_table, stderr_say
 from dealerless.node.cli_common import add_common, default_name, load_identity_or_say, node_options
-from dealerless.node.identity import normalize_fingerprint
+from dealerless.node.identity import Identity, normalize_fingerprint
 from dealerless.node.store import TableMeta
 from dealerless.node.wire import parse_address
-from dealerless.protocol.rules.base import ConfigError
+from dealerless.protocol.rules.base import ConfigError, GameConfig
 from dealerless.protocol.rules.registry import game_names, make_config, parse_rule_args
 from dealerless.protocol.table.config import MAX_STEP_TIMEOUT_MS, MIN_STEP_TIMEOUT_MS
 
-HELP = "create a table and print the invite code for the other players"
+HELP = "create a table, show the invite code for the other players, and play a seat"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -73,6 +74,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="a seat silent this long at its step is timed out (default 60000)",
     )
     add_common(parser)
+    add_screen_arguments(parser)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -94,15 +96,18 @@ def run(args: argparse.Namespace) -> int:
     if loaded is None:
         return 1
     identity, home = loaded
-    say = stderr_say()
     log = EventLog(args.event_log) if args.event_log else None
+    if not args.bot and not plain_mode(args):
+        try:
+            return _full_screen(args, identity, home, game, listen, relay, relay_fingerprint, log)
+        finally:
+            if log is not None:
+                log.close()
+    say = stderr_say()
 
     def ready(meta: TableMeta) -> None:
         print(meta.invite, flush=True)
-        if args.invite_file:
-            tmp = Path(args.invite_file + ".tmp")
-            tmp.write_text(meta.invite + "\n")
-            tmp.replace(args.invite_file)
+        write_invite(args, meta)
         where = f"relay {meta.address}:{meta.port}" if meta.relay else f"{meta.address}:{meta.port}"
         say(f"table {meta.table_id[:12]} at {where}; your fingerprint {identity.fingerprint}")
         say(f"give the invite code above to the other {meta.seats - 1} player(s)")
@@ -130,3 +135,68 @@ def run(args: argparse.Namespace) -> int:
     finally:
         if log is not None:
             log.close()
+
+
+def write_invite(args: argparse.Namespace, meta: TableMeta) -> None:
+    if args.invite_file:
+        tmp = Path(args.invite_file + ".tmp")
+        tmp.write_text(meta.invite + "\n")
+        tmp.replace(args.invite_file)
+
+
+def _full_screen(
+    args: argparse.Namespace,
+    identity: Identity,
+    home: Path,
+    game: GameConfig,
+    listen: tuple[str, int],
+    relay: tuple[str, int] | None,
+    relay_fingerprint: str,
+    log: EventLog | None,
+) -> int:
+    """The lobby (invite code, who has joined), then the table screen."""
+    from dealerless.client.tui.i18n import detect_language
+    from dealerless.client.tui.lobby import run_node_client
+    from dealerless.client.tui.node_session import DriverSession, LobbyState
+
+    name = args.name or default_name()
+    session = DriverSession(
+        lobby=LobbyState(
+            role="host",
+            name=name,
+            game=game.game,
+            seats=game.players,
+            fingerprint=identity.fingerprint,
+        )
+    )
+
+    def ready(meta: TableMeta) -> None:
+        write_invite(args, meta)
+        session.on_ready(meta)
+
+    async def node_main() -> int:
+        return await host_table(
+            identity,
+            home,
+            game,
+            name=name,
+            listen=listen,
+            advertise=args.advertise,
+            relay=relay,
+            relay_fingerprint=relay_fingerprint,
+            transcript=args.transcript,
+            step_timeout_ms=args.step_timeout,
+            driver=session,
+            say=session.say,
+            log=log or session.log,
+            options=node_options(args),
+            on_ready=ready,
+        )
+
+    return run_node_client(
+        session,
+        node_main,
+        lang=detect_language(args.lang),
+        unicode=not args.ascii,
+        mono=args.mono,
+    )

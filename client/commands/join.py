@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 
 import trio
 
+from dealerless.client.commands.play import add_screen_arguments, plain_mode
 from dealerless.node.app import EventLog, join_table, stderr_say
 from dealerless.node.cli_common import add_common, default_name, load_identity_or_say, node_options
+from dealerless.node.identity import Identity
 from dealerless.node.wire import Invite, InviteError
 
 HELP = "join a table with an invite code (the same command resumes it after a crash)"
@@ -18,6 +21,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("code", metavar="CODE", help="the invite code (dl1:...)")
     parser.add_argument("--name", default="", help="your name at the table")
     add_common(parser)
+    add_screen_arguments(parser)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -30,6 +34,8 @@ def run(args: argparse.Namespace) -> int:
     if loaded is None:
         return 1
     identity, home = loaded
+    if not args.bot and not plain_mode(args):
+        return _full_screen(args, identity, home, invite)
     say = stderr_say()
     say(
         f"table {invite.table_id.hex()[:12]} ({invite.game or '?'}, {invite.seats} seats), "
@@ -49,6 +55,52 @@ def run(args: argparse.Namespace) -> int:
                 log=log,
                 options=node_options(args),
             )
+        )
+    finally:
+        if log is not None:
+            log.close()
+
+
+def _full_screen(args: argparse.Namespace, identity: Identity, home: Path, invite: Invite) -> int:
+    """The lobby (who is at the table, how many are missing), then the table screen."""
+    from dealerless.client.tui.i18n import detect_language
+    from dealerless.client.tui.lobby import run_node_client
+    from dealerless.client.tui.node_session import DriverSession, LobbyState
+
+    name = args.name or default_name()
+    session = DriverSession(
+        lobby=LobbyState(
+            role="join",
+            name=name,
+            game=invite.game,
+            seats=invite.seats,
+            invite=args.code.strip(),
+            table_id=invite.table_id.hex(),
+            fingerprint=identity.fingerprint,
+        )
+    )
+    log = EventLog(args.event_log) if args.event_log else None
+
+    async def node_main() -> int:
+        return await join_table(
+            identity,
+            home,
+            invite,
+            name=name,
+            transcript=args.transcript,
+            driver=session,
+            say=session.say,
+            log=log or session.log,
+            options=node_options(args),
+        )
+
+    try:
+        return run_node_client(
+            session,
+            node_main,
+            lang=detect_language(args.lang),
+            unicode=not args.ascii,
+            mono=args.mono,
         )
     finally:
         if log is not None:
