@@ -91,6 +91,9 @@ class DriverSession:
         self._names = tuple(s.name for s in config.seats) if config is not None else ()
         self.machine: TableMachine | None = None
         self.lobby = lobby or LobbyState()
+        if self.lobby.role == "host" and not self.lobby.names and self.lobby.name:
+            self.lobby.names = [self.lobby.name]
+            self.lobby.need = max(0, self.lobby.seats - 1) if self.lobby.seats else None
         self._log: list[TableEvent] = []
         self._chat: list[tuple[int, str]] = []
         self._errors: list[str] = []

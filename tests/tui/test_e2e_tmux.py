@@ -1,5 +1,6 @@
-"""End to end: the real client in a real terminal (tmux), a complete hand of Tuppen and of
-Belote against bots, played by key presses; the screen is read back with capture-pane.
+"""End to end: ``dealerless play`` in a real terminal (tmux): the lobby while the bots (separate
+node processes over loopback) join, then a complete hand of Tuppen and of Belote played by key
+presses; the screen is read back with capture-pane.
 
 Needs the ``tmux`` program (CI: ``apt-get install tmux``); skipped with the reason otherwise.
 The test waits for the screen to change (bounded polling); it never asserts on timing.
@@ -99,12 +100,16 @@ def choose(screen: str, prefer: str) -> str | None:
     return keys[0] if keys else None
 
 
-def play_first_hand(term: Terminal, game: str, seed: int, prefer: str) -> str:
+def play_first_hand(term: Terminal, game: str, prefer: str) -> str:
+    """``dealerless play``: the lobby while the bot processes join, then the table."""
     command = (
-        f"{sys.executable} -m dealerless.client.tui --game {game} --bots 3 --seed {seed}"
-        " --bot-delay 0 --ascii --lang en --name ann --timeout 600"
+        f"{sys.executable} -m dealerless.client.cli play --game {game} --bots 3"
+        " --ascii --lang en --name ann --timeout 600"
     )
     term.tmux("new-session", "-d", "-s", term.name, "-x", "80", "-y", "24", command)
+    lobby = term.wait_for(lambda s: "dl1:" in s or "Your hand:" in s)
+    if "dl1:" in lobby:
+        assert "dl1:" in lobby and "ann  (you)  host" in lobby
     screen = term.wait_for(lambda s: "Your hand:" in s and "Your moves:" in s)
     assert "ann (you)" in screen and "bot1" in screen
     for _ in range(200):
@@ -132,10 +137,10 @@ def check_hand_over(term: Terminal, screen: str) -> None:
 
 
 def test_tuppen_hand_by_keys(terminal: Terminal) -> None:
-    screen = play_first_hand(terminal, "tuppen", 4, prefer="pca")
+    screen = play_first_hand(terminal, "tuppen", prefer="pca")
     check_hand_over(terminal, screen)
 
 
 def test_belote_hand_by_keys(terminal: Terminal) -> None:
-    screen = play_first_hand(terminal, "belote", 4, prefer="dp")
+    screen = play_first_hand(terminal, "belote", prefer="dp")
     check_hand_over(terminal, screen)

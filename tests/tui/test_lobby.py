@@ -1,0 +1,146 @@
+"""The lobby of a networked seat (before every seat has joined) and the hand-over to the table
+screen, with Trio in guest mode: pipe input, in-memory output, a Trio task for the node."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Awaitable, Callable
+from types import SimpleNamespace
+
+import trio
+from prompt_toolkit.input import create_pipe_input
+from prompt_toolkit.output import DummyOutput
+from tui_helpers import screen_output
+
+from dealerless.client.protocol_sim import start_game
+from dealerless.client.tui.lobby import LobbyApp, lobby_text, run_node_client
+from dealerless.client.tui.node_session import DriverSession, LobbyState
+from dealerless.protocol.rules.registry import make_config
+
+INVITE = "dl1:" + "AbCd" * 40
+
+
+def text_of(lobby: LobbyState, width: int = 80) -> str:
+    return "".join(t for _, t, *_ in lobby_text(lobby, "en", width))
+
+
+def test_the_host_lobby_shows_the_invite_ready_to_copy_and_who_is_missing() -> None:
+    session = DriverSession(lobby=LobbyState(role="host", name="ann", game="tuppen", seats=4))
+    assert session.lobby.names == ["ann"] and session.lobby.need == 3
+    session.on_ready(SimpleNamespace(invite=INVITE, table_id="ab" * 16, seats=4, game="tuppen"))
+    session.say("'bob' joined (2/4)")
+    text = text_of(session.lobby)
+    lines = text.splitlines()
+    start = lines.index("Invite code (give it to the other players):") + 1
+    # the code in whole lines of at most 78 characters, nothing else on them
+    assert "".join(lines[start : start + 3]) == INVITE
+    assert all(len(line) <= 78 for line in lines[start : start + 3])
+    assert "Tuppen (classic, penalty points), 4 seats" in text
+    assert "At the table (2/4):" in text and "1. ann  (you)  host" in text and "2. bob" in text
+    assert "waiting for 2 more player(s)" in text
+    session.say("'bob' disconnected")
+    assert session.lobby.names == ["ann"] and session.lobby.need == 3
+    assert "'bob' disconnected" in text_of(session.lobby)  # the node's messages are shown
+
+
+def test_the_joiner_lobby_follows_the_hosts_list() -> None:
+    session = DriverSession(lobby=LobbyState(role="join", name="bob", game="belote", seats=4))
+    assert "connecting to the host" in text_of(session.lobby)
+    session.say("at the table: ann, bob, carl; waiting for 1 more player(s)")
+    text = text_of(session.lobby)
+    assert session.lobby.names == ["ann", "bob", "carl"] and session.lobby.need == 1
+    assert "1. ann  host" in text and "2. bob  (you)" in text
+    assert "waiting for 1 more player(s)" in text
+    session.say("at the table: ann, bob, carl, dan; waiting for 0 more player(s)")
+    assert "everyone is here" in text_of(session.lobby)
+
+
+def test_c_copies_the_invite_through_the_terminal() -> None:
+    session = DriverSession(lobby=LobbyState(role="host", name="ann", game="tuppen", seats=2))
+    session.on_ready(SimpleNamespace(invite=INVITE, table_id="", seats=2, game="tuppen"))
+    out, buffer = screen_output()
+    with create_pipe_input() as inp:
+        lobby = LobbyApp(session, input=inp, output=out)
+        sequence = lobby.copy()
+    assert sequence.startswith("\x1b]52;c;") and sequence in buffer.getvalue()
+    assert lobby.copied
+
+
+def _sim_node(session: DriverSession, seen: list[str]) -> Callable[[], Awaitable[int]]:
+    """A stand-in node: says lobby messages, waits, then the table machine appears."""
+
+    async def node_main() -> int:
+        session.say("connected; 1 other peer(s) present")
+        session.say("at the table: ann, bob; waiting for 1 more player(s)")
+        await trio.sleep(0.2)
+        seen.append("lobby" if not session.ready else "table")
+        sim = start_game(make_config("tuppen", 3), random.Random(3))
+        session.observe(sim.machines[1])
+        await trio.sleep_forever()
+        return 0
+
+    return node_main
+
+
+def test_the_lobby_hands_over_to_the_table_and_leaving_stops_the_node() -> None:
+    session = DriverSession(lobby=LobbyState(role="join", name="bob", game="tuppen", seats=3))
+    seen: list[str] = []
+    reports: list[str] = []
+    with create_pipe_input() as inp:
+        node = _sim_node(session, seen)
+
+        async def node_and_player() -> int:
+            async with trio.open_nursery() as nursery:
+
+                async def player() -> None:
+                    while not session.ready:
+                        await trio.sleep(0.01)
+                    await trio.sleep(0.2)  # the table screen is up
+                    inp.send_text("q")
+                    await trio.sleep(0.1)
+                    inp.send_text("y")
+
+                nursery.start_soon(player)
+                return await node()
+
+        code = run_node_client(
+            session, node_and_player, input=inp, output=DummyOutput(), report=reports.append
+        )
+    assert seen == ["lobby"]
+    assert session.ready and session.snapshot().names == ("bot0", "bot1", "bot2")
+    assert code == 1  # left before the end of the game
+    assert reports[-1].startswith("at the table")
+
+
+def test_a_node_that_ends_in_the_lobby_closes_it_with_its_code() -> None:
+    session = DriverSession(lobby=LobbyState(role="join", name="bob", game="tuppen", seats=3))
+    reports: list[str] = []
+
+    async def refused() -> int:
+        await trio.sleep(0.05)
+        session.say("the host refused us: the table is full")
+        return 1
+
+    with create_pipe_input() as inp:
+        code = run_node_client(
+            session, refused, input=inp, output=DummyOutput(), report=reports.append
+        )
+    assert code == 1 and not session.ready
+    assert reports == ["the host refused us: the table is full"]
+
+
+def test_q_in_the_lobby_leaves_and_cancels_the_node() -> None:
+    session = DriverSession(lobby=LobbyState(role="host", name="ann", game="tuppen", seats=3))
+    cancelled: list[bool] = []
+
+    async def waiting() -> int:
+        try:
+            await trio.sleep_forever()
+        finally:
+            cancelled.append(True)
+        return 0
+
+    with create_pipe_input() as inp:
+        inp.send_text("q")
+        code = run_node_client(session, waiting, input=inp, output=DummyOutput(), report=print)
+    assert code == 1 and cancelled == [True]
