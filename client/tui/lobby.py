@@ -271,7 +271,10 @@ async def _run(
     if result == 130:
         return 130
     if cancel.cancelled_caught:
-        return _verified_code(session)
+        code = _verified_code(session)
+        if code:
+            session.lobby.messages.append("left the table before the end of the game")
+        return code
     return node_code
 
 

@@ -277,6 +277,8 @@ class DriverSession:
         if text and self._seat is not None:
             self.chat_out.append(text)
             self._chat.append((self._seat, text))
+            if len(self.chat_out) == 1:
+                self._errors.append("chat is not sent to the other players yet (no node support)")
             self._publish()
 
     def subscribe(self, listener: Callable[[], None]) -> None:

@@ -109,7 +109,7 @@ def test_the_lobby_hands_over_to_the_table_and_leaving_stops_the_node() -> None:
     assert seen == ["lobby"]
     assert session.ready and session.snapshot().names == ("bot0", "bot1", "bot2")
     assert code == 1  # left before the end of the game
-    assert reports[-1].startswith("at the table")
+    assert reports[-1] == "left the table before the end of the game"
 
 
 def test_a_node_that_ends_in_the_lobby_closes_it_with_its_code() -> None:
