@@ -144,3 +144,30 @@ def test_tuppen_hand_by_keys(terminal: Terminal) -> None:
 def test_belote_hand_by_keys(terminal: Terminal) -> None:
     screen = play_first_hand(terminal, "belote", prefer="dp")
     check_hand_over(terminal, screen)
+
+
+def test_a_whole_game_to_the_verified_transcript(terminal: Terminal) -> None:
+    """One hand of Limit Tuppen against one bot process, played to the end of the game; after
+    the final result the command exits 0 and prints that the transcript verified."""
+    command = (
+        f"{sys.executable} -m dealerless.client.cli play --game limit-tuppen --bots 1"
+        " --rule hands=1 --ascii --lang en --name ann --timeout 600; echo EXIT=$?; sleep 60"
+    )
+    terminal.tmux("new-session", "-d", "-s", terminal.name, "-x", "80", "-y", "24", command)
+    screen = terminal.wait_for(lambda s: "Your hand:" in s and "Your moves:" in s)
+    for _ in range(300):
+        if "EXIT=" in screen:
+            break
+        if "Space: continue" in screen:  # a result panel (of the hand, of the game)
+            key: str | None = "Space"
+        else:
+            key = choose(screen, prefer="cpa")
+        before = steady(screen)
+        if key is not None:
+            terminal.press(key)
+        screen = terminal.wait_for(lambda s, b=before: steady(s) != b or "EXIT=" in s)
+    else:
+        raise AssertionError("the game did not end:\n" + screen)
+    screen = terminal.wait_for(lambda s: "EXIT=" in s)
+    assert "EXIT=0" in screen, screen
+    assert "verified by replay" in screen
