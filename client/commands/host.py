@@ -188,7 +188,7 @@ def _full_screen(
             step_timeout_ms=args.step_timeout,
             driver=session,
             say=session.say,
-            log=log or session.log,
+            log=log,
             options=node_options(args),
             on_ready=ready,
         )

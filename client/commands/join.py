@@ -90,7 +90,7 @@ def _full_screen(args: argparse.Namespace, identity: Identity, home: Path, invit
             transcript=args.transcript,
             driver=session,
             say=session.say,
-            log=log or session.log,
+            log=log,
             options=node_options(args),
         )
 

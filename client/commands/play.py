@@ -102,7 +102,6 @@ def run(args: argparse.Namespace) -> int:
             session,
             name=name,
             say=session.say,
-            log=session.log,
             step_timeout_ms=step_ms,
             on_ready=session.on_ready,
         )
