@@ -17,6 +17,7 @@ import time
 import uuid
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import pytest
 
@@ -171,3 +172,51 @@ def test_a_whole_game_to_the_verified_transcript(terminal: Terminal) -> None:
     screen = terminal.wait_for(lambda s: "EXIT=" in s)
     assert "EXIT=0" in screen, screen
     assert "verified by replay" in screen
+
+
+def test_host_and_join_full_screen(terminal: Terminal, tmp_path: Path) -> None:
+    """``dealerless host`` and ``dealerless join CODE`` in two terminals: the lobby (the invite
+    code, who has joined), then a whole game played by keys on both screens."""
+    host = terminal
+    guest = Terminal(socket=host.socket, name="guest")
+    invite = tmp_path / "invite"
+    common = " --ascii --lang en --linger 2"
+    host.tmux(
+        "new-session", "-d", "-s", host.name, "-x", "80", "-y", "24",
+        f"{sys.executable} -m dealerless.client.cli host --game limit-tuppen --seats 2"
+        f" --rule hands=1 --listen 127.0.0.1:0 --name ann --home {tmp_path / 'a'}"
+        f" --invite-file {invite}{common}; echo EXIT=$?; sleep 60",
+    )  # fmt: skip
+    lobby = host.wait_for(lambda s: "dl1:" in s)
+    assert "At the table (1/2):" in lobby and "1. ann  (you)  host" in lobby
+    assert "waiting for 1 more player(s)" in lobby
+    for _ in range(100):
+        if invite.exists():
+            break
+        time.sleep(0.05)
+    code = invite.read_text().strip()
+    assert code.replace("\n", "") in lobby.replace("\n", "")  # the code, in whole lines
+    guest.tmux(
+        "new-session", "-d", "-s", guest.name, "-x", "80", "-y", "24",
+        f"{sys.executable} -m dealerless.client.cli join {code} --name bob"
+        f" --home {tmp_path / 'b'}{common}; echo EXIT=$?; sleep 60",
+    )  # fmt: skip
+    for term in (host, guest):
+        term.wait_for(lambda s: "Your hand:" in s and "Your moves:" in s)
+    screens = {t.name: t.screen() for t in (host, guest)}
+    for _ in range(600):
+        if all("EXIT=" in s for s in screens.values()):
+            break
+        for term in (host, guest):
+            screen = screens[term.name] = term.screen()
+            if "EXIT=" in screen:
+                continue
+            key = "Space" if "Space: continue" in screen else choose(screen, prefer="cpa")
+            if key is not None and "waiting for" not in moves_text(screen):
+                term.press(key)
+        time.sleep(0.15)
+    else:
+        raise AssertionError("the game did not end:\n" + "\n".join(screens.values()))
+    for term in (host, guest):
+        screen = term.wait_for(lambda s: "EXIT=" in s)
+        assert "EXIT=0" in screen and "verified by replay" in screen, screen
