@@ -265,9 +265,11 @@ def run_table(
     options: NodeOptions | None = None,
     timeout: float = 120.0,
     seed: int = 0,
+    honest_driver: Callable[[int], Driver] | None = None,
 ) -> TableRun:
     """Seat 0 hosts; joiners ``1..n-1`` join in order; joiner ``hostile_index`` runs ``attack``
-    (None: every seat honest). Returns when every honest node has exited (the hostile node is
+    (None: every seat honest); ``honest_driver(i)`` makes the driver of honest node ``i`` (default
+    the bot). Returns when every honest node has exited (the hostile node is
     then cancelled)."""
     opts = options or NodeOptions(linger=1.5, stall=0.5, sync_wait=1.0)
     n = game.players
@@ -280,6 +282,9 @@ def run_table(
     run = TableRun(game, homes, hostile_key)
     table_id = _secrets.token_bytes(16)
     run.table_id = table_id
+
+    def driver(i: int) -> Driver:
+        return honest_driver(i) if honest_driver is not None else BotDriver(seed + i)
 
     def sayer(i: int) -> Callable[[str], None]:
         run.lines[i] = []
@@ -323,7 +328,7 @@ def run_table(
                 homes[0],
                 meta,
                 game=game,
-                driver=BotDriver(seed),
+                driver=driver(0),
                 say=host_lines,
                 log=None,
                 options=opts,
@@ -349,7 +354,7 @@ def run_table(
                 homes[i],
                 meta,
                 game=None,
-                driver=BotDriver(seed + i),
+                driver=driver(i),
                 say=say,
                 log=None,
                 options=opts,
@@ -367,7 +372,10 @@ def run_table(
                             honest.start_soon(join, i)
                 hostile_scope.cancel()
 
-    trio.run(main)
+    try:
+        trio.run(main)
+    except trio.TooSlowError:
+        raise AssertionError(f"the table did not finish in {timeout} s\n{run.log()}") from None
     loaded = TableStore(homes[0], table_id).load_config()
     run.config = loaded[0] if loaded is not None else None
     return run
