@@ -52,6 +52,7 @@ _HOST_JOINED = re.compile(r"^'(?P<name>.*)' joined \((?P<n>\d+)/(?P<seats>\d+)\)
 _AT_TABLE = re.compile(r"^at the table: (?P<names>.*); waiting for (?P<need>\d+) more player")
 _GONE = re.compile(r"^'(?P<name>.*)' disconnected$")
 MESSAGES_KEPT = 200
+NOTICE_SECONDS = 8.0
 
 
 @dataclass
@@ -104,6 +105,7 @@ class DriverSession:
         self._answered = trio.Event()
         self._waiting = False  # the node awaits choose()
         self._token: trio.lowlevel.TrioToken | None = None
+        self._said_at = 0.0
         self.chat_out: list[str] = []  # chat lines for the node to send (no node support yet)
 
     # -------------------------------------------------------------- the node's side
@@ -140,6 +142,7 @@ class DriverSession:
         """The node's ``say=`` callback: kept for the lobby and the status line (the screen
         owns the terminal, so nothing is printed)."""
         lobby = self.lobby
+        self._said_at = time.monotonic()
         lobby.messages.append(text)
         del lobby.messages[:-MESSAGES_KEPT]
         if m := _HOST_JOINED.match(text):
@@ -260,8 +263,11 @@ class DriverSession:
         return self._snapshot
 
     def notice(self) -> str:
-        """The node's latest message (the table screen shows it on the status line)."""
-        return self.lobby.messages[-1] if self.lobby.messages else ""
+        """The node's latest message if it is recent (the table screen shows it on the
+        status line for NOTICE_SECONDS)."""
+        if not self.lobby.messages or time.monotonic() - self._said_at > NOTICE_SECONDS:
+            return ""
+        return self.lobby.messages[-1]
 
     def act(self, action: Action) -> None:
         """From the screen (outside Trio's context): hand the move to the node."""
