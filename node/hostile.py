@@ -73,6 +73,10 @@ class Attack:
         """Called after every machine call (new frames already passed through on_frame)."""
         return []
 
+    def choose(self, node: HostileSeatNode) -> Action | None:
+        """A legal move to play instead of the driver's (None: the driver chooses)."""
+        return None
+
     def on_turn(self, node: HostileSeatNode) -> list[Send] | None:
         """The seat must move (before its driver chooses): frames to send instead of a move
         (the driver then does not act), or None to let the driver play."""
@@ -89,7 +93,7 @@ class _HostileDriver:
             return None
         sends = attack.on_turn(self.node)
         if sends is None:
-            return await self.inner.choose(machine)
+            return attack.choose(self.node) or await self.inner.choose(machine)
         for send in sends:
             self.node.send_raw(send)
         return None

@@ -415,20 +415,28 @@ def test_flood_of_messages(tmp_path: Path) -> None:
 # ---------------------------------------------------------------- silence and disconnection
 
 
-STEPS = ["key-commit", "key-reveal", "shuffle", "shares", "action"]
+STEPS = ["config-sign", "key-commit", "key-reveal", "shuffle", "shares", "action", "result"]
+
+
+def first_of(kind: str) -> Any:
+    return lambda m: m.kind == kind and m.hand <= 1  # the configuration is signed in hand 0
 
 
 @pytest.mark.parametrize("kind", STEPS)
 def test_stalling_at_a_step(tmp_path: Path, kind: str) -> None:
     """The seat falls silent where it must write its first ``kind`` element: the step timeout
     aborts the hand (or applies the rules' timeout action); honest peers converge."""
-    run = play(tmp_path, Silence(kind_is(kind)))
+    attack = Silence(first_of(kind))
+    run = play(tmp_path, attack)
+    assert attack.muted, "the step was never reached"
     settled_after_silence(run)
 
 
 @pytest.mark.parametrize("kind", STEPS)
 def test_disconnecting_at_a_step(tmp_path: Path, kind: str) -> None:
-    run = play(tmp_path, Silence(kind_is(kind), disconnect=True))
+    attack = Silence(first_of(kind), disconnect=True)
+    run = play(tmp_path, attack)
+    assert attack.muted, "the step was never reached"
     settled_after_silence(run)
 
 
@@ -439,3 +447,37 @@ def settled_after_silence(run: TableRun) -> None:
     for hand in report.hands:
         if hand.aborted:
             hand_settled(run.game.game, hand, hostile)
+
+
+def test_knocking_twice_in_a_row(tmp_path: Path) -> None:
+    """The seat knocks whenever it may; when its turn comes again in the same hand and the rules
+    forbid another knock (twice in a row), it knocks anyway."""
+
+    class KnockTwice(OnTurn):
+        def __init__(self) -> None:
+            super().__init__(self.again, self.knock)
+            self.knocked: tuple[int, Action] | None = None
+
+        def choose(self, node: HostileSeatNode) -> Action | None:
+            knock = next((a for a in legal(node) if a.kind is ActionKind.KNOCK), None)
+            if knock is not None:
+                self.knocked = (node.m.hand, knock)
+            return knock
+
+        def again(self, node: HostileSeatNode) -> bool:
+            if self.knocked is None or self.knocked[0] != node.m.hand:
+                return False
+            return not node.m.engine.can(self.knocked[1])
+
+        def knock(self, node: HostileSeatNode) -> list[Send]:
+            assert self.knocked is not None
+            return [Send(action_frame(node, self.knocked[1]))]
+
+    for attempt in range(4):
+        attack = KnockTwice()
+        run = play(tmp_path / str(attempt), attack, hands=3)
+        if attack.done:
+            caught(run, "twice")
+            return
+        clean(run)
+    pytest.skip("the seat never had a second turn after knocking")
