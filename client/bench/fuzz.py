@@ -1,0 +1,280 @@
+"""``dealerless bench fuzz --seconds N``: a longer fuzzing run of the message decoder, the node's
+seat-message decoder and the table state machine than the CI tests do (spec/security.md §6).
+
+Setup: one complete Limit Tuppen game (3 seats, 2 hands) is played in memory; its transcript
+gives valid frames, and machines of seat 0 (with its key) resumed at several points of the game
+are the targets. Then, until the time is up, inputs are generated round robin:
+
+* ``random``: random bytes (0-2000 long);
+* ``mutated``: a valid frame with bit flips, cuts, insertions, deletions or a splice of two;
+* ``resigned``: a valid envelope packed with plain msgpack with random header fields and/or a
+  random body (random msgpack values: huge and negative integers, floats, text, bytes, deep
+  nesting), validly signed by the author's key, so only the content is wrong;
+* ``wire``: random or mutated seat messages for ``dealerless.node.wire.decode``.
+
+Every table input goes to ``decode_message`` (which may only raise ``MessageError``) and to a
+target machine's ``receive`` (which may never raise). A *crash* is any other exception; a *hang*
+is one input that takes longer than ``--hang-ms`` (the run cannot be interrupted inside one
+input; the figure is reported, the input kept). When an input changes a target's state (a
+re-signed frame that the machine accepts as a violation, with its abort vote), the target is
+rebuilt. Exit status 1 if there was any crash or hang.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import time
+import traceback
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import msgpack
+
+from dealerless.client.protocol_sim import play_protocol_game
+from dealerless.node.wire import WireError
+from dealerless.node.wire import decode as wire_decode
+from dealerless.node.wire import encode as wire_encode
+from dealerless.protocol.messages import DOMAIN, IdentityKey, MessageError, decode_message
+from dealerless.protocol.rules.registry import make_config
+from dealerless.protocol.table import TableMachine
+from dealerless.protocol.table.kinds import TABLE_REGISTRY
+
+HELP = "fuzz the message decoder, the node's decoder and the table state machine for N seconds"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--seconds", type=float, default=60.0, help="how long (default 60)")
+    parser.add_argument("--seed", type=int, default=None, help="random seed (default: random)")
+    parser.add_argument("--hang-ms", type=float, default=2000.0, help="an input slower than this")
+    parser.add_argument("--out", default="", help="directory to keep crashing inputs in")
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+
+
+def random_value(rng: random.Random, depth: int = 0) -> Any:
+    pick = rng.randrange(12 if depth < 40 else 8)
+    if pick == 0:
+        return rng.choice([0, 1, -1, 2**63 - 1, -(2**63), 2**64 - 1, 255, 256, 65535])
+    if pick == 1:
+        return rng.randrange(-(2**40), 2**40)
+    if pick == 2:
+        return rng.random() * 10 ** rng.randrange(-5, 30)
+    if pick == 3:
+        return "".join(chr(rng.randrange(32, 0x2FFF)) for _ in range(rng.randrange(20)))
+    if pick == 4:
+        return rng.randbytes(rng.choice([0, 1, 16, 31, 32, 33, 64, rng.randrange(300)]))
+    if pick == 5:
+        return rng.choice([None, True, False])
+    if pick == 6:
+        return rng.choice(["action", "key-commit", "shuffle", "shares", "open", "play", "t", "f"])
+    if pick == 7:
+        return b""
+    if pick in (8, 9):
+        return [random_value(rng, depth + 1) for _ in range(rng.randrange(5))]
+    if pick == 10:  # deep nesting
+        value: Any = random_value(rng, 40)
+        for _ in range(rng.randrange(1, 60)):
+            value = [value]
+        return value
+    keys = ["action", "kind", "seat", "card", "position", "amount", "open", "nonmember", "t", "f"]
+    result: dict[Any, Any] = {}
+    for _ in range(rng.randrange(5)):
+        key = rng.choice(keys) if rng.random() < 0.7 else random_value(rng, depth + 1)
+        if isinstance(key, list | dict):
+            key = repr(key)[:20]  # map keys must be hashable here (msgpack allows any)
+        result[key] = random_value(rng, depth + 1)
+    return result
+
+
+def mutate(rng: random.Random, data: bytes, other: bytes) -> bytes:
+    buf = bytearray(data)
+    for _ in range(rng.randrange(1, 4)):
+        op = rng.randrange(5)
+        if op == 0 and buf:
+            i = rng.randrange(len(buf))
+            buf[i] ^= 1 << rng.randrange(8)
+        elif op == 1 and buf:
+            del buf[rng.randrange(len(buf)) :]
+        elif op == 2:
+            i = rng.randrange(len(buf) + 1)
+            buf[i:i] = rng.randbytes(rng.randrange(1, 9))
+        elif op == 3 and buf:
+            i = rng.randrange(len(buf))
+            del buf[i : i + rng.randrange(1, 9)]
+        else:
+            cut = rng.randrange(len(buf) + 1)
+            buf = buf[:cut] + bytearray(other[rng.randrange(len(other) + 1) :])
+    return bytes(buf)
+
+
+class Fuzzer:
+    def __init__(self, seed: int, hang_ms: float, out: Path | None) -> None:
+        self.rng = random.Random(seed)  # noqa: S311 - fuzz inputs are not secrets
+        self.hang_ms, self.out = hang_ms, out
+        sim = play_protocol_game(make_config("limit-tuppen", 3, {"hands": 2}), seed)
+        self.config, self.keys = sim.table, sim.keys
+        self.secrets = dict(sim.secrets[0])
+        self.records = list(sim.machines[0].records)
+        self.by_author = {k.peer_id.raw: k for k in self.keys}
+        n = len(self.records)
+        self.points = sorted({0, n // 8, n // 4, n // 2, 3 * n // 4, n - 1})
+        self.targets: dict[int, TableMachine] = {}
+        self.hashes: dict[int, bytes] = {}
+        for point in self.points:
+            self._rebuild(point)
+        self.counts: Counter[str] = Counter()
+        self.crashes: list[dict[str, Any]] = []
+        self.hangs: list[dict[str, Any]] = []
+        self.rebuilds = 0
+        self.slowest_ms = 0.0
+        self.violations = 0
+
+    def _rebuild(self, point: int) -> None:
+        machine = TableMachine.resume(
+            self.config, self.keys[0], self.records[:point], secrets=self.secrets, now=0.0
+        )
+        machine.take_outgoing()
+        machine.take_records()
+        machine.take_secrets()
+        self.targets[point] = machine
+        self.hashes[point] = machine.state_hash()
+
+    def _frame(self) -> bytes:
+        return self.rng.choice(self.records)
+
+    def resigned(self) -> bytes:
+        frame = self._frame()
+        message = decode_message(frame, registry=TABLE_REGISTRY)
+        fields: list[Any] = [
+            1,
+            message.table_id,
+            message.hand,
+            message.seq,
+            message.prev,
+            message.seat,
+            message.author.raw,
+            message.kind,
+            dict(message.body),
+        ]
+        for _ in range(self.rng.randrange(1, 3)):
+            i = self.rng.randrange(len(fields))
+            if i == 6:
+                continue  # keep the author: the signature must verify
+            fields[i] = random_value(self.rng)
+        if self.rng.random() < 0.1:
+            fields.append(random_value(self.rng))
+        packed: bytes = msgpack.packb(fields, use_bin_type=True)
+        key: IdentityKey = self.by_author[message.author.raw]
+        return packed + key.sign(DOMAIN + packed)
+
+    def table_input(self, kind: str) -> bytes:
+        if kind == "random":
+            return self.rng.randbytes(self.rng.randrange(2000))
+        if kind == "mutated":
+            return mutate(self.rng, self._frame(), self._frame())
+        try:
+            return self.resigned()
+        except (ValueError, TypeError, OverflowError):  # msgpack cannot pack the value
+            return self.rng.randbytes(64)
+
+    def wire_input(self) -> bytes:
+        if self.rng.random() < 0.5:
+            base = wire_encode({"t": "f", "f": self._frame()})
+            return mutate(self.rng, base, wire_encode({"t": "have", "n": 3, "ask": True}))
+        try:
+            return msgpack.packb(random_value(self.rng), use_bin_type=True)  # type: ignore[no-any-return]
+        except (ValueError, TypeError, OverflowError):
+            return self.rng.randbytes(32)
+
+    def _record(self, kind: str, data: bytes, exc: BaseException) -> None:
+        entry = {
+            "target": kind,
+            "error": f"{type(exc).__name__}: {exc}"[:300],
+            "input": data[:2000].hex(),
+            "trace": traceback.format_exc(limit=6)[-1500:],
+        }
+        self.crashes.append(entry)
+        if self.out is not None:
+            self.out.mkdir(parents=True, exist_ok=True)
+            (self.out / f"crash-{len(self.crashes)}.bin").write_bytes(data)
+
+    def one(self, kind: str) -> None:
+        start = time.monotonic()
+        if kind == "wire":
+            data = self.wire_input()
+            try:
+                wire_decode(data)
+            except WireError:
+                pass
+            except Exception as exc:
+                self._record(kind, data, exc)
+        else:
+            data = self.table_input(kind)
+            try:
+                decode_message(data, registry=TABLE_REGISTRY)
+            except MessageError:
+                pass
+            except Exception as exc:
+                self._record("decode_message/" + kind, data, exc)
+            point = self.rng.choice(self.points)
+            machine = self.targets[point]
+            try:
+                events = machine.receive(data, 0.0)
+                self.violations += sum(1 for e in events if type(e).__name__ == "Violation")
+            except Exception as exc:
+                self._record("machine/" + kind, data, exc)
+            machine.take_outgoing()
+            machine.take_records()
+            machine.take_secrets()
+            if machine.state_hash() != self.hashes[point]:
+                self.rebuilds += 1
+                self._rebuild(point)
+        elapsed = (time.monotonic() - start) * 1000
+        self.slowest_ms = max(self.slowest_ms, elapsed)
+        if elapsed > self.hang_ms:
+            self.hangs.append({"target": kind, "ms": round(elapsed), "input": data[:2000].hex()})
+        self.counts[kind] += 1
+
+
+def run(args: argparse.Namespace) -> int:
+    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**32)
+    setup = time.monotonic()
+    fuzzer = Fuzzer(seed, args.hang_ms, Path(args.out) if args.out else None)
+    setup_s = time.monotonic() - setup
+    kinds = ["random", "mutated", "resigned", "wire"]
+    start = time.monotonic()
+    i = 0
+    while time.monotonic() - start < args.seconds:
+        fuzzer.one(kinds[i % len(kinds)])
+        i += 1
+    elapsed = time.monotonic() - start
+    total = sum(fuzzer.counts.values())
+    report = {
+        "seed": seed,
+        "seconds": round(elapsed, 1),
+        "setup_s": round(setup_s, 2),
+        "inputs": total,
+        "inputs_per_s": round(total / elapsed) if elapsed else 0,
+        "by_kind": dict(fuzzer.counts),
+        "crashes": len(fuzzer.crashes),
+        "hangs": len(fuzzer.hangs),
+        "slowest_ms": round(fuzzer.slowest_ms, 1),
+        "violations_reported": fuzzer.violations,
+        "targets_rebuilt": fuzzer.rebuilds,
+        "crash_examples": fuzzer.crashes[:5],
+        "hang_examples": fuzzer.hangs[:5],
+    }
+    if args.json:
+        print(json.dumps(report, indent=2))
+    else:
+        print(
+            f"fuzz: {total} inputs in {elapsed:.1f} s ({report['inputs_per_s']}/s; "
+            + ", ".join(f"{k} {v}" for k, v in fuzzer.counts.items())
+            + f"); crashes {len(fuzzer.crashes)}, hangs {len(fuzzer.hangs)} "
+            f"(slowest input {fuzzer.slowest_ms:.0f} ms); seed {seed}"
+        )
+        for crash in fuzzer.crashes[:5]:
+            print(f"  crash in {crash['target']}: {crash['error']}")
+    return 1 if fuzzer.crashes or fuzzer.hangs else 0
