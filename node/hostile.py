@@ -17,6 +17,8 @@ Nothing here is used by the honest node; it is a test harness (spec/security.md)
 
 from __future__ import annotations
 
+import collections
+import random
 import secrets as _secrets
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -27,12 +29,12 @@ import trio
 
 from dealerless.node.app import _run_node, meta_for_invite, warm_up
 from dealerless.node.drivers import BotDriver, Driver, NodeOptions
-from dealerless.node.hub import Hub
+from dealerless.node.hub import Hub, Member
 from dealerless.node.identity import Identity
 from dealerless.node.links import Link, open_remote
 from dealerless.node.seat import SeatNode
 from dealerless.node.store import TableMeta, TableStore
-from dealerless.node.wire import Invite
+from dealerless.node.wire import Invite, encode
 from dealerless.protocol.messages import SignedMessage, decode_message, sign_message
 from dealerless.protocol.rules.base import Action, GameConfig
 from dealerless.protocol.table import TableConfig, TableMachine
@@ -40,7 +42,7 @@ from dealerless.protocol.table.events import TableEvent
 from dealerless.protocol.table.kinds import TABLE_REGISTRY
 from dealerless.protocol.transcript import TranscriptReader
 
-__all__ = ["Attack", "HostileSeatNode", "Send", "TableRun", "decode", "run_table"]
+__all__ = ["Attack", "FaultyHub", "HostileSeatNode", "Send", "TableRun", "decode", "run_table"]
 
 
 def decode(frame: bytes) -> SignedMessage:
@@ -214,6 +216,80 @@ async def _run_hostile(
     return await node.run()
 
 
+class FaultyHub(Hub):
+    """A hub that loses, duplicates, delays and reorders what it forwards, and can partition
+    one member off for a while (fault injection between honest peers). Every copy to every
+    recipient is decided separately; a delayed copy is released by a later forward (the nodes'
+    keepalive catch-up messages keep coming), which also reorders it. Hub messages of the node
+    layer (``have``/``recs``/``hello``/``config``) are subject to the same faults."""
+
+    def __init__(
+        self,
+        seed: int,
+        *,
+        drop: float = 0.0,
+        duplicate: float = 0.0,
+        delay: float = 0.0,
+        max_delay: float = 0.3,
+        partition: tuple[float, float] | None = None,
+    ) -> None:
+        super().__init__(say=lambda _s: None)
+        self.rng = random.Random(seed)  # noqa: S311 - fault choices are not secrets
+        self.drop, self.duplicate, self.delay, self.max_delay = drop, duplicate, delay, max_delay
+        self.partition = partition  # (start after the first forward, duration) in seconds
+        self.started: float | None = None
+        self.cut: bytes | None = None
+        self.held: list[tuple[float, Member, bytes]] = []
+        self.stats: collections.Counter[str] = collections.Counter()
+
+    def _deliver(self, target: Member, out: bytes) -> None:
+        if target.deliver(out):
+            self.forwarded += 1
+
+    def _forward(self, member: Member, message: dict[str, Any]) -> None:
+        table = member.table
+        data = message.get("data")
+        if table is None or not isinstance(data, bytes):
+            super()._forward(member, message)
+            return
+        now = trio.current_time()
+        if self.started is None:
+            self.started = now
+        due = [h for h in self.held if h[0] <= now]
+        self.held = [h for h in self.held if h[0] > now]
+        for _, target, out in due:
+            if not target.closed:
+                self._deliver(target, out)
+        out = encode({"t": "msg", "from": member.key, "data": data})
+        to = message.get("to")
+        targets = [
+            t for k, t in table.members.items() if k != member.key and (to is None or k == to)
+        ]
+        cut = False
+        if self.partition is not None:
+            start, length = self.partition
+            if self.started + start <= now < self.started + start + length:
+                if self.cut is None:
+                    self.cut = member.key
+                    self.stats["partitions"] += 1
+                cut = True
+        for target in targets:
+            if cut and self.cut in (member.key, target.key):
+                self.stats["partitioned"] += 1
+                continue
+            if self.rng.random() < self.drop:
+                self.stats["dropped"] += 1
+                continue
+            if self.rng.random() < self.delay:
+                self.stats["delayed"] += 1
+                self.held.append((now + self.rng.random() * self.max_delay, target, out))
+                continue
+            self._deliver(target, out)
+            if self.rng.random() < self.duplicate:
+                self.stats["duplicated"] += 1
+                self._deliver(target, out)
+
+
 @dataclass
 class TableRun:
     game: GameConfig
@@ -270,6 +346,7 @@ def run_table(
     timeout: float = 120.0,
     seed: int = 0,
     honest_driver: Callable[[int], Driver] | None = None,
+    hub: Hub | None = None,
 ) -> TableRun:
     """Seat 0 hosts; joiners ``1..n-1`` join in order; joiner ``hostile_index`` runs ``attack``
     (None: every seat honest); ``honest_driver(i)`` makes the driver of honest node ``i`` (default
@@ -336,7 +413,7 @@ def run_table(
                 say=host_lines,
                 log=None,
                 options=opts,
-                hub=Hub(say=lambda _s: None),
+                hub=hub or Hub(say=lambda _s: None),
                 on_ready=on_ready,
             )
 
