@@ -150,7 +150,7 @@ def test_equivocation_split_between_peers(tmp_path: Path) -> None:
         first, second, a, b = _two_commits(node, frame)
         return [Send(first, (a,)), Send(second, (b,))]
 
-    caught(play(tmp_path, TamperFrame(kind_is("key-commit"), equivocate), timeout=20))
+    caught(play(tmp_path, TamperFrame(kind_is("key-commit"), equivocate), timeout=12))
 
 
 def test_acting_out_of_turn(tmp_path: Path) -> None:
