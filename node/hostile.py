@@ -12,7 +12,8 @@ genuine frames it withheld); once ``muted`` nothing from its machine leaves the 
 mode, its hub listens), the other seats join through the invite, one of them hostile. It returns
 every seat's exit code, messages, and (from the stores) the configuration and transcripts.
 
-Nothing here is used by the honest node; it is a test harness (spec/security.md).
+Nothing here is used by the honest node: it is the harness of tests/adversarial/ and of
+scripts/soak (``FaultyHub``, :func:`run_table`); see spec/security.md §4 and §7.
 """
 
 from __future__ import annotations
