@@ -261,8 +261,11 @@ class FaultyHub(Hub):
         for _, target, out in due:
             if not target.closed:
                 self._deliver(target, out)
-        out = encode({"t": "msg", "from": member.key, "data": data})
         to = message.get("to")
+        envelope: dict[str, object] = {"t": "msg", "from": member.key, "data": data}
+        if to is not None:
+            envelope["direct"] = True
+        out = encode(envelope)
         targets = [
             t for k, t in table.members.items() if k != member.key and (to is None or k == to)
         ]

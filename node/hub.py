@@ -171,11 +171,12 @@ class Hub:
         if table is None or not isinstance(data, bytes):
             self._error(member, "send before joining a table, or without data")
             return
-        out = encode({"t": "msg", "from": member.key, "data": data})
         to = message.get("to")
         if to is None:
-            self._broadcast(table, member, out)
+            self._broadcast(table, member, encode({"t": "msg", "from": member.key, "data": data}))
             return
+        # Marked direct, so a receiver can tell a frame meant for it alone (see spec/node.md).
+        out = encode({"t": "msg", "from": member.key, "data": data, "direct": True})
         target = table.members.get(to) if isinstance(to, bytes) else None
         if target is not None and target.deliver(out):
             self.forwarded += 1

@@ -33,6 +33,7 @@ from dealerless.protocol.table.events import (
     LocalProtocolError,
     TableEvent,
     TimeoutVoted,
+    TranscriptCut,
     Violation,
 )
 from dealerless.protocol.transcript import TranscriptError
@@ -159,7 +160,12 @@ class SeatNode:
                     await self._session(link, joined)
                 except LinkError as exc:
                     if self.machine is not None and self.machine.over:
-                        self.done = True  # the hub went away after the end: nothing to wait for
+                        # The hub went away after the end: nothing to wait for, but the game
+                        # still gets its end-of-game check and is recorded as finished.
+                        if self.linger_until is None:
+                            self.linger_until = self.now()
+                            self._finish(self.machine)
+                        self.done = True
                     elif not self.done:
                         self.say(f"link lost ({exc}); reconnecting")
                 finally:
@@ -251,7 +257,7 @@ class SeatNode:
             except WireError as exc:
                 self.say(f"refused a message from {self._who(sender)}: {exc}")
                 return
-            self._on_peer(sender, payload)
+            self._on_peer(sender, payload, direct=bool(message.get("direct")))
         elif kind == "peer":
             key, up = message.get("key"), bool(message.get("up"))
             if not isinstance(key, bytes):
@@ -276,14 +282,19 @@ class SeatNode:
                 return repr(name)
         return PeerId(key).fingerprint[:9]
 
-    def _on_peer(self, sender: bytes, payload: dict[str, Any]) -> None:
+    def _on_peer(self, sender: bytes, payload: dict[str, Any], direct: bool = False) -> None:
         kind = payload["t"]
         if kind == "f":
             frame = payload.get("f")
             if not isinstance(frame, bytes):
                 return
             if self.machine is not None:
+                fresh = frame not in self.machine.seen
                 self._after(self.machine.receive(frame, self.now()))
+                if direct and fresh:
+                    # Honest peers broadcast every frame; one sent to us alone may have been
+                    # sent to only some peers (or another version to the others): pass it on.
+                    self.queue({"t": "f", "f": frame})
             elif len(self.prestart) < PRESTART_BUFFER:
                 self.prestart.append(frame)
         elif kind == "have":
@@ -497,6 +508,9 @@ class SeatNode:
         assert machine is not None
         for hand, data in machine.take_secrets():
             self.store.save_secret(hand, data)
+        for event in events:
+            if isinstance(event, TranscriptCut):
+                self.store.truncate(event.keep)
         self.store.append(machine.take_records())
         for frame in machine.take_outgoing():
             self.queue({"t": "f", "f": frame})

@@ -124,11 +124,31 @@ class TableStore:
             self._sync()
             _fsync_dir(path.parent)
             return []
-        self._file = open(path, "r+b")  # noqa: SIM115 - closed by close()
-        self._writer = TranscriptWriter.open_existing(self._file, recover=True, fsync=False)
-        self._sync()
+        self._open_existing()
         with TranscriptReader(path) as reader:
             return [record.frame for record in reader.records()]
+
+    def _open_existing(self) -> None:
+        self._file = open(self.transcript_path, "r+b")  # noqa: SIM115 - closed by close()
+        self._writer = TranscriptWriter.open_existing(self._file, recover=True, fsync=False)
+        self._sync()
+
+    def truncate(self, keep: int) -> None:
+        """Cut the transcript to its first ``keep`` records: the machine rolled a hand back to a
+        fork point (an equivocation), and the records after it belong to the void branch."""
+        path = self.transcript_path
+        self.close()
+        with TranscriptReader(path) as reader:
+            end = reader.header.size
+            for number, record in enumerate(reader.records()):
+                if number >= keep:
+                    break
+                end = record.end
+        with open(path, "r+b") as file:
+            file.truncate(end)
+            file.flush()
+            os.fsync(file.fileno())
+        self._open_existing()
 
     def _sync(self) -> None:
         assert self._file is not None

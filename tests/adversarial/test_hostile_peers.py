@@ -135,16 +135,10 @@ def test_equivocation(tmp_path: Path) -> None:
     caught(play(tmp_path, TamperFrame(kind_is("key-commit"), equivocate)), "equivocation")
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="node/seat.py catch-up compares record counts only: a clean split is never noticed",
-)
 def test_equivocation_split_between_peers(tmp_path: Path) -> None:
-    """Each honest peer gets a different version only. Neither ever sees the other version: the
-    node does not relay frames, and its catch-up (``have n``/``recs`` from n) offers a peer only
-    records beyond the count it holds, so the forks stay apart. Each peer waits for the other
-    on its own fork and votes to time it out; with the hostile seat silent no certificate
-    completes and the table hangs (here: until the harness's time limit)."""
+    """Each honest peer gets a different version, sent to it alone. A frame addressed to one
+    peer is passed on to the others (honest peers only broadcast), so both versions meet:
+    equivocation, caught with both frames as evidence."""
 
     def equivocate(node: HostileSeatNode, frame: bytes) -> list[Send]:
         first, second, a, b = _two_commits(node, frame)

@@ -49,6 +49,10 @@ def test_a_hand_through_the_driver_session() -> None:
             async with trio.open_nursery() as nursery:
                 nursery.start_soon(player)
                 while not me.engine.results:
+                    # A key pressed while the node was not waiting goes out through the
+                    # machine directly (as an out-of-turn move would); a node's ticker sends
+                    # it, so does this loop.
+                    sim.flush(0)
                     while sim.bus.pending():
                         seat, frame = sim.bus.pop()
                         events = sim.machines[seat].receive(frame, 0.0)
