@@ -39,6 +39,7 @@ from dealerless.protocol.rules.base import Action, IllegalAction
 from dealerless.protocol.table import TableConfig, TableMachine
 from dealerless.protocol.table.events import (
     Accepted,
+    ChatReceived,
     LocalProtocolError,
     TableEvent,
     WaitingFor,
@@ -106,7 +107,7 @@ class DriverSession:
         self._waiting = False  # the node awaits choose()
         self._token: trio.lowlevel.TrioToken | None = None
         self._said_at = 0.0
-        self.chat_out: list[str] = []  # chat lines for the node to send (no node support yet)
+        self.chat_out: list[str] = []  # chat lines typed before the table machine existed
 
     # -------------------------------------------------------------- the node's side
     def attach(self) -> None:
@@ -126,7 +127,12 @@ class DriverSession:
             self._names = tuple(s.name for s in machine.config.seats)
             self._snapshot = None
         self.machine = machine
-        self._log.extend(e for e in events if not isinstance(e, Accepted | WaitingFor))
+        for event in events:
+            if isinstance(event, ChatReceived):
+                self._chat.append((event.seat, event.text[:200]))
+        self._log.extend(
+            e for e in events if not isinstance(e, Accepted | WaitingFor | ChatReceived)
+        )
         self._publish()
 
     def on_events(self, machine: TableMachine, events: list[TableEvent]) -> None:
@@ -280,12 +286,29 @@ class DriverSession:
 
     def send_chat(self, text: str) -> None:
         text = text.strip()[:200]
-        if text and self._seat is not None:
+        if not text or self._seat is None:
+            return
+        self._chat.append((self._seat, text))
+        self._publish()
+        if self._token is None:
+            self.chat_out.append(text)  # before the table exists: sent once the node runs
+            return
+        with contextlib.suppress(trio.RunFinishedError):
+            self._token.run_sync_soon(self._send_chat, text)
+
+    def _send_chat(self, text: str) -> None:
+        """On the Trio side: sign the line; the node's next tick sends it (node/seat.py)."""
+        machine = self.machine
+        if machine is None:
             self.chat_out.append(text)
-            self._chat.append((self._seat, text))
-            if len(self.chat_out) == 1:
-                self._errors.append("chat is not sent to the other players yet (no node support)")
-            self._publish()
+            return
+        for line in [*self.chat_out, text]:
+            try:
+                machine.chat(line, trio.current_time())
+            except LocalProtocolError as exc:
+                self._errors.append(str(exc))
+                self._publish()
+        self.chat_out.clear()
 
     def subscribe(self, listener: Callable[[], None]) -> None:
         self._listeners.append(listener)

@@ -125,3 +125,11 @@ class TranscriptCut(TableEvent):
     """The chain was rolled back to a fork point: keep only the first ``keep`` records."""
 
     keep: int
+
+
+@dataclass(frozen=True)
+class ChatReceived(TableEvent):
+    """A signed line of table chat from another seat (not part of the transcript)."""
+
+    seat: int
+    text: str

@@ -280,6 +280,21 @@ class TableMachine:
             raise LocalProtocolError("it is not your turn")
         return self.take_events()
 
+    def chat(self, text: str, now: float) -> None:
+        """Send a signed line of table chat to every peer (a side message, not recorded)."""
+        self.now = now
+        if self.seat is None:
+            raise LocalProtocolError("an observer cannot chat")
+        line = " ".join(text.split())[:500]
+        if not line:
+            raise LocalProtocolError("an empty chat line")
+        try:
+            message = self._sign("chat", {"text": line})
+        except MessageError as exc:
+            raise LocalProtocolError(f"chat line refused: {exc}") from None
+        self.seen.add(message.frame)
+        self._outbox.append(message.frame)
+
     # ---------------------------------------------------------------- signing and writing
     def _sign(self, kind: str, body: dict[str, Any], *, at: bytes | None = None) -> SignedMessage:
         """Sign a message at the current head, or at ``at``, an earlier head of this hand."""

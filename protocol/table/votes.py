@@ -12,7 +12,7 @@ import hashlib
 from typing import TYPE_CHECKING
 
 from dealerless.protocol.messages import MessageError, SignedMessage, decode_message
-from dealerless.protocol.table.events import TimeoutVoted, Violation
+from dealerless.protocol.table.events import ChatReceived, TimeoutVoted, Violation
 from dealerless.protocol.table.kinds import TABLE_REGISTRY
 from dealerless.protocol.table.steps import Phase
 
@@ -48,6 +48,10 @@ class VoteBook:
             if seat != m.seat:
                 m.requests.append(message)
                 m._drive()
+        elif message.kind == "chat":
+            if seat != m.seat:
+                m.events.append(ChatReceived(seat, str(message.body["text"])))
+            return
         elif message.kind == "timeout-vote":
             silent = message.body["silent"]
             if silent == seat or message.body["head"] != message.prev:
