@@ -50,6 +50,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     run = getattr(args, "_run", None)
     if run is None:
+        if sys.stdin.isatty() and sys.stdout.isatty():
+            return start_screen()
         parser.print_help()
         return 2
     try:
@@ -58,6 +60,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         print("interrupted", file=sys.stderr)
         return 130
     return code
+
+
+def start_screen() -> int:
+    """``dealerless`` alone on a terminal: the start screen (play, host, join, rules, settings)."""
+    from dealerless.client.start_launch import launch_host, launch_join, launch_play
+    from dealerless.client.tui.start import run_client
+
+    return run_client(play=launch_play, host=launch_host, join=launch_join)
 
 
 def entry_point() -> None:

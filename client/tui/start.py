@@ -1,9 +1,9 @@
 """The start screen: play against bots, host, join, read the rules, settings.
 
 :func:`run_start_screen` shows it and returns the player's :class:`StartChoice`;
-:func:`run_client` loops start screen -> table -> start screen for ``dealerless play``.
-Hosting and joining need a networked session: the caller passes factories for them (the node
-provides them); without, the screen says so.
+:func:`run_client` loops start screen -> table -> start screen. ``dealerless`` alone (on a
+terminal) runs it with launchers that run the real ``play``/``host``/``join`` commands
+(:mod:`dealerless.client.start_launch`); without launchers for host/join the screen says so.
 """
 
 from __future__ import annotations
@@ -311,18 +311,25 @@ def run_start_screen(
     return StartScreen(settings, can_host=can_host, can_join=can_join).run()
 
 
-SessionFactory = Callable[[Settings, StartChoice], TableSession | None]
+Launcher = Callable[[Settings, StartChoice], int]  # runs the chosen table, returns its exit code
 
 
 def run_client(
     settings: Settings | None = None,
     *,
-    host: SessionFactory | None = None,
-    join: SessionFactory | None = None,
+    play: Launcher | None = None,
+    host: Launcher | None = None,
+    join: Launcher | None = None,
     save_settings: bool = True,
     save_dir: Path | None = None,
 ) -> int:
-    """Start screen, then the chosen table, then back to the start screen until quit."""
+    """Start screen, then the chosen table, then back to the start screen until quit.
+
+    The launchers run a table to its end (the ``dealerless`` command passes ones that run the
+    real ``play``/``host``/``join`` commands on nodes). Without a ``play`` launcher a game
+    against bots runs on an in-process :class:`LocalSession`; without ``host``/``join`` those
+    entries say they are not available.
+    """
     from dealerless.client.tui.app import run_table_app
     from dealerless.client.tui.session import LocalSession
 
@@ -332,28 +339,28 @@ def run_client(
         if save_settings:
             with contextlib.suppress(OSError):
                 settings.save()
-        session: TableSession | None = None
         if choice.kind == "quit":
             return 0
-        if choice.kind == "play":
+        if choice.kind == "play" and play is not None:
+            play(settings, choice)
+        elif choice.kind == "play":
             try:
                 config = make_config(
                     choice.game, choice.bots + 1, settings.rules.get(choice.game, {})
                 )
             except ConfigError:
                 config = make_config(choice.game, choice.bots + 1)
-            session = LocalSession(
+            session: TableSession = LocalSession(
                 config,
                 seed=secrets.randbits(32),
                 human_name=settings.name,
                 step_timeout_ms=settings.timeout_s * 1000,
                 bot_delay=0.4,
             )
-        elif choice.kind == "host" and host is not None:
-            session = host(settings, choice)
-        elif choice.kind == "join" and join is not None:
-            session = join(settings, choice)
-        if session is not None:
             run_table_app(
                 session, lang=settings.lang, unicode=not settings.ascii, save_dir=save_dir
             )
+        elif choice.kind == "host" and host is not None:
+            host(settings, choice)
+        elif choice.kind == "join" and join is not None:
+            join(settings, choice)

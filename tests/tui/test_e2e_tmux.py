@@ -220,3 +220,28 @@ def test_host_and_join_full_screen(terminal: Terminal, tmp_path: Path) -> None:
     for term in (host, guest):
         screen = term.wait_for(lambda s: "EXIT=" in s)
         assert "EXIT=0" in screen and "verified by replay" in screen, screen
+
+
+def test_the_start_screen_runs_a_real_game_and_comes_back(
+    terminal: Terminal, tmp_path: Path
+) -> None:
+    """``dealerless`` alone opens the start screen; "Play against bots" runs the real ``play``
+    command (lobby, bots as node processes, the table); quitting the table returns to it."""
+    env = f"XDG_CONFIG_HOME={tmp_path / 'config'} DEALERLESS_HOME={tmp_path / 'home'}"
+    terminal.tmux(
+        "new-session", "-d", "-s", terminal.name, "-x", "80", "-y", "24",
+        f"env {env} {sys.executable} -m dealerless.client.cli; echo EXIT=$?; sleep 60",
+    )  # fmt: skip
+    terminal.wait_for(lambda s: "Play against bots" in s and "Host a table" in s)
+    terminal.press("1")
+    terminal.wait_for(lambda s: "Bots: 3" in s)
+    terminal.press("Enter")
+    table = terminal.wait_for(lambda s: "Your hand:" in s, limit=90)
+    assert "Tuppen" in table
+    terminal.press("q")
+    terminal.wait_for(lambda s: "(y/n)" in s or "y/n" in s.lower() or "quit" in s.lower())
+    terminal.press("y")
+    terminal.wait_for(lambda s: "Play against bots" in s, limit=60)
+    terminal.press("q")
+    screen = terminal.wait_for(lambda s: "EXIT=" in s)
+    assert "EXIT=0" in screen

@@ -1,0 +1,79 @@
+"""What the start screen's entries run: the real ``play``, ``host`` and ``join`` commands.
+
+The start screen only collects the choice (game, bots or seats, invite code) and the settings
+(name, language, time per move, suit letters, house rules); each entry then runs the same
+command a user could type, so the start screen plays on real nodes exactly like the commands.
+"""
+
+from __future__ import annotations
+
+from dealerless.client.tui.settings import Settings
+from dealerless.client.tui.start import StartChoice
+
+
+def _common(settings: Settings) -> list[str]:
+    argv = ["--name", settings.name, "--lang", settings.lang]
+    if settings.ascii:
+        argv.append("--ascii")
+    return argv
+
+
+def _rules(settings: Settings, game: str) -> list[str]:
+    argv: list[str] = []
+    for key, value in sorted(settings.rules.get(game, {}).items()):
+        text = str(value).lower() if isinstance(value, bool) else str(value)
+        argv += ["--rule", f"{key}={text}"]
+    return argv
+
+
+def play_argv(settings: Settings, choice: StartChoice) -> list[str]:
+    return [
+        "play",
+        "--game",
+        choice.game,
+        "--bots",
+        str(choice.bots),
+        "--timeout",
+        str(settings.timeout_s),
+        *_rules(settings, choice.game),
+        *_common(settings),
+    ]
+
+
+def host_argv(settings: Settings, choice: StartChoice) -> list[str]:
+    return [
+        "host",
+        "--game",
+        choice.game,
+        "--seats",
+        str(choice.bots + 1),
+        "--step-timeout",
+        str(settings.timeout_s * 1000),
+        *_rules(settings, choice.game),
+        *_common(settings),
+    ]
+
+
+def join_argv(settings: Settings, choice: StartChoice) -> list[str]:
+    return ["join", choice.code, *_common(settings)]
+
+
+def _run(argv: list[str]) -> int:
+    from dealerless.client.cli import main
+
+    try:
+        return main(argv)
+    except SystemExit as exc:  # a bad argument: argparse has printed why
+        return int(exc.code or 2)
+
+
+def launch_play(settings: Settings, choice: StartChoice) -> int:
+    return _run(play_argv(settings, choice))
+
+
+def launch_host(settings: Settings, choice: StartChoice) -> int:
+    return _run(host_argv(settings, choice))
+
+
+def launch_join(settings: Settings, choice: StartChoice) -> int:
+    return _run(join_argv(settings, choice))
