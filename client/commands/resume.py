@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 
 import trio
 
+from dealerless.client.commands.play import add_screen_arguments, plain_mode
 from dealerless.node.app import EventLog, resume_table, stderr_say
 from dealerless.node.cli_common import add_common, load_identity_or_say, node_options
+from dealerless.node.identity import Identity
 
 HELP = "resume a table after a crash (default: the most recent unfinished one)"
 
@@ -21,6 +24,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="the table id, or its first characters",
     )
     add_common(parser)
+    add_screen_arguments(parser)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -30,6 +34,8 @@ def run(args: argparse.Namespace) -> int:
     identity, home = loaded
     log = EventLog(args.event_log) if args.event_log else None
     try:
+        if not args.bot and not plain_mode(args):
+            return _full_screen(args, identity, home, log)
         return trio.run(
             lambda: resume_table(
                 identity,
@@ -44,3 +50,33 @@ def run(args: argparse.Namespace) -> int:
     finally:
         if log is not None:
             log.close()
+
+
+def _full_screen(
+    args: argparse.Namespace, identity: Identity, home: Path, log: EventLog | None
+) -> int:
+    """The lobby while the node catches up with its peers, then the table screen."""
+    from dealerless.client.tui.i18n import detect_language
+    from dealerless.client.tui.lobby import run_node_client
+    from dealerless.client.tui.node_session import DriverSession, LobbyState
+
+    session = DriverSession(lobby=LobbyState(role="join", fingerprint=identity.fingerprint))
+
+    async def node_main() -> int:
+        return await resume_table(
+            identity,
+            home,
+            args.table,
+            driver=session,
+            say=session.say,
+            log=log,
+            options=node_options(args),
+        )
+
+    return run_node_client(
+        session,
+        node_main,
+        lang=detect_language(args.lang),
+        unicode=not args.ascii,
+        mono=args.mono,
+    )

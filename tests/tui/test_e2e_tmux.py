@@ -245,3 +245,16 @@ def test_the_start_screen_runs_a_real_game_and_comes_back(
     terminal.press("q")
     screen = terminal.wait_for(lambda s: "EXIT=" in s)
     assert "EXIT=0" in screen
+
+
+def test_resume_full_screen_says_when_there_is_nothing_to_resume(
+    terminal: Terminal, tmp_path: Path
+) -> None:
+    terminal.tmux(
+        "new-session", "-d", "-s", terminal.name, "-x", "80", "-y", "24",
+        f"{sys.executable} -m dealerless.client.cli resume --home {tmp_path}; echo EXIT=$?;"
+        " sleep 60",
+    )  # fmt: skip
+    screen = terminal.wait_for(lambda s: "EXIT=" in s)
+    assert "EXIT=1" in screen
+    assert "no table to resume" in screen
