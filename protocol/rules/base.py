@@ -225,6 +225,33 @@ class Outcome:
     reason: str
 
 
+@dataclass(frozen=True, slots=True)
+class HistoryStep:
+    """One applied step of a game as one viewer saw it: a hand start, a chance fulfilment (cards
+    None where this viewer could not see them), an action, an abort, or an agreed game end."""
+
+    kind: str  # "start", "chance", "action", "abort", "finish"
+    action: Action | None = None
+    cards: tuple[Card | None, ...] = ()
+    culprit: int | None = None
+    reason: str = ""
+
+
+def apply_history_step(engine: Engine, step: HistoryStep) -> None:
+    """Replay one recorded step on an engine (the engine must record what it applies)."""
+    if step.kind == "start":
+        engine.start_hand()
+    elif step.kind == "chance":
+        engine.apply_chance(step.cards)
+    elif step.kind == "action":
+        assert step.action is not None
+        engine.apply(step.action)
+    elif step.kind == "abort":
+        engine.abort_hand(step.culprit, step.reason)
+    else:
+        raise ValueError(f"unknown history step {step.kind!r}")
+
+
 # --- configuration ----------------------------------------------------------------------------
 
 

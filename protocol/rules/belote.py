@@ -38,10 +38,12 @@ from dealerless.protocol.rules.base import (
     GameConfig,
     HandResult,
     HandSlot,
+    HistoryStep,
     IllegalAction,
     OptionSpec,
     Outcome,
     TurnUp,
+    apply_history_step,
 )
 from dealerless.protocol.rules.belote_scoring import (
     ALL_CARD_POINTS,
@@ -100,15 +102,7 @@ OPTIONS: tuple[OptionSpec, ...] = (
 )
 
 
-@dataclass(frozen=True, slots=True)
-class HistoryEntry:
-    """One applied step: start, chance (cards as this viewer saw them), action or abort."""
-
-    kind: str  # "start", "chance", "action", "abort"
-    action: Action | None = None
-    cards: tuple[Card | None, ...] = ()
-    culprit: int | None = None
-    reason: str = ""
+HistoryEntry = HistoryStep  # the shared record (base.py)
 
 
 @dataclass(frozen=True)
@@ -534,15 +528,7 @@ def replay(config: GameConfig, first_dealer: int, history: Sequence[HistoryEntry
     """Rebuild an engine from a history list (as one viewer saw it)."""
     engine = BeloteEngine(config, first_dealer=first_dealer)
     for entry in history:
-        if entry.kind == "start":
-            engine.start_hand()
-        elif entry.kind == "chance":
-            engine.apply_chance(entry.cards)
-        elif entry.kind == "action":
-            assert entry.action is not None
-            engine.apply(entry.action)
-        else:
-            engine.abort_hand(entry.culprit, entry.reason)
+        apply_history_step(engine, entry)
     return engine
 
 

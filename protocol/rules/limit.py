@@ -12,7 +12,6 @@ seat, or the winner of the last trick, takes the pot. Between hands limit_modes 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from dealerless.protocol.cards import Card
@@ -27,9 +26,11 @@ from dealerless.protocol.rules.base import (
     GameConfig,
     HandResult,
     HandSlot,
+    HistoryStep,
     IllegalAction,
     Outcome,
     Reveal,
+    apply_history_step,
 )
 from dealerless.protocol.rules.hands import Hands
 from dealerless.protocol.rules.limit_betting import Betting
@@ -42,16 +43,7 @@ from dealerless.protocol.rules.tuppen_play import CompletedTrick, TrickPlay
 K = ActionKind
 
 
-@dataclass(frozen=True, slots=True)
-class Step:
-    """One entry of the replayable history: a hand start, an action, a chance fulfilment or an
-    abort (cards are None where this viewer could not see them)."""
-
-    kind: str  # "start", "action", "chance", "abort"
-    action: Action | None = None
-    cards: tuple[Card | None, ...] = ()
-    culprit: int | None = None
-    reason: str = ""
+Step = HistoryStep  # the shared record (base.py)
 
 
 class LimitEngine(ExchangeFlow, Engine):
@@ -507,15 +499,7 @@ def replay(config: GameConfig, first_dealer: int, history: Sequence[Step]) -> Li
     """Rebuild an engine from its history (a saved game, a dispute)."""
     engine = LimitEngine(config, first_dealer=first_dealer)
     for step in history:
-        if step.kind == "start":
-            engine.start_hand()
-        elif step.kind == "chance":
-            engine.apply_chance(step.cards)
-        elif step.kind == "abort":
-            engine.abort_hand(step.culprit, step.reason)
-        else:
-            assert step.action is not None
-            engine.apply(step.action)
+        apply_history_step(engine, step)
     return engine
 
 

@@ -17,7 +17,6 @@ spec/rules/pottuppen.md for every rule and decision.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
@@ -33,9 +32,11 @@ from dealerless.protocol.rules.base import (
     GameConfig,
     HandResult,
     HandSlot,
+    HistoryStep,
     IllegalAction,
     OptionSpec,
     Outcome,
+    apply_history_step,
 )
 from dealerless.protocol.rules.hands import Hands
 from dealerless.protocol.rules.pottuppen_money import (
@@ -93,15 +94,7 @@ class Phase(StrEnum):
     OVER = "over"  # the game has an outcome
 
 
-@dataclass(frozen=True, slots=True)
-class Step:
-    """One history record: a hand start, a chance step, an action, an abort or a game end."""
-
-    kind: str  # "start" | "chance" | "action" | "abort" | "finish"
-    action: Action | None = None
-    cards: tuple[Card | None, ...] = ()
-    culprit: int | None = None
-    reason: str = ""
+Step = HistoryStep  # the shared record (base.py)
 
 
 class PottuppenEngine(Engine):
@@ -501,19 +494,10 @@ def replay(config: GameConfig, first_dealer: int, steps: Iterable[Step]) -> Pott
     """Rebuild an engine from its history (the same viewer's chance entries)."""
     engine = PottuppenEngine(config, first_dealer=first_dealer)
     for step in steps:
-        if step.kind == "start":
-            engine.start_hand()
-        elif step.kind == "chance":
-            engine.apply_chance(step.cards)
-        elif step.kind == "action":
-            assert step.action is not None
-            engine.apply(step.action)
-        elif step.kind == "abort":
-            engine.abort_hand(step.culprit, step.reason)
-        elif step.kind == "finish":
+        if step.kind == "finish":
             engine.finish_game()
         else:
-            raise ValueError(f"unknown history step {step.kind!r}")
+            apply_history_step(engine, step)
     return engine
 
 
