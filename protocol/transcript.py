@@ -45,7 +45,7 @@ import zlib
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from types import TracebackType
-from typing import IO, Any, BinaryIO
+from typing import IO, Any, BinaryIO, Self
 
 from dealerless.protocol.wire.codec import DEFAULT_LIMITS, Limits, pack, unpack
 from dealerless.protocol.wire.envelope import SignedMessage, decode_message
@@ -163,7 +163,29 @@ def _rest_is_zero(file: IO[bytes]) -> bool:
     return True
 
 
-class TranscriptReader:
+class _FileHolder:
+    """Closes the file on close() / leaving a ``with`` block, if this object opened it."""
+
+    _file: IO[bytes]
+    _owned: bool
+
+    def close(self) -> None:
+        if self._owned:
+            self._file.close()
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.close()
+
+
+class TranscriptReader(_FileHolder):
     """Streams a transcript back. Give an open binary file (read from its current position,
     which must be the start of the transcript) or a path (opened and closed by the reader).
 
@@ -301,20 +323,6 @@ class TranscriptReader:
     def __iter__(self) -> Iterator[Record]:
         return self.records()
 
-    def close(self) -> None:
-        if self._owned:
-            self._file.close()
-
-    def __enter__(self) -> TranscriptReader:
-        return self
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        self.close()
 
 
 def _fsync_directory(path: str | os.PathLike[str]) -> None:
@@ -331,7 +339,7 @@ def _fsync_directory(path: str | os.PathLike[str]) -> None:
         os.close(fd)
 
 
-class TranscriptWriter:
+class TranscriptWriter(_FileHolder):
     """Appends records to a transcript, each with one write, then flush and fsync.
 
     Make one with :meth:`create` (a new transcript) or :meth:`open_existing` (carry on after a
@@ -478,20 +486,6 @@ class TranscriptWriter:
             return  # an in-memory file
         os.fsync(fd)
 
-    def close(self) -> None:
-        if self._owned:
-            self._file.close()
-
-    def __enter__(self) -> TranscriptWriter:
-        return self
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        self.close()
 
 
 def recover(path: str | os.PathLike[str], *, limits: Limits = DEFAULT_LIMITS) -> TornTail | None:
