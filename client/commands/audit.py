@@ -43,9 +43,7 @@ def _text(report: AuditReport) -> str:
         lines.append(f"caught: seat {caught.culprit} - {caught.reason} (evidence checked)")
     if report.failure is not None:
         who = "unknown" if report.culprit is None else f"seat {report.culprit}"
-        lines.append(
-            f"FAILED at record {report.failure_record}: {report.failure} (culprit: {who})"
-        )
+        lines.append(f"FAILED at record {report.failure_record}: {report.failure} (culprit: {who})")
     else:
         state = "complete game" if report.complete else "game not finished"
         lines.append(f"verified: {state}; standing {list(report.standings)}")

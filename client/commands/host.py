@@ -8,7 +8,7 @@ from pathlib import Path
 
 import trio
 
-from dealerless.client.commands.play import add_screen_arguments, plain_mode
+from dealerless.client.commands.play import add_screen_arguments, plain_mode, run_on_screen
 from dealerless.node.app import EventLog, host_table, stderr_say
 from dealerless.node.cli_common import add_common, default_name, load_identity_or_say, node_options
 from dealerless.node.identity import Identity, normalize_fingerprint
@@ -155,8 +155,6 @@ def _full_screen(
     log: EventLog | None,
 ) -> int:
     """The lobby (invite code, who has joined), then the table screen."""
-    from dealerless.client.tui.i18n import detect_language
-    from dealerless.client.tui.lobby import run_node_client
     from dealerless.client.tui.node_session import DriverSession, LobbyState
 
     name = args.name or default_name()
@@ -193,10 +191,4 @@ def _full_screen(
             on_ready=ready,
         )
 
-    return run_node_client(
-        session,
-        node_main,
-        lang=detect_language(args.lang),
-        unicode=not args.ascii,
-        mono=args.mono,
-    )
+    return run_on_screen(session, node_main, args)

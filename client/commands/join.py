@@ -8,7 +8,7 @@ from pathlib import Path
 
 import trio
 
-from dealerless.client.commands.play import add_screen_arguments, plain_mode
+from dealerless.client.commands.play import add_screen_arguments, plain_mode, run_on_screen
 from dealerless.node.app import EventLog, join_table, stderr_say
 from dealerless.node.cli_common import add_common, default_name, load_identity_or_say, node_options
 from dealerless.node.identity import Identity
@@ -63,8 +63,6 @@ def run(args: argparse.Namespace) -> int:
 
 def _full_screen(args: argparse.Namespace, identity: Identity, home: Path, invite: Invite) -> int:
     """The lobby (who is at the table, how many are missing), then the table screen."""
-    from dealerless.client.tui.i18n import detect_language
-    from dealerless.client.tui.lobby import run_node_client
     from dealerless.client.tui.node_session import DriverSession, LobbyState
 
     name = args.name or default_name()
@@ -95,13 +93,7 @@ def _full_screen(args: argparse.Namespace, identity: Identity, home: Path, invit
         )
 
     try:
-        return run_node_client(
-            session,
-            node_main,
-            lang=detect_language(args.lang),
-            unicode=not args.ascii,
-            mono=args.mono,
-        )
+        return run_on_screen(session, node_main, args)
     finally:
         if log is not None:
             log.close()

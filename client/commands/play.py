@@ -12,10 +12,15 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING
 
 from dealerless.protocol.rules.base import ConfigError
 from dealerless.protocol.rules.registry import game_names, game_spec, make_config, parse_rule_args
 from dealerless.protocol.table.config import MAX_STEP_TIMEOUT_MS
+
+if TYPE_CHECKING:
+    from dealerless.client.tui.node_session import DriverSession
 
 HELP = "play a local game against bots (full screen; --plain for line mode)"
 
@@ -63,6 +68,23 @@ def add_screen_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--mono", action="store_true", help="no colours")
 
 
+def run_on_screen(
+    session: DriverSession, node_main: Callable[[], Awaitable[int]], args: argparse.Namespace
+) -> int:
+    """The lobby, then the table screen, of a seat played by ``node_main``, with the screen
+    options of :func:`add_screen_arguments`."""
+    from dealerless.client.tui.i18n import detect_language
+    from dealerless.client.tui.lobby import run_node_client
+
+    return run_node_client(
+        session,
+        node_main,
+        lang=detect_language(args.lang),
+        unicode=not args.ascii,
+        mono=args.mono,
+    )
+
+
 def plain_mode(args: argparse.Namespace) -> bool:
     return bool(args.plain) or not (sys.stdin.isatty() and sys.stdout.isatty())
 
@@ -86,8 +108,6 @@ def run(args: argparse.Namespace) -> int:
         driver = LineDriver(unicode=not args.ascii)
         return run_local_game(config, bots, driver, name=name, step_timeout_ms=step_ms)
 
-    from dealerless.client.tui.i18n import detect_language
-    from dealerless.client.tui.lobby import run_node_client
     from dealerless.client.tui.node_session import DriverSession, LobbyState
     from dealerless.node.local_game import local_game
 
@@ -106,10 +126,4 @@ def run(args: argparse.Namespace) -> int:
             on_ready=session.on_ready,
         )
 
-    return run_node_client(
-        session,
-        node_main,
-        lang=detect_language(args.lang),
-        unicode=not args.ascii,
-        mono=args.mono,
-    )
+    return run_on_screen(session, node_main, args)

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import trio
 
-from dealerless.client.commands.play import add_screen_arguments, plain_mode
+from dealerless.client.commands.play import add_screen_arguments, plain_mode, run_on_screen
 from dealerless.node.app import EventLog, resume_table, stderr_say
 from dealerless.node.cli_common import add_common, load_identity_or_say, node_options
 from dealerless.node.identity import Identity
@@ -56,8 +56,6 @@ def _full_screen(
     args: argparse.Namespace, identity: Identity, home: Path, log: EventLog | None
 ) -> int:
     """The lobby while the node catches up with its peers, then the table screen."""
-    from dealerless.client.tui.i18n import detect_language
-    from dealerless.client.tui.lobby import run_node_client
     from dealerless.client.tui.node_session import DriverSession, LobbyState
 
     session = DriverSession(lobby=LobbyState(role="join", fingerprint=identity.fingerprint))
@@ -73,10 +71,4 @@ def _full_screen(
             options=node_options(args),
         )
 
-    return run_node_client(
-        session,
-        node_main,
-        lang=detect_language(args.lang),
-        unicode=not args.ascii,
-        mono=args.mono,
-    )
+    return run_on_screen(session, node_main, args)
