@@ -218,6 +218,25 @@ class WaitForViolation:
         return await self.bot.choose(machine)
 
 
+class Prefer:
+    """An honest bot that takes the first legal action of the listed kinds when it has one
+    (steering the table into the situation an attack needs, whatever the deal), otherwise
+    the bot's choice."""
+
+    def __init__(self, *kinds: ActionKind, seed: int = 7) -> None:
+        self.kinds = kinds
+        self.bot = BotDriver(seed)
+
+    async def choose(self, machine: TableMachine) -> Action | None:
+        assert machine.seat is not None
+        options = machine.engine.legal_actions(machine.seat)
+        for kind in self.kinds:
+            preferred = next((a for a in options if a.kind is kind), None)
+            if preferred is not None:
+                return preferred
+        return await self.bot.choose(machine)
+
+
 # ---------------------------------------------------------------- verdicts
 
 
@@ -300,6 +319,18 @@ def caught(run: TableRun, reason: str | None = None) -> AuditReport:
     assert aborted, report.to_json()
     for hand in aborted:
         hand_settled(run.game.game, hand, hostile)
+    return report
+
+
+def settled(run: TableRun) -> AuditReport:
+    """The verdict for silence: honest peers converged and every voided hand was settled
+    without a gain for the hostile seat or a loss for anyone honest."""
+    _, report = converged(run)
+    hostile = run.hostile_seat
+    assert hostile is not None
+    for hand in report.hands:
+        if hand.aborted:
+            hand_settled(run.game.game, hand, hostile)
     return report
 
 

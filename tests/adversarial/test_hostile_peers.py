@@ -477,40 +477,6 @@ def test_knocking_twice_in_a_row(tmp_path: Path) -> None:
     pytest.skip("the seat never had a second turn after knocking")
 
 
-def test_false_dirty_laundry_claim_that_refuses_to_be_checked(tmp_path: Path) -> None:
-    """The seat declares dirty laundry whenever it may; when another seat checks the claim it
-    must show its cards (a ``reveal``) and it falls silent instead: the step timeout aborts the
-    hand with the claimer as culprit, honest peers converge, nobody honest loses."""
-
-    class Laundry(Silence):
-        def __init__(self) -> None:
-            super().__init__(lambda m: m.kind == "reveal")
-
-        def choose(self, node: HostileSeatNode) -> Action | None:
-            return next((a for a in legal(node) if a.kind is ActionKind.LAUNDRY), None)
-
-    for attempt in range(4):
-        attack = Laundry()
-        run = play(tmp_path / str(attempt), attack, hands=3, rules={"dirty_laundry": True})
-        if attack.muted:
-            report = settled(run)
-            culprit = f"seat {run.hostile_seat} was silent"
-            assert any(h.aborted and culprit in h.reason for h in report.hands), report.to_json()
-            return
-        clean(run)
-    pytest.skip("no seat checked the claim in four tables")
-
-
-def settled(run: TableRun) -> Any:
-    _, report = converged(run)
-    hostile = run.hostile_seat
-    assert hostile is not None
-    for hand in report.hands:
-        if hand.aborted:
-            hand_settled(run.game.game, hand, hostile)
-    return report
-
-
 def test_bidding_out_of_turn_in_belote(tmp_path: Path) -> None:
     """Belote: a seat bids for the turned-up suit while another seat is to bid."""
     from dealerless.protocol.cards import Card
