@@ -475,30 +475,3 @@ def test_knocking_twice_in_a_row(tmp_path: Path) -> None:
             return
         clean(run)
     pytest.skip("the seat never had a second turn after knocking")
-
-
-def test_bidding_out_of_turn_in_belote(tmp_path: Path) -> None:
-    """Belote: a seat bids for the turned-up suit while another seat is to bid."""
-    from dealerless.protocol.cards import Card
-
-    def when(node: HostileSeatNode) -> bool:
-        m = node.m
-        return (
-            m.phase == "play"
-            and m.arbiter() not in (None, node.seat)
-            and m.engine.public_state().get("phase") == "bidding"
-        )
-
-    def craft(node: HostileSeatNode) -> list[Send]:
-        turned = node.m.engine.public_state()["turned"]
-        suit = Card.from_index(turned[1]).suit
-        return [Send(action_frame(node, Action(ActionKind.BID, node.seat, suit=suit)))]
-
-    run = run_table(
-        tmp_path,
-        make_config("belote", 4, {"target": 101}),
-        WhenWaiting(when, craft),
-        hostile_index=2,
-        honest_driver=lambda i: WaitForViolation(),
-    )
-    caught(run, "out of turn")
