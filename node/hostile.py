@@ -43,7 +43,16 @@ from dealerless.protocol.table.events import TableEvent
 from dealerless.protocol.table.kinds import TABLE_REGISTRY
 from dealerless.protocol.transcript import TranscriptReader
 
-__all__ = ["Attack", "FaultyHub", "HostileSeatNode", "Send", "TableRun", "decode", "run_table"]
+__all__ = [
+    "Attack",
+    "FaultyHub",
+    "HostileSeatNode",
+    "Send",
+    "TableRun",
+    "decode",
+    "run_host",
+    "run_table",
+]
 
 
 def decode(frame: bytes) -> SignedMessage:
@@ -339,6 +348,48 @@ class TableRun:
         )
 
 
+async def run_host(
+    identity: Identity,
+    home: Path,
+    game: GameConfig,
+    table_id: bytes,
+    *,
+    hub: Hub,
+    driver: Driver,
+    say: Callable[[str], None],
+    options: NodeOptions,
+    step_timeout_ms: int,
+    on_ready: Callable[[TableMeta], None],
+) -> int:
+    """Host a table on loopback (direct mode) through the given hub; returns the exit code."""
+    meta = TableMeta(
+        table_id.hex(),
+        "host",
+        "127.0.0.1",
+        0,
+        identity.public_key.hex(),
+        name="n0",
+        bot=True,
+        game=game.game,
+        seats=game.players,
+        listen_host="127.0.0.1",
+        options=dict(game.options),
+        step_timeout_ms=step_timeout_ms,
+    )
+    return await _run_node(
+        identity,
+        home,
+        meta,
+        game=game,
+        driver=driver,
+        say=say,
+        log=None,
+        options=options,
+        hub=hub,
+        on_ready=on_ready,
+    )
+
+
 def run_table(
     root: Path,
     game: GameConfig,
@@ -394,30 +445,16 @@ def run_table(
                     lobby[k].set()
 
         async def host() -> None:
-            meta = TableMeta(
-                table_id.hex(),
-                "host",
-                "127.0.0.1",
-                0,
-                ids[0].public_key.hex(),
-                name="n0",
-                bot=True,
-                game=game.game,
-                seats=n,
-                listen_host="127.0.0.1",
-                options=dict(game.options),
-                step_timeout_ms=step_timeout_ms,
-            )
-            run.codes[0] = await _run_node(
+            run.codes[0] = await run_host(
                 ids[0],
                 homes[0],
-                meta,
-                game=game,
+                game,
+                table_id,
+                hub=hub or Hub(say=lambda _s: None),
                 driver=driver(0),
                 say=host_lines,
-                log=None,
                 options=opts,
-                hub=hub or Hub(say=lambda _s: None),
+                step_timeout_ms=step_timeout_ms,
                 on_ready=on_ready,
             )
 

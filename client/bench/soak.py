@@ -2,12 +2,16 @@
 through a hub that injects random faults (loss, duplication, delay/reorder, a partition per
 table; node/hostile.py ``FaultyHub``).
 
-Tables are played one after another (each node a Trio task of this process, talking over
-loopback TCP through the host's hub) until ``--seconds`` have passed. After each table every
-node's transcript file is audited; a *divergence* is a table whose peers' audited final states
-differ, or whose transcript does not audit as a complete game, or a node that did not exit 0.
-Reports tables, hands played, divergences, caught cheats (should be none: everyone is honest)
-and the faults injected. Exit status 1 on any divergence.
+Also ``dealerless bench soak``. Tables are played one after another until ``--seconds`` have
+passed: the host is a node in this process (its hub injects the faults), every other seat is a
+``dealerless join --bot`` process talking to it over loopback TCP. With chance ``--kill`` a table
+SIGKILLs one joining process at a random moment and starts the same command again, which
+resumes the seat from its store. After each table every node's transcript file is audited; a
+*divergence* is a table whose peers' audited final states differ, or whose transcript does not
+audit as a complete game, or a node that did not exit 0 (a node that was killed counts by the
+exit code of its restart). Reports tables, hands played, divergences, caught cheats (should be
+none: everyone is honest), the faults injected and the kills. Exit status 1 on any divergence,
+2 on a bad argument.
 """
 
 from __future__ import annotations
@@ -15,17 +19,32 @@ from __future__ import annotations
 import argparse
 import json
 import random
+import secrets
+import signal
+import subprocess
+import sys
 import tempfile
 import time
 from collections import Counter
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from dealerless.node.hostile import FaultyHub, run_table
+import trio
+
+from dealerless.node.drivers import BotDriver, NodeOptions
+from dealerless.node.hostile import FaultyHub, run_host
+from dealerless.node.identity import Identity
+from dealerless.node.store import TableMeta, TableStore
+from dealerless.protocol.rules.base import ConfigError, GameConfig
 from dealerless.protocol.rules.registry import make_config
 from dealerless.protocol.table.audit import audit_records
+from dealerless.protocol.transcript import TranscriptReader
 
 HELP = "many hands between 4 bot nodes with random faults: hands played and divergences"
+CLI = [sys.executable, "-m", "dealerless.client.cli"]
+STEP_TIMEOUT_MS = 30_000  # faults delay steps; a SIGKILLed node needs time to come back
+TABLE_DEADLINE = 600.0
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -33,8 +52,110 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--players", type=int, default=4, help="seats per table (default 4)")
     parser.add_argument("--hands", type=int, default=5, help="hands per table (default 5)")
     parser.add_argument("--game", default="limit-tuppen", help="game (default limit-tuppen)")
+    parser.add_argument(
+        "--kill",
+        type=float,
+        default=0.5,
+        help="chance that a table SIGKILLs one joining node mid-game and restarts it (default 0.5)",
+    )
     parser.add_argument("--seed", type=int, default=None, help="random seed (default: random)")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
+
+
+@dataclass
+class Played:
+    """One soak table as it ended: every node's exit code, home, and the SIGKILLs dealt."""
+
+    table_id: bytes
+    homes: list[Path]
+    codes: dict[int, int] = field(default_factory=dict)
+    killed: list[int] = field(default_factory=list)
+    finished: bool = False
+
+
+async def _play(
+    root: Path, game: GameConfig, hub: FaultyHub, seed: int, kill: tuple[int, float] | None
+) -> Played:
+    """Seat 0 hosts in this process (its hub injects the faults); every other seat is a
+    ``dealerless join --bot`` process. ``kill`` = (joiner, seconds): SIGKILL that joiner then,
+    and start the same command again (it resumes from its store)."""
+    homes = [root / f"node{i}" for i in range(game.players)]
+    for home in homes:
+        home.mkdir(parents=True, exist_ok=True)
+    played = Played(secrets.token_bytes(16), homes)
+    invite: list[str] = []
+    ready = trio.Event()
+
+    def on_ready(meta: TableMeta) -> None:
+        invite.append(meta.invite)
+        ready.set()
+
+    async def host() -> None:
+        played.codes[0] = await run_host(
+            Identity.generate(),
+            homes[0],
+            game,
+            played.table_id,
+            hub=hub,
+            driver=BotDriver(seed),
+            say=lambda _s: None,
+            options=NodeOptions(linger=5.0),
+            step_timeout_ms=STEP_TIMEOUT_MS,
+            on_ready=on_ready,
+        )
+
+    async def joiner(i: int) -> None:
+        await ready.wait()
+        command = [*CLI, "join", "--bot", "--home", str(homes[i]), "--name", f"n{i}"]
+        command += ["--linger", "5", invite[0]]
+        with open(homes[i] / "node.log", "ab") as log:
+            while True:
+                proc = await trio.lowlevel.open_process(
+                    command, stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT
+                )
+                try:
+                    async with trio.open_nursery() as nursery:
+                        if kill is not None and kill[0] == i and i not in played.killed:
+                            nursery.start_soon(_kill_later, proc, kill[1])
+                        code = await proc.wait()
+                        nursery.cancel_scope.cancel()
+                finally:
+                    if proc.returncode is None:
+                        proc.kill()
+                        await proc.wait()
+                if code == -signal.SIGKILL and i not in played.killed:
+                    played.killed.append(i)
+                    continue  # restart the killed node: the same command resumes it
+                played.codes[i] = code
+                return
+
+    with trio.move_on_after(TABLE_DEADLINE):
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(host)
+            for i in range(1, game.players):
+                nursery.start_soon(joiner, i)
+        played.finished = True
+    return played
+
+
+async def _kill_later(proc: trio.Process, after: float) -> None:
+    await trio.sleep(after)
+    if proc.returncode is None:
+        proc.kill()  # SIGKILL: no clean-up, whatever was not on disk is lost
+
+
+def _bad_argument(args: argparse.Namespace) -> str:
+    if not 0.0 <= args.kill <= 1.0:
+        return f"--kill is a chance between 0 and 1, not {args.kill}"
+    if args.seconds <= 0:
+        return f"--seconds must be positive, not {args.seconds}"
+    if args.hands < 1:
+        return f"--hands must be at least 1, not {args.hands}"
+    try:
+        make_config(args.game, args.players, {"hands": args.hands} if args.game != "belote" else {})
+    except (ConfigError, KeyError) as exc:
+        return str(exc)
+    return ""
 
 
 def one_table(root: Path, args: argparse.Namespace, rng: random.Random) -> dict[str, Any]:
@@ -48,34 +169,39 @@ def one_table(root: Path, args: argparse.Namespace, rng: random.Random) -> dict[
     hub = FaultyHub(rng.randrange(2**32), **faults)  # type: ignore[arg-type]
     options: dict[str, Any] = {"hands": args.hands} if args.game != "belote" else {}
     game = make_config(args.game, args.players, options)
+    kill = None
+    if rng.random() < args.kill:
+        kill = (rng.randrange(1, args.players), rng.uniform(1.0, 4.0 * args.hands))
     started = time.monotonic()
     result: dict[str, Any] = {"faults": faults}
-    try:
-        run = run_table(
-            root, game, None, hub=hub, step_timeout_ms=30_000, timeout=600, seed=rng.randrange(999)
-        )
-    except AssertionError as exc:  # the table did not finish in time
-        result.update(diverged=True, why=str(exc).splitlines()[0], hands=0)
-        return result
+    played = trio.run(_play, root, game, hub, rng.randrange(999), kill)
     result["seconds"] = round(time.monotonic() - started, 1)
-    result["injected"] = dict(hub.stats)
+    result["injected"] = dict(hub.stats) | {"killed": len(played.killed)}
+    if not played.finished:
+        result.update(diverged=True, why=f"not finished in {TABLE_DEADLINE} s", hands=0)
+        return result
     why = ""
     hashes = set()
     hands = 0
     caught = 0
-    if run.config is None:
+    loaded = TableStore(played.homes[0], played.table_id).load_config()
+    if loaded is None:
         why = "no configuration"
     else:
-        for seat in range(game.players):
-            report = audit_records(run.config, run.records(seat))
+        config = loaded[0]
+        for i, home in enumerate(played.homes):
+            store = TableStore(home, played.table_id)
+            with TranscriptReader(store.transcript_path) as reader:
+                records = [r.frame for r in reader.records()]
+            report = audit_records(config, records)
             if not (report.ok and report.complete):
-                why = f"seat {seat}: transcript does not audit as a complete game"
+                why = f"node {i}: transcript does not audit as a complete game"
             hashes.add(report.state_hash)
             hands = max(hands, len(report.hands))
             caught += len(report.caught)
         if len(hashes) > 1:
             why = "peers' final states differ"
-        bad = {i: c for i, c in run.codes.items() if c != 0}
+        bad = {i: c for i, c in played.codes.items() if c != 0}
         if bad:
             why = why or f"node exit codes {bad}"
     result.update(diverged=bool(why), why=why, hands=hands, caught=caught)
@@ -83,6 +209,10 @@ def one_table(root: Path, args: argparse.Namespace, rng: random.Random) -> dict[
 
 
 def run(args: argparse.Namespace) -> int:
+    problem = _bad_argument(args)
+    if problem:
+        print(f"dealerless bench soak: {problem}", file=sys.stderr)
+        return 2
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**32)
     rng = random.Random(seed)  # noqa: S311 - fault choices are not secrets
     start = time.monotonic()
