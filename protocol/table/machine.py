@@ -13,18 +13,21 @@ Driver loop::
     on a move:  machine.act(action, now)               (LocalProtocolError if not allowed)
     on a timer: machine.tick(now)
     persist machine.take_records() before acting on the events.
+
+This module holds the chain itself (signing, receiving, accepting one element at the head,
+futures and violations); :mod:`hand_cycle` moves through the hands (rounds, chance steps,
+certificates, rollback) and :mod:`moves` checks and builds rules actions. Both are mixins of
+:class:`TableMachine` over the same state.
 """
 
 from __future__ import annotations
 
-import copy
 import hashlib
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
 from typing import Any
 
 from dealerless.protocol.cards import Card
-from dealerless.protocol.crypto import CryptoError, HandDeckContext, PlayerSecret
+from dealerless.protocol.crypto import CryptoError, PlayerSecret
 from dealerless.protocol.messages import (
     IdentityKey,
     MessageError,
@@ -36,41 +39,29 @@ from dealerless.protocol.messages import (
 )
 from dealerless.protocol.rules.base import (
     Action,
-    ActionKind,
-    Deal,
     Engine,
     HandResult,
     IllegalAction,
     Reveal,
-    TurnUp,
 )
 from dealerless.protocol.rules.registry import new_engine
 from dealerless.protocol.table.config import TableConfig
 from dealerless.protocol.table.events import (
     Accepted,
-    ActionApplied,
-    CardsDealt,
     CardsShown,
-    GameOver,
-    HandEnded,
-    HandSigned,
-    HandStarted,
     LocalProtocolError,
     RemoteProtocolError,
     Stale,
     TableEvent,
-    TranscriptCut,
     Violation,
 )
+from dealerless.protocol.table.hand_cycle import HandCycle, Round
 from dealerless.protocol.table.hand_deck import (
-    DEAL,
     OPEN,
     HandDeck,
-    decode_secret,
-    encode_secret,
-    play_step,
 )
 from dealerless.protocol.table.kinds import SIDE_KINDS, TABLE_REGISTRY
+from dealerless.protocol.table.moves import Moves
 from dealerless.protocol.table.steps import STEP_BY_PHASE, Phase
 from dealerless.protocol.table.votes import VoteBook
 
@@ -96,17 +87,7 @@ def first_dealer(config: TableConfig) -> int:
     )
 
 
-@dataclass
-class _Round:
-    """A round in seat order: who still has to write, and what each owes (shares)."""
-
-    seats: list[int]
-    positions: dict[int, list[int]] = field(default_factory=dict)
-    step: str = DEAL
-    request: Deal | TurnUp | None = None
-
-
-class TableMachine:
+class TableMachine(HandCycle, Moves):
     def __init__(
         self,
         config: TableConfig,
@@ -134,7 +115,7 @@ class TableMachine:
         self.hand = 0
         self.phase = Phase.CONFIG
         self.participants: tuple[int, ...] = tuple(range(self.players))
-        self.round: _Round | None = _Round(list(self.participants))
+        self.round: Round | None = Round(list(self.participants))
         self.reveal_due: Reveal | None = None
         self.engine: Engine = new_engine(config.game, first_dealer(config))
         self.deck: HandDeck | None = None
@@ -359,34 +340,6 @@ class TableMachine:
             "state": self.engine.public_digest(),
         }
 
-    def _action_body(self, action: Action) -> dict[str, Any]:
-        """Our own action, with the card opening and legality proofs a play needs."""
-        if action.kind is not ActionKind.PLAY:
-            return {"action": action.to_wire()}
-        deck = self.deck
-        assert deck is not None and action.card is not None and self.seat is not None
-        slot = next(s for s in self.engine.hand(self.seat) if s.card == action.card)
-        action = Action(ActionKind.PLAY, self.seat, card=action.card, position=slot.position)
-        body: dict[str, Any] = {"action": action.to_wire()}
-        if slot.position not in deck.public:
-            body["open"] = deck.make_shares([slot.position], OPEN)[0]
-        hidden, forbidden = self._proof_obligation(action)
-        if hidden and forbidden:
-            body["nonmember"] = deck.make_nonmembership(hidden, forbidden, play_step(self.seq))
-        return body
-
-    def _proof_obligation(self, action: Action) -> tuple[list[int], list[int]]:
-        """(the player's other positions not known in public, the forbidden card indices)."""
-        deck = self.deck
-        assert deck is not None
-        forbidden = sorted(c.index for c in self.engine.forbidden_cards(action))
-        hidden = sorted(
-            s.position
-            for s in self.engine.hand(action.seat)
-            if s.position != action.position and s.position not in deck.public
-        )
-        return hidden, forbidden
-
     # ---------------------------------------------------------------- receiving
     def _receive(self, frame: bytes, *, again: bool = False) -> None:
         if frame in self.seen and not again:
@@ -564,305 +517,9 @@ class TableMachine:
         self.events.append(CardsShown(seat, tuple(zip(due.positions, cards, strict=True))))
         self.reveal_due = None
 
-    def _apply_action(self, action: Action, body: Any, seat: int, own: bool) -> None:
-        if action.seat != seat:
-            raise RemoteProtocolError(f"action names seat {action.seat}", seat)
-        deck = self.deck
-        assert deck is not None
-        opened: int | None = None
-        new_share = None
-        if action.kind is ActionKind.PLAY:
-            if action.position is None or action.card is None:
-                raise RemoteProtocolError("a card play must name its card and deck position", seat)
-            if all(s.position != action.position for s in self.engine.hand(seat)):
-                raise RemoteProtocolError(
-                    f"deck position {action.position} is not in your hand", seat
-                )
-            if action.position in deck.public:
-                if deck.public[action.position] != action.card.index:
-                    raise RemoteProtocolError("that position holds another (public) card", seat)
-            elif "open" not in body:
-                raise RemoteProtocolError("a card play must open the card", seat)
-            elif not own:
-                share = deck.verify_share_payload(seat, body["open"], action.position, OPEN)
-                opened = deck.card_with(action.position, {seat: share})
-                if opened != action.card.index:
-                    raise RemoteProtocolError(
-                        f"the opened card is {Card.from_index(opened)}, not {action.card}", seat
-                    )
-                new_share = share
-            hidden, forbidden = self._proof_obligation(action)
-            if forbidden:
-                public_here = [
-                    deck.public[s.position]
-                    for s in self.engine.hand(seat)
-                    if s.position in deck.public and s.position != action.position
-                ]
-                if set(public_here) & set(forbidden):
-                    raise RemoteProtocolError("holds a card (shown in public) it must play", seat)
-                if hidden and not own:
-                    deck.accept_nonmembership(
-                        seat,
-                        list(body.get("nonmember", [])),
-                        hidden,
-                        forbidden,
-                        play_step(self.seq),
-                    )
-        elif "open" in body or "nonmember" in body:
-            raise RemoteProtocolError("only a card play carries an opening or proofs", seat)
-        rules_events = self.engine.apply(action)
-        if action.kind is ActionKind.PLAY and action.position is not None:
-            assert action.card is not None
-            if new_share is not None:
-                deck.shares.setdefault(action.position, {})[seat] = new_share
-            deck.public[action.position] = action.card.index
-        self.events.append(ActionApplied(action, tuple(rules_events)))
-
-    def _admissible_request(self) -> SignedMessage | None:
-        for request in self.requests:
-            if request.prev == self.head and self._request_action(request) is not None:
-                return request
-        return None
-
-    def _request_action(self, request: SignedMessage) -> Action | None:
-        try:
-            action = Action.from_wire(request.body["action"])
-        except ValueError:
-            return None
-        if (
-            action.seat != request.seat
-            or action.kind is ActionKind.PLAY
-            or action.seat not in self.engine.may_act()
-            or not self.engine.can(action)
-        ):
-            return None
-        return action
-
-    def _apply_admit(self, embedded: bytes, admit: SignedMessage) -> None:
-        request = decode_message(embedded, registry=TABLE_REGISTRY)
-        seat = admit.seat
-        if request.table_id != self.config.table_id or request.prev != admit.prev:
-            raise RemoteProtocolError("admitted a request made at another head", seat)
-        if self.config.seat_of(request.author.raw) != request.seat:
-            raise RemoteProtocolError("admitted a request with a forged seat", seat)
-        action = self._request_action(request)
-        if action is None:
-            raise RemoteProtocolError("admitted a request the rules do not allow now", seat)
-        rules_events = self.engine.apply(action)
-        self.events.append(ActionApplied(action, tuple(rules_events)))
-
     def _apply_result(self, body: Any, seat: int) -> None:
         result = self.engine.hand_result
         assert result is not None
         if body["result"] != result_digest(result) or body["state"] != self.engine.public_digest():
             raise RemoteProtocolError("signed a different hand result", seat)
         self.results[seat] = body["result"]
-
-    # ---------------------------------------------------------------- moving on
-    def _advance(self) -> None:
-        """After an accepted element: start the next round, chance step or hand."""
-        if self.round is not None and self.round.seats:
-            return
-        finished = self.round
-        self.round = None
-        if self.phase is Phase.CONFIG:
-            self._start_hand()
-        elif self.phase is Phase.KEY_COMMIT:
-            self._set_round(Phase.KEY_REVEAL, list(self.participants))
-        elif self.phase is Phase.KEY_REVEAL:
-            self._set_round(Phase.SHUFFLE, list(self.participants))
-        elif self.phase is Phase.SHARES:
-            assert finished is not None
-            self._finish_shares(finished)
-            self._next_in_hand()
-        elif self.phase is Phase.RESULT:
-            self.events.append(HandSigned(self.hand))
-            if self.engine.outcome is not None:
-                self.phase = Phase.OVER
-                self.events.append(GameOver(self.engine.outcome))
-            else:
-                self._start_hand()
-        else:
-            self._next_in_hand()
-
-    def _set_round(self, phase: Phase, seats: list[int]) -> None:
-        self.phase = phase
-        self.round = _Round(seats)
-
-    def _start_hand(self) -> None:
-        self.hand += 1
-        self.results = {}
-        # Seats in the game when the hand starts (before antes: an all-in ante still plays).
-        self.participants = tuple(self.engine.in_game())
-        self.engine.start_hand()
-        self.events.append(HandStarted(self.hand, self.engine.dealer))
-        hctx = HandDeckContext(self.config.table_id, self.hand)
-        playing = self.seat is not None and self.seat in self.participants
-        self.secret = (
-            self._hand_secret(hctx, self.seat) if playing and self.seat is not None else None
-        )
-        self.deck = HandDeck(hctx, self.participants, self.secret)
-        self._hand_start = (copy.deepcopy(self.engine), self.head, self.seq, len(self.records))
-        self._hand_frames = []
-        self.hand_heads = []
-        self._set_round(Phase.KEY_COMMIT, list(self.participants))
-
-    def _hand_secret(self, hctx: HandDeckContext, seat: int) -> PlayerSecret:
-        stored = self._stored_secrets.get(self.hand)
-        if stored is not None:
-            return decode_secret(hctx, seat, stored)
-        secret = PlayerSecret.generate(hctx, seat)
-        self._new_secrets.append((self.hand, encode_secret(secret)))
-        return secret
-
-    def _next_in_hand(self) -> None:
-        engine = self.engine
-        if not engine.hand_running:
-            result = engine.hand_result
-            assert result is not None
-            self.events.append(HandEnded(result))
-            self._set_round(Phase.RESULT, list(self.participants))
-            return
-        request = engine.chance_request()
-        if request is None:
-            self.phase = Phase.PLAY
-        elif isinstance(request, Reveal):
-            self.phase = Phase.REVEAL
-            self.reveal_due = request
-        else:
-            self._start_shares(request)
-
-    def _start_shares(self, request: Deal | TurnUp) -> None:
-        if isinstance(request, Deal):
-            dues = {
-                s: [p for owner, p in request.assignments if owner != s] for s in self.participants
-            }
-            step = DEAL
-        else:
-            dues = {s: [request.position] for s in self.participants}
-            step = OPEN
-        seats = [s for s in self.participants if dues[s]]
-        self.phase = Phase.SHARES
-        self.round = _Round(seats, dues, step, request)
-        if not seats:  # a deal to a single-seat table: nothing to share
-            self._finish_shares(self.round)
-            self.round = None
-            self._next_in_hand()
-
-    def _finish_shares(self, finished: _Round) -> None:
-        deck = self.deck
-        assert deck is not None and finished.request is not None
-        request = finished.request
-        if isinstance(request, Deal):
-            cards = deck.deal_to(request.assignments)
-            self.engine.apply_chance([None if c is None else Card.from_index(c) for c in cards])
-            mine = tuple(
-                (p, c)
-                for (_, p), c in zip(request.assignments, cards, strict=True)
-                if c is not None
-            )
-            if mine:
-                self.events.append(CardsDealt(mine))
-        else:
-            card = deck.open_public(request.position)
-            self.engine.apply_chance([Card.from_index(card)])
-            self.events.append(CardsShown(None, ((request.position, card),)))
-
-    # ---------------------------------------------------------------- certificates
-    def apply_certificate(
-        self, frames: list[bytes], digest: bytes, effect: str, culprit: int, reason: str
-    ) -> None:
-        """Append a complete certificate (votes in seat order) and carry out its effect."""
-        self._append(frames, digest)
-        self.events.append(Accepted(f"{effect}-certificate", None, self.seq - 1, self.state_hash()))
-        if self.phase is Phase.CONFIG:
-            self.phase = Phase.OVER
-            self.events.append(Violation(culprit, f"the table did not start: {reason}"))
-        elif self.phase is Phase.RESULT:
-            # The result is already fixed by the rules; only the culprit's signature is missing.
-            assert self.round is not None
-            self.round.seats = [s for s in self.round.seats if s != culprit]
-            self._advance()
-        elif effect == "timeout" and self.phase is Phase.PLAY:
-            action = self.engine.timeout_action(culprit)
-            if action is not None:
-                rules_events = self.engine.apply(action)
-                self.events.append(ActionApplied(action, tuple(rules_events), by_timeout=True))
-                self._advance()
-            else:
-                self._abort_hand(culprit, reason)
-        else:
-            self._abort_hand(culprit, reason)
-        self._drive()
-
-    # ---------------------------------------------------------------- rollback
-    def seq_after(self, head: bytes) -> int:
-        """The sequence number of the element that follows ``head`` (current or of this hand)."""
-        if head == self.head:
-            return self.seq
-        assert self._hand_start is not None
-        if head == self._hand_start[1]:
-            return self._hand_start[2]
-        index = next(i for i, (h, _) in enumerate(self.hand_heads) if h == head)
-        return self._hand_start[2] + index + 1
-
-    def can_rollback_to(self, anchor: bytes) -> bool:
-        """True when ``anchor`` is an earlier head of the running hand."""
-        if anchor == self.head:
-            return True
-        if self._hand_start is None:
-            return False
-        return anchor == self._hand_start[1] or any(h == anchor for h, _ in self.hand_heads)
-
-    def rollback_to(self, anchor: bytes) -> None:
-        """Undo the hand's chain back to ``anchor`` (a fork point proven by equivocation).
-
-        The hand is replayed from its start up to the anchor with the records we hold; the
-        transcript is cut there (a :class:`TranscriptCut` event tells the node to truncate).
-        Elements signed on the void branch are forgotten, so their authors may sign that step
-        again without being taken for equivocators.
-        """
-        if anchor == self.head:
-            return
-        assert self._hand_start is not None and self.can_rollback_to(anchor)
-        engine, head, seq, record_count = self._hand_start
-        if anchor == head:
-            keep, anchor_seq = 0, seq
-        else:
-            index = next(i for i, (h, _) in enumerate(self.hand_heads) if h == anchor)
-            keep, anchor_seq = self.hand_heads[index][1], seq + index + 1
-        frames = self._hand_frames[:keep]
-        self.engine = copy.deepcopy(engine)
-        self.head, self.seq = head, seq
-        del self.records[record_count:]
-        self._new_records = []
-        self._hand_frames, self.hand_heads = [], []
-        self.results, self.requests = {}, []
-        self.reveal_due = None
-        hctx = HandDeckContext(self.config.table_id, self.hand)
-        self.deck = HandDeck(hctx, self.participants, self.secret)
-        self._set_round(Phase.KEY_COMMIT, list(self.participants))
-        for key in [k for k in self.signed_at if k[1] == self.hand and k[2] > anchor_seq]:
-            del self.signed_at[key]
-        replaying, self._replaying = self._replaying, True
-        self._rolling_back = True
-        try:
-            for frame in frames:
-                self._receive(frame, again=True)
-                self.votes.check_certificates()
-        finally:
-            self._replaying = replaying
-            self._rolling_back = False
-        # What we hold now is a prefix of what the node stored: it cuts its file there.
-        self._new_records = []
-        self.events.append(TranscriptCut(len(self.records)))
-
-    def _abort_hand(self, culprit: int, reason: str) -> None:
-        self.round = None
-        self.reveal_due = None
-        result = self.engine.abort_hand(culprit, reason)
-        self.events.append(HandEnded(result, aborted=True))
-        signers = [s for s in self.participants if s != culprit]
-        self._set_round(Phase.RESULT, signers)
-        if not signers:
-            self._advance()

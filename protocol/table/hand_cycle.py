@@ -1,0 +1,294 @@
+"""How a table moves through its hands: rounds of automatic steps, chance steps, the end of a
+hand and the start of the next, the effects of vote certificates, and rolling a hand back to a
+fork point. A mixin of :class:`~dealerless.protocol.table.machine.TableMachine`, which holds the
+state declared below and provides the chain primitives (receive, append, drive)."""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from dealerless.protocol.cards import Card
+from dealerless.protocol.crypto import HandDeckContext, PlayerSecret
+from dealerless.protocol.messages import SignedMessage
+from dealerless.protocol.rules.base import Deal, Engine, Reveal, TurnUp
+from dealerless.protocol.table.config import TableConfig
+from dealerless.protocol.table.events import (
+    Accepted,
+    ActionApplied,
+    CardsDealt,
+    CardsShown,
+    GameOver,
+    HandEnded,
+    HandSigned,
+    HandStarted,
+    TableEvent,
+    TranscriptCut,
+    Violation,
+)
+from dealerless.protocol.table.hand_deck import DEAL, OPEN, HandDeck, decode_secret, encode_secret
+from dealerless.protocol.table.steps import Phase
+from dealerless.protocol.table.votes import VoteBook
+
+
+@dataclass
+class Round:
+    """A round in seat order: who still has to write, and what each owes (shares)."""
+
+    seats: list[int]
+    positions: dict[int, list[int]] = field(default_factory=dict)
+    step: str = DEAL
+    request: Deal | TurnUp | None = None
+
+
+class HandCycle:
+    # State of the table machine this mixin reads and moves on.
+    config: TableConfig
+    seat: int | None
+    engine: Engine
+    deck: HandDeck | None
+    secret: PlayerSecret | None
+    phase: Phase
+    round: Round | None
+    participants: tuple[int, ...]
+    reveal_due: Reveal | None
+    hand: int
+    head: bytes
+    seq: int
+    records: list[bytes]
+    results: dict[int, bytes]
+    requests: list[SignedMessage]
+    signed_at: dict[tuple[int, int, int], bytes]
+    hand_heads: list[tuple[bytes, int]]
+    events: list[TableEvent]
+    votes: VoteBook
+    _hand_start: tuple[Engine, bytes, int, int] | None
+    _hand_frames: list[bytes]
+    _new_records: list[bytes]
+    _stored_secrets: dict[int, bytes]
+    _new_secrets: list[tuple[int, bytes]]
+    _replaying: bool
+    _rolling_back: bool
+
+    # Chain primitives of the table machine.
+    def _append(self, frames: Sequence[bytes], digest: bytes) -> None:
+        raise NotImplementedError
+
+    def _receive(self, frame: bytes, *, again: bool = False) -> None:
+        raise NotImplementedError
+
+    def _drive(self) -> None:
+        raise NotImplementedError
+
+    def state_hash(self) -> bytes:
+        raise NotImplementedError
+
+    # ---------------------------------------------------------------- moving on
+    def _advance(self) -> None:
+        """After an accepted element: start the next round, chance step or hand."""
+        if self.round is not None and self.round.seats:
+            return
+        finished = self.round
+        self.round = None
+        if self.phase is Phase.CONFIG:
+            self._start_hand()
+        elif self.phase is Phase.KEY_COMMIT:
+            self._set_round(Phase.KEY_REVEAL, list(self.participants))
+        elif self.phase is Phase.KEY_REVEAL:
+            self._set_round(Phase.SHUFFLE, list(self.participants))
+        elif self.phase is Phase.SHARES:
+            assert finished is not None
+            self._finish_shares(finished)
+            self._next_in_hand()
+        elif self.phase is Phase.RESULT:
+            self.events.append(HandSigned(self.hand))
+            if self.engine.outcome is not None:
+                self.phase = Phase.OVER
+                self.events.append(GameOver(self.engine.outcome))
+            else:
+                self._start_hand()
+        else:
+            self._next_in_hand()
+
+    def _set_round(self, phase: Phase, seats: list[int]) -> None:
+        self.phase = phase
+        self.round = Round(seats)
+
+    def _start_hand(self) -> None:
+        self.hand += 1
+        self.results = {}
+        # Seats in the game when the hand starts (before antes: an all-in ante still plays).
+        self.participants = tuple(self.engine.in_game())
+        self.engine.start_hand()
+        self.events.append(HandStarted(self.hand, self.engine.dealer))
+        hctx = HandDeckContext(self.config.table_id, self.hand)
+        playing = self.seat is not None and self.seat in self.participants
+        self.secret = (
+            self._hand_secret(hctx, self.seat) if playing and self.seat is not None else None
+        )
+        self.deck = HandDeck(hctx, self.participants, self.secret)
+        self._hand_start = (copy.deepcopy(self.engine), self.head, self.seq, len(self.records))
+        self._hand_frames = []
+        self.hand_heads = []
+        self._set_round(Phase.KEY_COMMIT, list(self.participants))
+
+    def _hand_secret(self, hctx: HandDeckContext, seat: int) -> PlayerSecret:
+        stored = self._stored_secrets.get(self.hand)
+        if stored is not None:
+            return decode_secret(hctx, seat, stored)
+        secret = PlayerSecret.generate(hctx, seat)
+        self._new_secrets.append((self.hand, encode_secret(secret)))
+        return secret
+
+    def _next_in_hand(self) -> None:
+        engine = self.engine
+        if not engine.hand_running:
+            result = engine.hand_result
+            assert result is not None
+            self.events.append(HandEnded(result))
+            self._set_round(Phase.RESULT, list(self.participants))
+            return
+        request = engine.chance_request()
+        if request is None:
+            self.phase = Phase.PLAY
+        elif isinstance(request, Reveal):
+            self.phase = Phase.REVEAL
+            self.reveal_due = request
+        else:
+            self._start_shares(request)
+
+    def _start_shares(self, request: Deal | TurnUp) -> None:
+        if isinstance(request, Deal):
+            dues = {
+                s: [p for owner, p in request.assignments if owner != s] for s in self.participants
+            }
+            step = DEAL
+        else:
+            dues = {s: [request.position] for s in self.participants}
+            step = OPEN
+        seats = [s for s in self.participants if dues[s]]
+        self.phase = Phase.SHARES
+        self.round = Round(seats, dues, step, request)
+        if not seats:  # a deal to a single-seat table: nothing to share
+            self._finish_shares(self.round)
+            self.round = None
+            self._next_in_hand()
+
+    def _finish_shares(self, finished: Round) -> None:
+        deck = self.deck
+        assert deck is not None and finished.request is not None
+        request = finished.request
+        if isinstance(request, Deal):
+            cards = deck.deal_to(request.assignments)
+            self.engine.apply_chance([None if c is None else Card.from_index(c) for c in cards])
+            mine = tuple(
+                (p, c)
+                for (_, p), c in zip(request.assignments, cards, strict=True)
+                if c is not None
+            )
+            if mine:
+                self.events.append(CardsDealt(mine))
+        else:
+            card = deck.open_public(request.position)
+            self.engine.apply_chance([Card.from_index(card)])
+            self.events.append(CardsShown(None, ((request.position, card),)))
+
+    # ---------------------------------------------------------------- certificates
+    def apply_certificate(
+        self, frames: list[bytes], digest: bytes, effect: str, culprit: int, reason: str
+    ) -> None:
+        """Append a complete certificate (votes in seat order) and carry out its effect."""
+        self._append(frames, digest)
+        self.events.append(Accepted(f"{effect}-certificate", None, self.seq - 1, self.state_hash()))
+        if self.phase is Phase.CONFIG:
+            self.phase = Phase.OVER
+            self.events.append(Violation(culprit, f"the table did not start: {reason}"))
+        elif self.phase is Phase.RESULT:
+            # The result is already fixed by the rules; only the culprit's signature is missing.
+            assert self.round is not None
+            self.round.seats = [s for s in self.round.seats if s != culprit]
+            self._advance()
+        elif effect == "timeout" and self.phase is Phase.PLAY:
+            action = self.engine.timeout_action(culprit)
+            if action is not None:
+                rules_events = self.engine.apply(action)
+                self.events.append(ActionApplied(action, tuple(rules_events), by_timeout=True))
+                self._advance()
+            else:
+                self._abort_hand(culprit, reason)
+        else:
+            self._abort_hand(culprit, reason)
+        self._drive()
+
+    # ---------------------------------------------------------------- rollback
+    def seq_after(self, head: bytes) -> int:
+        """The sequence number of the element that follows ``head`` (current or of this hand)."""
+        if head == self.head:
+            return self.seq
+        assert self._hand_start is not None
+        if head == self._hand_start[1]:
+            return self._hand_start[2]
+        index = next(i for i, (h, _) in enumerate(self.hand_heads) if h == head)
+        return self._hand_start[2] + index + 1
+
+    def can_rollback_to(self, anchor: bytes) -> bool:
+        """True when ``anchor`` is an earlier head of the running hand."""
+        if anchor == self.head:
+            return True
+        if self._hand_start is None:
+            return False
+        return anchor == self._hand_start[1] or any(h == anchor for h, _ in self.hand_heads)
+
+    def rollback_to(self, anchor: bytes) -> None:
+        """Undo the hand's chain back to ``anchor`` (a fork point proven by equivocation).
+
+        The hand is replayed from its start up to the anchor with the records we hold; the
+        transcript is cut there (a :class:`TranscriptCut` event tells the node to truncate).
+        Elements signed on the void branch are forgotten, so their authors may sign that step
+        again without being taken for equivocators.
+        """
+        if anchor == self.head:
+            return
+        assert self._hand_start is not None and self.can_rollback_to(anchor)
+        engine, head, seq, record_count = self._hand_start
+        if anchor == head:
+            keep, anchor_seq = 0, seq
+        else:
+            index = next(i for i, (h, _) in enumerate(self.hand_heads) if h == anchor)
+            keep, anchor_seq = self.hand_heads[index][1], seq + index + 1
+        frames = self._hand_frames[:keep]
+        self.engine = copy.deepcopy(engine)
+        self.head, self.seq = head, seq
+        del self.records[record_count:]
+        self._new_records = []
+        self._hand_frames, self.hand_heads = [], []
+        self.results, self.requests = {}, []
+        self.reveal_due = None
+        hctx = HandDeckContext(self.config.table_id, self.hand)
+        self.deck = HandDeck(hctx, self.participants, self.secret)
+        self._set_round(Phase.KEY_COMMIT, list(self.participants))
+        for key in [k for k in self.signed_at if k[1] == self.hand and k[2] > anchor_seq]:
+            del self.signed_at[key]
+        replaying, self._replaying = self._replaying, True
+        self._rolling_back = True
+        try:
+            for frame in frames:
+                self._receive(frame, again=True)
+                self.votes.check_certificates()
+        finally:
+            self._replaying = replaying
+            self._rolling_back = False
+        # What we hold now is a prefix of what the node stored: it cuts its file there.
+        self._new_records = []
+        self.events.append(TranscriptCut(len(self.records)))
+
+    def _abort_hand(self, culprit: int, reason: str) -> None:
+        self.round = None
+        self.reveal_due = None
+        result = self.engine.abort_hand(culprit, reason)
+        self.events.append(HandEnded(result, aborted=True))
+        signers = [s for s in self.participants if s != culprit]
+        self._set_round(Phase.RESULT, signers)
+        if not signers:
+            self._advance()
