@@ -17,7 +17,7 @@ from dealerless.client.bots import bot_for
 from dealerless.protocol.rules.base import Action
 from dealerless.protocol.table import TableMachine
 
-__all__ = ["BotDriver", "Driver", "NodeOptions"]
+__all__ = ["BotDriver", "Driver", "LobbyView", "NodeOptions"]
 
 
 class Driver(Protocol):
@@ -34,6 +34,15 @@ class BotDriver:
         assert machine.seat is not None
         bot = bot_for(machine.config.game.game)
         return bot(machine.engine, machine.seat, self.rng, True)
+
+
+@dataclass(frozen=True)
+class LobbyView:
+    """Who sits at a table that has not started yet (the host first) and how many seats are
+    still free: what a driver's optional ``on_lobby(view)`` hook receives on every change."""
+
+    names: tuple[str, ...]
+    need: int
 
 
 @dataclass

@@ -16,7 +16,7 @@ from typing import Any
 
 import trio
 
-from dealerless.node.drivers import BotDriver, Driver, NodeOptions
+from dealerless.node.drivers import BotDriver, Driver, LobbyView, NodeOptions
 from dealerless.node.identity import Identity, PeerId
 from dealerless.node.links import FatalLinkError, Link, LinkError
 from dealerless.node.store import TableMeta, TableStore
@@ -270,6 +270,7 @@ class SeatNode:
             if not up and self.is_host and self.config is None:
                 self.lobby = [(k, n) for k, n in self.lobby if k != key]
                 self._send_lobby()
+                self._lobby_changed()
         elif kind == "error":
             raise LinkError(f"the hub refused: {message.get('reason')}")
 
@@ -304,11 +305,16 @@ class SeatNode:
         elif kind == "hello" and self.is_host:
             self._on_hello(sender, payload)
         elif kind == "lobby" and sender == self.host_key and self.config is None:
-            need = payload.get("need", 0)
+            names = payload.get("names")
+            need = payload.get("need")
+            if not isinstance(names, list) or not isinstance(need, int) or isinstance(need, bool):
+                self.say("refused a lobby message from the host: names or need missing")
+                return
+            view = LobbyView(tuple(str(n)[:40] for n in names[: self.meta.seats]), max(0, need))
             self.say(
-                f"at the table: {', '.join(map(str, payload.get('names', [])))}; "
-                f"waiting for {need} more player(s)"
+                f"at the table: {', '.join(view.names)}; waiting for {view.need} more player(s)"
             )
+            self._lobby_hook(view)
         elif kind == "config" and sender == self.host_key:
             self._on_config(payload)
         elif kind == "refused" and sender == self.host_key:
@@ -324,6 +330,16 @@ class SeatNode:
     def _send_lobby(self, to: bytes | None = None) -> None:
         names = [self.meta.name] + [n for _, n in self.lobby]
         self.queue({"t": "lobby", "names": names, "need": self.meta.seats - len(names)}, to)
+
+    def _lobby_changed(self) -> None:
+        """Host: tell our own driver who is at the table now."""
+        names = (self.meta.name, *(n for _, n in self.lobby))
+        self._lobby_hook(LobbyView(names, max(0, self.meta.seats - len(names))))
+
+    def _lobby_hook(self, view: LobbyView) -> None:
+        hook = getattr(self.driver, "on_lobby", None)
+        if hook is not None:
+            hook(view)
 
     def _on_hello(self, sender: bytes, payload: dict[str, Any]) -> None:
         name = str(payload.get("name", ""))[:40] or "player"
@@ -341,6 +357,7 @@ class SeatNode:
                 return
             self.lobby.append((sender, name))
             self.say(f"{name!r} joined ({len(self.lobby) + 1}/{self.meta.seats})")
+            self._lobby_changed()
         if len(self.lobby) + 1 < self.meta.seats:
             self._send_lobby()
             return

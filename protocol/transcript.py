@@ -324,7 +324,6 @@ class TranscriptReader(_FileHolder):
         return self.records()
 
 
-
 def _fsync_directory(path: str | os.PathLike[str]) -> None:
     directory = os.path.dirname(os.path.abspath(path))
     try:
@@ -485,7 +484,6 @@ class TranscriptWriter(_FileHolder):
         except (OSError, AttributeError, io.UnsupportedOperation):
             return  # an in-memory file
         os.fsync(fd)
-
 
 
 def recover(path: str | os.PathLike[str], *, limits: Limits = DEFAULT_LIMITS) -> TornTail | None:

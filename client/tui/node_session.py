@@ -25,7 +25,6 @@ Moves refused by the rules stay on the screen as errors and the node keeps waiti
 from __future__ import annotations
 
 import contextlib
-import re
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -35,6 +34,7 @@ from typing import Any
 import trio
 
 from dealerless.client.tui.model import TableSnapshot, build_snapshot
+from dealerless.node.drivers import LobbyView
 from dealerless.protocol.rules.base import Action, IllegalAction
 from dealerless.protocol.table import TableConfig, TableMachine
 from dealerless.protocol.table.events import (
@@ -48,10 +48,6 @@ from dealerless.protocol.transcript import TranscriptWriter
 
 __all__ = ["DriverSession", "LobbyState"]
 
-# What the node says in the lobby (node/seat.py), read back into the lobby's structure.
-_HOST_JOINED = re.compile(r"^'(?P<name>.*)' joined \((?P<n>\d+)/(?P<seats>\d+)\)$")
-_AT_TABLE = re.compile(r"^at the table: (?P<names>.*); waiting for (?P<need>\d+) more player")
-_GONE = re.compile(r"^'(?P<name>.*)' disconnected$")
 MESSAGES_KEPT = 200
 NOTICE_SECONDS = 8.0
 
@@ -151,18 +147,17 @@ class DriverSession:
         self._said_at = time.monotonic()
         lobby.messages.append(text)
         del lobby.messages[:-MESSAGES_KEPT]
-        if m := _HOST_JOINED.match(text):
-            if m["name"] not in lobby.names[1:]:
-                lobby.names.append(m["name"])
-            lobby.need = int(m["seats"]) - int(m["n"])
-        elif m := _AT_TABLE.match(text):
-            lobby.names = [n.strip() for n in m["names"].split(",") if n.strip()]
-            lobby.need = int(m["need"])
-        elif (m := _GONE.match(text)) and self.machine is None and m["name"] in lobby.names[1:]:
-            lobby.names.remove(m["name"])
-            if lobby.need is not None:
-                lobby.need += 1
         lobby.version += 1
+        self._version += 1
+        self._notify()
+
+    def on_lobby(self, view: LobbyView) -> None:
+        """The node's ``on_lobby`` driver hook: who is at the table before it starts."""
+        if self.machine is not None:
+            return
+        self.lobby.names = list(view.names)
+        self.lobby.need = view.need
+        self.lobby.version += 1
         self._version += 1
         self._notify()
 

@@ -15,6 +15,7 @@ from tui_helpers import screen_output
 from dealerless.client.protocol_sim import start_game
 from dealerless.client.tui.lobby import LobbyApp, lobby_text, run_node_client
 from dealerless.client.tui.node_session import DriverSession, LobbyState
+from dealerless.node.drivers import LobbyView
 from dealerless.protocol.rules.registry import make_config
 
 INVITE = "dl1:" + "AbCd" * 40
@@ -29,6 +30,7 @@ def test_the_host_lobby_shows_the_invite_ready_to_copy_and_who_is_missing() -> N
     assert session.lobby.names == ["ann"] and session.lobby.need == 3
     session.on_ready(SimpleNamespace(invite=INVITE, table_id="ab" * 16, seats=4, game="tuppen"))
     session.say("'bob' joined (2/4)")
+    session.on_lobby(LobbyView(("ann", "bob"), 2))
     text = text_of(session.lobby)
     lines = text.splitlines()
     start = lines.index("Invite code (give it to the other players):") + 1
@@ -39,6 +41,7 @@ def test_the_host_lobby_shows_the_invite_ready_to_copy_and_who_is_missing() -> N
     assert "At the table (2/4):" in text and "1. ann  (you)  host" in text and "2. bob" in text
     assert "waiting for 2 more player(s)" in text
     session.say("'bob' disconnected")
+    session.on_lobby(LobbyView(("ann",), 3))
     assert session.lobby.names == ["ann"] and session.lobby.need == 3
     assert "'bob' disconnected" in text_of(session.lobby)  # the node's messages are shown
 
@@ -46,12 +49,12 @@ def test_the_host_lobby_shows_the_invite_ready_to_copy_and_who_is_missing() -> N
 def test_the_joiner_lobby_follows_the_hosts_list() -> None:
     session = DriverSession(lobby=LobbyState(role="join", name="bob", game="belote", seats=4))
     assert "connecting to the host" in text_of(session.lobby)
-    session.say("at the table: ann, bob, carl; waiting for 1 more player(s)")
+    session.on_lobby(LobbyView(("ann", "bob", "carl"), 1))
     text = text_of(session.lobby)
     assert session.lobby.names == ["ann", "bob", "carl"] and session.lobby.need == 1
     assert "1. ann  host" in text and "2. bob  (you)" in text
     assert "waiting for 1 more player(s)" in text
-    session.say("at the table: ann, bob, carl, dan; waiting for 0 more player(s)")
+    session.on_lobby(LobbyView(("ann", "bob", "carl", "dan"), 0))
     assert "everyone is here" in text_of(session.lobby)
 
 
@@ -71,7 +74,7 @@ def _sim_node(session: DriverSession, seen: list[str]) -> Callable[[], Awaitable
 
     async def node_main() -> int:
         session.say("connected; 1 other peer(s) present")
-        session.say("at the table: ann, bob; waiting for 1 more player(s)")
+        session.on_lobby(LobbyView(("ann", "bob"), 1))
         await trio.sleep(0.2)
         seen.append("lobby" if not session.ready else "table")
         sim = start_game(make_config("tuppen", 3), random.Random(3))

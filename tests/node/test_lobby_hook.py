@@ -1,0 +1,40 @@
+"""The node tells its driver who is at the table before the game starts (``on_lobby``): the
+host on every join or leave, each joiner on every lobby list the host sends. The terminal client's
+lobby is built from these views (client/tui/node_session.py), not from the node's messages."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from dealerless.node.drivers import BotDriver, LobbyView
+from dealerless.node.hostile import run_table
+from dealerless.protocol.rules.registry import make_config
+
+
+class Recording(BotDriver):
+    def __init__(self, seed: int) -> None:
+        super().__init__(seed)
+        self.views: list[LobbyView] = []
+
+    def on_lobby(self, view: LobbyView) -> None:
+        self.views.append(view)
+
+
+def test_host_and_joiners_see_the_lobby_fill_up(tmp_path: Path) -> None:
+    drivers: dict[int, Recording] = {}
+
+    def driver(i: int) -> Recording:
+        drivers[i] = Recording(i)
+        return drivers[i]
+
+    run = run_table(
+        tmp_path, make_config("limit-tuppen", 3, {"hands": 1}), None, honest_driver=driver
+    )
+    assert all(code == 0 for code in run.codes.values()), run.log()
+    host = drivers[0].views
+    assert host[-1] == LobbyView(("n0", "n1", "n2"), 0)
+    assert [v.need for v in host] == [1, 0]  # one view per join, the last one fills the table
+    # the first joiner sees itself at the table, one seat still free; when the last seat is
+    # taken the host sends the signed configuration instead of another lobby list
+    assert drivers[1].views and set(drivers[1].views) == {LobbyView(("n0", "n1"), 1)}
+    assert drivers[2].views == []
