@@ -15,7 +15,8 @@ from prompt_toolkit.formatted_text import StyleAndTextTuples
 from dealerless.client.tui.i18n import tr
 from dealerless.client.tui.model import InfoValue, TableSnapshot
 from dealerless.protocol.cards import Card, Suit
-from dealerless.protocol.rules.base import Action, ActionKind, HandResult
+from dealerless.protocol.rules.base import Action, ActionKind, HandResult, Outcome
+from dealerless.protocol.rules.reasons import GameEnd, HandEnd
 from dealerless.protocol.table.events import (
     ActionApplied,
     CardsDealt,
@@ -310,7 +311,7 @@ def event_lines(snap: TableSnapshot, event: TableEvent, look: Look) -> list[str]
                 lang,
                 "log.game_over",
                 winners=names_text(snap, event.outcome.winners, look),
-                reason=event.outcome.reason,
+                reason=game_reason(event.outcome, look),
             )
         ]
     if isinstance(event, Violation):
@@ -322,19 +323,46 @@ def event_lines(snap: TableSnapshot, event: TableEvent, look: Look) -> list[str]
     return []
 
 
+def hand_reason(snap: TableSnapshot, result: HandResult, look: Look) -> str:
+    """Why the hand ended, in the screen's language (the English text for an unknown code)."""
+    lang, code, details = look.lang, result.code, result.details
+    if code == HandEnd.VOIDED:
+        return tr(lang, "reason.voided", why=result.note or result.reason)
+    if code in (HandEnd.CONTRACT_MADE, HandEnd.CONTRACT_FAILED):
+        text = tr(lang, f"reason.{code}")
+        if details.get("solo_capot_seat") is not None:
+            text += tr(lang, "reason.solo", who=seat_name(snap, details["solo_capot_seat"], look))
+        elif details.get("capot_team") is not None:
+            text += tr(lang, "reason.capot", team=details["capot_team"])
+        return text
+    return tr(lang, f"reason.{code}") if code in set(HandEnd) else result.reason
+
+
+def game_reason(outcome: Outcome, look: Look) -> str:
+    """Why the game ended, in the screen's language."""
+    if outcome.code == GameEnd.TARGET_REACHED and outcome.winners:
+        first = outcome.winners[0]
+        points = outcome.standings[first]
+        return tr(look.lang, "reason.target_reached", team=first % 2, points=points)
+    if outcome.code in set(GameEnd):
+        return tr(look.lang, f"reason.{outcome.code}")
+    return outcome.reason
+
+
 def hand_result_lines(
     snap: TableSnapshot, result: HandResult, look: Look, *, aborted: bool = False
 ) -> list[str]:
     lang = look.lang
     if aborted:
-        first = tr(lang, "log.aborted", n=result.hand_number, reason=result.reason)
+        why = result.note or result.reason
+        first = tr(lang, "log.aborted", n=result.hand_number, reason=why)
     else:
         first = tr(
             lang,
             "log.hand_ended",
             n=result.hand_number,
             winners=names_text(snap, result.winners, look),
-            reason=result.reason,
+            reason=hand_reason(snap, result, look),
         )
     deltas = ", ".join(
         f"{snap.names[s]} {d:+d}" for s, d in enumerate(result.deltas) if d and s < len(snap.names)
@@ -366,11 +394,11 @@ def summary(snap: TableSnapshot, look: Look, result: HandResult | None) -> list[
     if snap.over and snap.outcome is not None:
         lines.append(tr(lang, "end.game"))
         lines.append(tr(lang, "end.winners", names=names_text(snap, snap.outcome.winners, look)))
-        lines.append(tr(lang, "end.reason", reason=snap.outcome.reason))
+        lines.append(tr(lang, "end.reason", reason=game_reason(snap.outcome, look)))
     elif result is not None:
         lines.append(tr(lang, "end.hand", n=result.hand_number))
         lines.append(tr(lang, "end.winners", names=names_text(snap, result.winners, look)))
-        lines.append(tr(lang, "end.reason", reason=result.reason))
+        lines.append(tr(lang, "end.reason", reason=hand_reason(snap, result, look)))
         lines.extend(hand_result_lines(snap, result, look)[1:])
     lines.append("")
     lines.append(tr(lang, "end.standings") + f" ({tr(lang, f'score.{snap.score_kind}')}):")

@@ -216,6 +216,8 @@ class HandResult:
     deltas: tuple[int, ...]  # change of every seat's score (see GameSpec.score_kind)
     reason: str  # "last trick", "all others folded", "tupp", "voided: ...", ...
     details: Mapping[str, Any] = field(default_factory=dict)
+    code: str = ""  # a reasons.HandEnd value: what a client translates
+    note: str = ""  # voided hands: the violation or silence, as the table machine put it
 
 
 @dataclass(frozen=True)
@@ -223,6 +225,7 @@ class Outcome:
     winners: tuple[int, ...]
     standings: tuple[int, ...]  # final score of every seat
     reason: str
+    code: str = ""  # a reasons.GameEnd value
 
 
 @dataclass(frozen=True, slots=True)

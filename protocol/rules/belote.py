@@ -61,6 +61,7 @@ from dealerless.protocol.rules.belote_tricks import (
     winning_play,
 )
 from dealerless.protocol.rules.hands import Hands
+from dealerless.protocol.rules.reasons import GameEnd, HandEnd
 from dealerless.protocol.rules.registry import GameSpec
 
 SEATS = 4
@@ -361,7 +362,10 @@ class BeloteEngine(Engine):
             if len(self.bids) == 2 * SEATS:
                 events.append(Event("redeal", self.dealer))
                 self._finish(
-                    HandResult(self.hand_number, (), (0,) * SEATS, REDEAL_REASON, {}), events
+                    HandResult(
+                        self.hand_number, (), (0,) * SEATS, REDEAL_REASON, {}, HandEnd.REDEAL
+                    ),
+                    events,
                 )
             return events
         assert action.suit is not None and self.turned is not None
@@ -421,7 +425,8 @@ class BeloteEngine(Engine):
         deltas = tuple(score.points[team_of(s)] for s in range(SEATS))
         won = 0 if score.points[0] > score.points[1] else 1
         winners = team_seats(won) if score.points[0] != score.points[1] else ()
-        result = HandResult(self.hand_number, winners, deltas, score.reason, score.details())
+        made = HandEnd.CONTRACT_MADE if score.contract_made else HandEnd.CONTRACT_FAILED
+        result = HandResult(self.hand_number, winners, deltas, score.reason, score.details(), made)
         self._finish(result, events)
 
     def _finish(self, result: HandResult, events: list[Event]) -> None:
@@ -436,7 +441,10 @@ class BeloteEngine(Engine):
         if max(a, b) >= self.target and a != b:
             team = 0 if a > b else 1
             self.outcome = Outcome(
-                team_seats(team), self.scores(), f"team {team} reached {self.target} points"
+                team_seats(team),
+                self.scores(),
+                f"team {team} reached {self.target} points",
+                GameEnd.TARGET_REACHED,
             )
             events.append(Event("game_over", None, {"winners": list(team_seats(team))}))
 
@@ -473,7 +481,9 @@ class BeloteEngine(Engine):
         deltas = tuple(points[team_of(s)] for s in range(SEATS))
         winners = () if culprit is None else team_seats(1 - team_of(culprit))
         details = {"culprit": culprit, "belote_seat": belote_seat, "points": points}
-        result = HandResult(self.hand_number, winners, deltas, f"aborted: {reason}", details)
+        result = HandResult(
+            self.hand_number, winners, deltas, f"aborted: {reason}", details, HandEnd.VOIDED, reason
+        )
         self.history.append(HistoryEntry("abort", culprit=culprit, reason=reason))
         self._finish(result, [])
         return result

@@ -37,6 +37,7 @@ from dealerless.protocol.rules.limit_betting import Betting
 from dealerless.protocol.rules.limit_exchange import CARDS_PER_HAND, ExchangeFlow
 from dealerless.protocol.rules.limit_laundry import Laundry
 from dealerless.protocol.rules.limit_modes import OPTIONS, Bankroll, check_config
+from dealerless.protocol.rules.reasons import GameEnd, HandEnd
 from dealerless.protocol.rules.registry import GameSpec
 from dealerless.protocol.rules.tuppen_play import CompletedTrick, TrickPlay
 
@@ -327,7 +328,9 @@ class LimitEngine(ExchangeFlow, Engine):
         self.active.discard(seat)
         events = [Event("fold", seat)]
         if len(self.active) == 1:
-            return events + self._finish(next(iter(self.active)), "all others folded")
+            return events + self._finish(
+                next(iter(self.active)), "all others folded", HandEnd.ALL_FOLDED
+            )
         return events + self._after_answer()
 
     def _apply_play(self, action: Action) -> list[Event]:
@@ -349,11 +352,11 @@ class LimitEngine(ExchangeFlow, Engine):
             return []
         events = [Event("trick", done.winner, {"number": len(self.trick.completed)})]
         if self.trick.finished:
-            events += self._finish(done.winner, "last trick")
+            events += self._finish(done.winner, "last trick", HandEnd.LAST_TRICK)
         return events
 
     # ---- hand end -----------------------------------------------------------------------------
-    def _finish(self, winner: int, reason: str) -> list[Event]:
+    def _finish(self, winner: int, reason: str, code: HandEnd) -> list[Event]:
         pot = self.betting.pot
         deltas = [-c for c in self.betting.contributions]
         deltas[winner] += pot
@@ -366,6 +369,7 @@ class LimitEngine(ExchangeFlow, Engine):
                 tuple(deltas),
                 reason,
                 {"pot": pot, "contributions": list(self.betting.contributions)},
+                code,
             )
         )
 
@@ -391,12 +395,12 @@ class LimitEngine(ExchangeFlow, Engine):
             scores = self.scores()
             best = max(scores)
             winners = tuple(s for s in range(self.players) if scores[s] == best)
+            tournament = self.bank.mode == "tournament"
             self.outcome = Outcome(
                 winners,
                 scores,
-                "one seat has all the chips"
-                if self.bank.mode == "tournament"
-                else f"{self.hand_number} hands played",
+                "one seat has all the chips" if tournament else f"{self.hand_number} hands played",
+                GameEnd.ALL_CHIPS if tournament else GameEnd.HANDS_PLAYED,
             )
             events.append(Event("game_over", None, {"winners": list(winners)}))
         return events
@@ -449,6 +453,8 @@ class LimitEngine(ExchangeFlow, Engine):
                 tuple(deltas),
                 f"voided: {reason}",
                 {"culprit": culprit, "contributions": list(contrib)},
+                HandEnd.VOIDED,
+                reason,
             )
         )
         assert self.hand_result is not None

@@ -46,6 +46,7 @@ from dealerless.protocol.rules.pottuppen_money import (
     effective_minimum,
     top_up_rounds,
 )
+from dealerless.protocol.rules.reasons import GameEnd, HandEnd
 from dealerless.protocol.rules.registry import GameSpec
 from dealerless.protocol.rules.tuppen_play import TrickPlay
 
@@ -368,22 +369,30 @@ class PottuppenEngine(Engine):
         self.purse.settle(self.mode, bets, last_trick, self.pass_payment)
         if self.mode is Mode.CONTEST:
             winners: tuple[int, ...] = (last_trick,)
-            reason = "last trick"
+            reason, code = "last trick", HandEnd.LAST_TRICK
         elif self.mode is Mode.SINGLE:
             (bettor,) = bets
             won = bettor == last_trick
             winners = (bettor,) if won else tuple(s for s in range(self.players) if s != bettor)
             reason = "single bettor took the last trick" if won else "defenders beat the bettor"
+            code = HandEnd.SINGLE_BETTOR_WON if won else HandEnd.DEFENDERS_WON
         else:
             winners = tuple(s for s in range(self.players) if s != last_trick)
-            reason = "pass round: the last trick pays in"
+            reason, code = "pass round: the last trick pays in", HandEnd.PASS_ROUND
         details = {"mode": self.mode.value, "bets": bets, "last_trick": last_trick}
-        self._end_hand(winners, reason, details)
+        self._end_hand(winners, reason, details, code)
         self.dealer = last_trick
         self._maybe_game_over()
         return [Event("hand_over", last_trick, {"reason": reason, "pot": self.pot})]
 
-    def _end_hand(self, winners: tuple[int, ...], reason: str, details: dict[str, Any]) -> None:
+    def _end_hand(
+        self,
+        winners: tuple[int, ...],
+        reason: str,
+        details: dict[str, Any],
+        code: HandEnd,
+        note: str = "",
+    ) -> None:
         details = {**details, "antes": self.topped_up * self.ante, "pot": self.pot}
         result = HandResult(
             self.hand_number,
@@ -391,6 +400,8 @@ class PottuppenEngine(Engine):
             self.purse.deltas_since(self.balances_at_start),
             reason,
             details,
+            code,
+            note,
         )
         self.hand_result = result
         self.results.append(result)
@@ -399,14 +410,14 @@ class PottuppenEngine(Engine):
 
     def _maybe_game_over(self) -> None:
         if self.hand_number >= self.total_hands:
-            self._split("the agreed number of hands was played")
+            self._split("the agreed number of hands was played", GameEnd.HANDS_PLAYED)
 
-    def _split(self, reason: str) -> None:
+    def _split(self, reason: str, code: GameEnd) -> None:
         # The remainder goes one unit each from the left of the seat due to deal next.
         self.purse.split((self.dealer + 1) % self.players)
         top = max(self.purse.balances)
         winners = tuple(s for s, b in enumerate(self.purse.balances) if b == top)
-        self.outcome = Outcome(winners, self.balances, reason)
+        self.outcome = Outcome(winners, self.balances, reason, code)
         self.phase = Phase.OVER
 
     def finish_game(self) -> list[Event]:
@@ -416,7 +427,7 @@ class PottuppenEngine(Engine):
         if self.hand_running:
             raise IllegalAction("the game can only end between hands", where=self._where())
         self.history.append(Step("finish"))
-        self._split("the players ended the game")
+        self._split("the players ended the game", GameEnd.PLAYERS_ENDED)
         return [Event("game_over", None, {"standings": list(self.balances)})]
 
     def forbidden_cards(self, action: Action) -> frozenset[Card]:
@@ -443,7 +454,8 @@ class PottuppenEngine(Engine):
             self.purse.pay_in(culprit, fine)
         self.history.append(Step("abort", culprit=culprit, reason=reason))
         winners: tuple[int, ...] = ()
-        self._end_hand(winners, f"voided: {reason}", {"culprit": culprit, "fine": fine})
+        details = {"culprit": culprit, "fine": fine}
+        self._end_hand(winners, f"voided: {reason}", details, HandEnd.VOIDED, reason)
         self._maybe_game_over()
         assert self.hand_result is not None
         return self.hand_result

@@ -27,6 +27,7 @@ from dealerless.protocol.rules.base import (
     RulesError,
 )
 from dealerless.protocol.rules.hands import Hands
+from dealerless.protocol.rules.reasons import GameEnd, HandEnd
 from dealerless.protocol.rules.registry import GameSpec
 from dealerless.protocol.rules.tuppen_exchange import (
     ATTEMPT_DRAW,
@@ -300,7 +301,7 @@ class TuppenEngine(TuppenVerifier):
         kind, h.answer_kind = h.answer_kind, ""
         if len(h.active) == 1:
             winner = next(iter(h.active))
-            return self._settle(winner, "all others folded")
+            return self._settle(winner, "all others folded", HandEnd.ALL_FOLDED)
         if kind == "poverty":
             return self._start_exchange()
         done = h.trick.close_trick()
@@ -319,7 +320,8 @@ class TuppenEngine(TuppenVerifier):
         for seat, pts in points.items():
             self._scores[seat] += pts
         shown = Event("tupp", p.seat, {"cards": [c.index for c in cards]})
-        return [shown, *self._finish((p.seat,), "tupp", {"cards": [c.index for c in cards]})]
+        details = {"cards": [c.index for c in cards]}
+        return [shown, *self._finish((p.seat,), "tupp", details, HandEnd.TUPP)]
 
     def _attempt_shown(self, p: Pending, cards: list[Card]) -> list[Event]:
         h = self._running()
@@ -352,10 +354,12 @@ class TuppenEngine(TuppenVerifier):
         h = self._running()
         last = h.trick.completed[-1]
         card = next(c for s, c in last.plays if s == last.winner)
-        events = self._settle(last.winner, "last trick", card)
+        events = self._settle(last.winner, "last trick", HandEnd.LAST_TRICK, card)
         return events
 
-    def _settle(self, winner: int, reason: str, card: Card | None = None) -> list[Event]:
+    def _settle(
+        self, winner: int, reason: str, code: HandEnd, card: Card | None = None
+    ) -> list[Event]:
         h = self._running()
         for seat, pts in settle(h.in_hand, winner, h.stake, h.fold_cost).items():
             self._scores[seat] += pts
@@ -365,17 +369,22 @@ class TuppenEngine(TuppenVerifier):
             if self.opt("jack_win") and card.rank == Rank.JACK and self._scores[winner] > 0:
                 self._scores[winner] -= 1
                 details["jack_win"] = True
-        return self._finish((winner,), reason, details)
+        return self._finish((winner,), reason, details, code)
 
     def _finish(
-        self, winners: tuple[int, ...], reason: str, details: dict[str, Any]
+        self,
+        winners: tuple[int, ...],
+        reason: str,
+        details: dict[str, Any],
+        code: HandEnd,
+        note: str = "",
     ) -> list[Event]:
         h = self._running()
         h.phase = Phase.OVER
         h.pending = None
         h.answer_queue = []
         deltas = tuple(self._scores[s] - h.start_scores[s] for s in range(self.players))
-        result = HandResult(self.hand_number, winners, deltas, reason, details)
+        result = HandResult(self.hand_number, winners, deltas, reason, details, code, note)
         self.hand_result = result
         self.results.append(result)
         if winners and self._scores[winners[0]] < PENALTY_LIMIT:
@@ -388,7 +397,9 @@ class TuppenEngine(TuppenVerifier):
         if len(playing) <= 1:
             low = min(self._scores)
             best = playing or [s for s in range(self.players) if self._scores[s] == low]
-            self.outcome = Outcome(tuple(best), tuple(self._scores), "one player left under 10")
+            self.outcome = Outcome(
+                tuple(best), tuple(self._scores), "one player left under 10", GameEnd.ONE_LEFT
+            )
             events.append(Event("game_over", best[0], {"winners": best}))
         return events
 
@@ -417,7 +428,7 @@ class TuppenEngine(TuppenVerifier):
         details: dict[str, Any] = {"culprit": culprit}
         if culprit is not None:
             self._scores[culprit] += max(h.stake, 1)
-        self._finish((), f"aborted: {reason}", details)
+        self._finish((), f"aborted: {reason}", details, HandEnd.VOIDED, reason)
         assert self.hand_result is not None
         return self.hand_result
 

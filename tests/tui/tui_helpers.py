@@ -167,15 +167,20 @@ async def drive(
     send: Callable[[str], None],
 ) -> None:
     """Press keys chosen from the screen state until ``done``; then quit."""
-    last_version = -1
+    last_version, idle = -1, 0
     for _ in range(6000):
         snap = app.session.snapshot()
         if done(snap):
             break
+        idle += 1
+        if idle > 100:
+            # A key read by the screen before it drew the state the key was chosen from does
+            # nothing and nothing changes; a player would press it again, so does this one.
+            last_version, idle = -1, 0
         fresh = snap.version != last_version or app.ui.summary or app.ui.chooser
         key = choose(snap) if fresh else None
         if key is not None:
-            last_version = snap.version
+            last_version, idle = snap.version, 0
             send(key)
         await asyncio.sleep(0.01)
     else:
