@@ -71,6 +71,7 @@ class TableSnapshot:
     errors: tuple[str, ...] = ()
     version: int = 0
     extra: Mapping[str, Any] = field(default_factory=dict)
+    stacks: tuple[int, ...] = ()  # chips in front of each seat now (games with stacks)
 
     @property
     def players(self) -> int:
@@ -249,4 +250,18 @@ def build_snapshot(
         violations=tuple(machine.violations),
         errors=tuple(errors),
         version=version,
+        stacks=chips_in_front(state),
     )
+
+
+def chips_in_front(state: Mapping[str, Any]) -> tuple[int, ...]:
+    """Limit Tuppen and its variants: each seat's stack less what it put into the pot this
+    hand (the scores of cash and play-money modes are net results, fixed at hand end)."""
+    stacks = state.get("bank", {}).get("stacks") if isinstance(state.get("bank"), Mapping) else None
+    if not isinstance(stacks, list):
+        return ()
+    betting = state.get("betting")
+    paid = betting.get("contributions", []) if isinstance(betting, Mapping) else []
+    if not isinstance(paid, list) or len(paid) != len(stacks):
+        paid = [0] * len(stacks)
+    return tuple(int(st) - int(p) for st, p in zip(stacks, paid, strict=True))

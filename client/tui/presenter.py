@@ -155,6 +155,8 @@ def seats(snap: TableSnapshot, look: Look) -> Fragments:
         out.append((style, seat_name(snap, s, look).ljust(width)))
         score = snap.scores[s] if s < len(snap.scores) else 0
         out.append(("class:seat.score", f"  {label} {score:>4}"))
+        if s < len(snap.stacks):
+            out.append(("class:seat.score", f"  {tr(look.lang, 'seat.stack')} {snap.stacks[s]:>4}"))
         words = [tr(look.lang, f"status.{k}") for k in statuses]
         if s == snap.dealer and snap.hand_number:
             words.append(tr(look.lang, "seat.dealer"))
