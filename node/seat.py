@@ -412,16 +412,20 @@ class SeatNode:
             machine = TableMachine(config, key, now=now)
         else:
             secrets = self.store.load_secrets()
+            # No peer answered (yet): we may be far behind, so write nothing until one does.
+            hold = self.resync is not None and not self.resync.answered
             resumed: TableMachine | None = None
             if extension:
                 try:
                     resumed = TableMachine.resume(
-                        config, key, records + extension, secrets=secrets, now=now
+                        config, key, records + extension, secrets=secrets, now=now, hold=hold
                     )
                 except LocalProtocolError as exc:
                     self.say(f"records from the peers do not replay ({exc}); using our own")
             if resumed is None:
-                resumed = TableMachine.resume(config, key, records, secrets=secrets, now=now)
+                resumed = TableMachine.resume(
+                    config, key, records, secrets=secrets, now=now, hold=hold
+                )
                 extension = []
             machine = resumed
             self.store.append(extension)
@@ -429,6 +433,7 @@ class SeatNode:
                 f"resumed from {len(records)} stored record(s)"
                 + (f" and {len(extension)} from the peers" if extension else "")
                 + f": hand {machine.hand}, {machine.phase}"
+                + ("; no peer has answered yet, so we wait for one before we write" if hold else "")
             )
         self.machine = machine
         self.resync = None
@@ -491,6 +496,9 @@ class SeatNode:
                     self.queue({"t": "have", "n": stored, "ask": False}, to=sender)
             return
         records = self.machine.records
+        if self.machine.held and n <= len(records):
+            # A peer is not ahead of us (its records come before its count on the link).
+            self._release()
         if len(records) > n:
             chunk: list[bytes] = []
             size, start = 0, n
@@ -518,6 +526,12 @@ class SeatNode:
             return
         for frame in frames:
             self._after(self.machine.receive(frame, self.now()))
+
+    def _release(self) -> None:
+        machine = self.machine
+        assert machine is not None
+        self.say("heard from a peer: writing again")
+        self._after(machine.release(self.now()))
 
     # ---------------------------------------------------------------- after every machine call
     def _after(self, events: list[TableEvent]) -> None:

@@ -138,6 +138,7 @@ class TableMachine(HandCycle, Moves):
         self.votes = VoteBook(self)
         self.step_since = now
         self.now = now
+        self.held = False  # see resume(hold=True)
         self._drive()
 
     @classmethod
@@ -149,12 +150,17 @@ class TableMachine(HandCycle, Moves):
         *,
         secrets: Mapping[int, bytes] | None = None,
         now: float = 0.0,
+        hold: bool = False,
     ) -> TableMachine:
         """Rebuild a machine from its transcript (and its stored key shares), verifying every
         record again; then carry on (write our next automatic element if it is due).
 
-        An auditor passes ``key=None``. Raises LocalProtocolError if a record does not fit:
-        a transcript that does not replay is corrupt and nothing is written.
+        With ``hold`` the machine writes nothing and takes no move until :meth:`release`: a
+        node back from a crash that has not heard from any peer yet may be far behind them,
+        and what it wrote at its old head would only be refused. It still receives, and it
+        still votes on violations it sees. An auditor passes ``key=None``. Raises
+        LocalProtocolError if a record does not fit: a transcript that does not replay is
+        corrupt and nothing is written.
         """
         machine = cls(config, key, now=now, secrets=secrets, replay=True)
         for number, frame in enumerate(records):
@@ -168,8 +174,18 @@ class TableMachine(HandCycle, Moves):
         machine._outbox.clear()
         machine._new_records.clear()
         machine.events.clear()
+        machine.held = hold
         machine._drive()
         return machine
+
+    def release(self, now: float) -> list[TableEvent]:
+        """End the hold of :meth:`resume`: write what is due now."""
+        self.now = now
+        if self.held:
+            self.held = False
+            self.step_since = now
+            self._drive()
+        return self.take_events()
 
     def _is_pending_vote(self, frame: bytes) -> bool:
         """A vote that is waiting for the rest of its certificate."""
@@ -219,12 +235,18 @@ class TableMachine(HandCycle, Moves):
 
     def my_turn_to_act(self) -> bool:
         """True when the driver must choose a rules action for this seat."""
-        return self.phase is Phase.PLAY and self.seat is not None and self.arbiter() == self.seat
+        return (
+            self.phase is Phase.PLAY
+            and self.seat is not None
+            and not self.held
+            and self.arbiter() == self.seat
+        )
 
     def may_act(self) -> bool:
         return (
             self.phase is Phase.PLAY
             and self.seat is not None
+            and not self.held
             and self.seat in self.engine.may_act()
         )
 
@@ -245,6 +267,8 @@ class TableMachine(HandCycle, Moves):
         self.now = now
         if self.seat is None or action.seat != self.seat:
             raise LocalProtocolError("a peer can only act for its own seat")
+        if self.held:
+            raise LocalProtocolError("back after a restart: waiting to hear from the peers")
         if self.phase is not Phase.PLAY:
             raise LocalProtocolError(f"no moves now: the table is in the {self.phase} phase")
         try:
@@ -303,7 +327,7 @@ class TableMachine(HandCycle, Moves):
 
     def _drive(self) -> None:
         """Write every automatic step that is ours, and admit pending requests."""
-        while self.seat is not None and not self.over and not self._replaying:
+        while self.seat is not None and not self.over and not self._replaying and not self.held:
             if self.arbiter() != self.seat:
                 return
             if self.phase is Phase.PLAY:

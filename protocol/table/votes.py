@@ -38,6 +38,7 @@ class VoteBook:
         self.timeout: dict[tuple[int, bytes], dict[int, SignedMessage]] = {}
         self.abort: dict[tuple[int, bytes], dict[int, SignedMessage]] = {}
         self.applied: set[tuple[int, bytes]] = set()  # abort certificates already carried out
+        self.timed_out: set[tuple[int, bytes]] = set()  # timeout certificates carried out
 
     # ---------------------------------------------------------------- incoming
     def side_message(self, message: SignedMessage) -> None:
@@ -153,7 +154,7 @@ class VoteBook:
     def check_timeouts(self) -> None:
         m = self.m
         self.check_certificates()
-        if not self._participant() or m.over or m._replaying:
+        if not self._participant() or m.over or m._replaying or m.held:
             return
         silent = m.arbiter()
         if silent is None or silent == m.seat or m.now - m.step_since < m.timeout:
@@ -178,6 +179,8 @@ class VoteBook:
         while not m.over:
             if not self._complete_one():
                 return
+            # Elements built on the certificate may have arrived before its last vote.
+            m._release_future()
 
     def _complete_one(self) -> bool:
         m = self.m
@@ -194,10 +197,13 @@ class VoteBook:
                     frames, certificate_digest(ABORT_LABEL, frames), "abort", culprit, reason
                 )
                 return True
+        if self._our_void_branch():
+            return True
         silent = m.arbiter()
         if silent is not None:
             votes = self.timeout.get((silent, m.head), {})
             if self._complete(votes, silent):
+                self.timed_out.add((silent, m.head))
                 frames = [votes[s].frame for s in sorted(votes)]
                 m.apply_certificate(
                     frames,
@@ -207,6 +213,34 @@ class VoteBook:
                     f"seat {silent} was silent past the deadline",
                 )
                 return True
+        return False
+
+    def _our_void_branch(self) -> bool:
+        """Every other seat signed that we were silent at an earlier head of this hand, where
+        we wrote later (back after a crash or a long absence, before we heard of their votes):
+        they all refused what we wrote there, so our branch is void. Roll back to that head and
+        take their certificate, as every other peer did."""
+        m = self.m
+        if m.seat is None or m._rolling_back:
+            return False
+        for (silent, anchor), votes in list(self.timeout.items()):
+            if silent != m.seat or anchor == m.head or (silent, anchor) in self.timed_out:
+                continue
+            if not m.can_rollback_to(anchor) or not self._complete(votes, silent):
+                continue
+            self.timed_out.add((silent, anchor))
+            # Out of the book first: the replay up to the anchor must not carry it out itself.
+            del self.timeout[(silent, anchor)]
+            m.rollback_to(anchor)
+            frames = [votes[s].frame for s in sorted(votes)]
+            m.apply_certificate(
+                frames,
+                certificate_digest(TIMEOUT_LABEL, frames),
+                "timeout",
+                silent,
+                f"seat {silent} was silent past the deadline",
+            )
+            return True
         return False
 
     def _complete(self, votes: dict[int, SignedMessage], accused: int) -> bool:

@@ -3,6 +3,8 @@ transcripts; stop a node for good and the others settle the table by the timeout
 
 from __future__ import annotations
 
+import time
+
 import pytest
 from node_cluster import Cluster, wait_for
 
@@ -72,3 +74,30 @@ def test_a_corrupt_transcript_is_refused_not_repaired(cluster: Cluster) -> None:
     log = cluster.logs["seat1#1"].read_text()
     assert "cannot resume" in log and "left untouched" in log, log
     assert path.read_bytes() == bytes(data)
+
+
+def test_a_node_back_alone_waits_for_a_peer_before_it_writes(cluster: Cluster) -> None:
+    """Through a relay every node is killed mid-hand; the host comes back alone (a joiner
+    cannot: the relay opens the table again only for its host). Nobody answers it, so it
+    resumes holding its writes (what it wrote could be at a head the others have left); when
+    the others come back it hears from them, writes again, and the game completes with
+    identical transcripts."""
+    cluster.host("limit-tuppen", SEATS, RULES, relay=cluster.relay())
+    for seat in range(1, SEATS):
+        cluster.join(seat)
+    wait_for(lambda: cluster.count(0) >= 20, 120, "seat0 at record 20", cluster.procs.values())
+    for seat in range(SEATS):
+        cluster.kill(f"seat{seat}")
+    cluster.resume(0)
+    log = cluster.logs["seat0#1"]
+    wait_for(lambda: "no peer has answered yet" in log.read_text(), 60, "seat0 holding")
+    alone = cluster.count(0)
+    time.sleep(1.5)  # holding: nothing is written, whatever the machine thinks is due
+    assert cluster.count(0) == alone
+    for seat in range(1, SEATS):
+        cluster.resume(seat)
+    codes = cluster.wait([f"seat{s}" for s in range(SEATS)], 240)
+    assert all(code == 0 for code in codes.values()), f"{codes}\n{cluster.tail()}"
+    assert "heard from a peer: writing again" in log.read_text()
+    audit = cluster.check_identical(list(range(SEATS)))
+    assert len(audit.records) > alone
