@@ -180,7 +180,8 @@ def test_trump_revoke(tmp_path: Path, obligation: str, proof: str) -> None:
 
 
 def test_bidding_out_of_turn_in_belote(tmp_path: Path) -> None:
-    """A seat bids for the turned-up suit while another seat is to bid."""
+    """A seat bids for the turned-up suit while another seat is to bid (the honest seats
+    wait for the refusal before they move, so the bid cannot race an honest one)."""
 
     def when(node: HostileSeatNode) -> bool:
         m = node.m
@@ -195,11 +196,19 @@ def test_bidding_out_of_turn_in_belote(tmp_path: Path) -> None:
         suit = Card.from_index(turned[1]).suit
         return [Send(action_frame(node, Action(ActionKind.BID, node.seat, suit=suit)))]
 
+    class BidOutOfTurn(WhenWaiting):
+        def choose(self, node: HostileSeatNode) -> Action | None:
+            # pass when it is our turn, so the bidding goes on (had we taken the trump, no
+            # other seat would be to bid while we wait)
+            return next((a for a in legal(node) if a.kind is ActionKind.PASS), None)
+
+    attack = BidOutOfTurn(when, craft)
     run = run_table(
         tmp_path,
         make_config("belote", 4, {"target": 101}),
-        WhenWaiting(when, craft),
+        attack,
         hostile_index=HOSTILE,
         honest_driver=lambda i: WaitForViolation(),
     )
+    assert attack.done, run.log()
     caught(run, "out of turn")
