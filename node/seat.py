@@ -160,12 +160,17 @@ class SeatNode:
                     await self._session(link, joined)
                 except LinkError as exc:
                     if self.machine is not None and self.machine.over:
-                        # The hub went away after the end: nothing to wait for, but the game
-                        # still gets its end-of-game check and is recorded as finished.
+                        # The hub went away after the end. The game gets its end-of-game check
+                        # and is recorded as finished; while a peer may still lack our last
+                        # records (the host died before it stored them) we keep reconnecting
+                        # until the linger ends, or it would settle that step without us.
                         if self.linger_until is None:
-                            self.linger_until = self.now()
+                            self.linger_until = self.now() + self.opt.linger
                             self._finish(self.machine)
-                        self.done = True
+                        if self._peers_caught_up() or self.now() >= self.linger_until:
+                            self.done = True
+                        else:
+                            self.say(f"link lost after the end ({exc}); reconnecting")
                     elif not self.done:
                         self.say(f"link lost ({exc}); reconnecting")
                 finally:
@@ -620,9 +625,7 @@ class SeatNode:
         if self.linger_until is None:
             self.linger_until = now + self.opt.linger
             self._finish(machine)
-        others = [s.key for s in self.config.seats if s.key != self.key]
-        caught_up = all(self.peer_counts.get(k, -1) >= len(machine.records) for k in others)
-        if caught_up or now >= self.linger_until:
+        if self._peers_caught_up() or now >= self.linger_until:
             self.done = True
             if self.nursery is not None:
                 self.nursery.cancel_scope.deadline = now + 0.5
@@ -630,6 +633,14 @@ class SeatNode:
         elif now - self.last_progress >= 0.3:
             self.last_progress = now
             self.queue({"t": "have", "n": len(machine.records), "ask": True})
+
+    def _peers_caught_up(self) -> bool:
+        """Every other seat has told us it holds at least our records."""
+        assert self.machine is not None and self.config is not None
+        n = len(self.machine.records)
+        return all(
+            self.peer_counts.get(s.key, -1) >= n for s in self.config.seats if s.key != self.key
+        )
 
     def _finish(self, machine: TableMachine) -> None:
         assert self.config is not None
