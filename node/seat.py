@@ -3,7 +3,8 @@
 Lifecycle: connect (retrying), the join handshake (hello -> lobby -> signed configuration), the
 game (frames in and out, persisted before anything is acted on), catch-up after a reconnect or
 a restart (``have``/``recs``), the step timeout (``tick``), and a short linger at the end so
-that every peer has every record. See spec/node.md.
+that every peer has every record. See spec/node.md. The join handshake lives in
+:mod:`join_handshake`, the catch-up in :mod:`catch_up` (mixins of :class:`SeatNode`).
 """
 
 from __future__ import annotations
@@ -11,18 +12,19 @@ from __future__ import annotations
 import collections
 import math
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
 from typing import Any
 
 import trio
 
+from dealerless.node.catch_up import CatchUp, Resync
 from dealerless.node.drivers import BotDriver, Driver, LobbyView, NodeOptions
 from dealerless.node.identity import Identity, PeerId
+from dealerless.node.join_handshake import JoinHandshake, config_signature_ok
 from dealerless.node.links import FatalLinkError, Link, LinkError
 from dealerless.node.store import TableMeta, TableStore
 from dealerless.node.wire import WireError, decode, encode
 from dealerless.protocol.rules.base import ActionKind, GameConfig
-from dealerless.protocol.table import SeatInfo, TableConfig, TableMachine
+from dealerless.protocol.table import TableConfig, TableMachine
 from dealerless.protocol.table.events import (
     Accepted,
     ActionApplied,
@@ -42,26 +44,10 @@ __all__ = ["BotDriver", "Driver", "NodeOptions", "SeatNode", "config_signature_o
 
 Connector = Callable[[], Awaitable[tuple[Link, dict[str, Any]]]]
 Say = Callable[[str], None]
-CONFIG_LABEL = b"dealerless/node/config"
-RECS_CHUNK = 512 * 1024
 PRESTART_BUFFER = 512
 
 
-@dataclass
-class _Resync:
-    """Before resuming: what the peers offered beyond our stored records."""
-
-    deadline: float
-    stored: int
-    best: list[bytes] = field(default_factory=list)
-    answered: set[bytes] = field(default_factory=set)
-
-
-def config_signature_ok(config: TableConfig, signature: bytes, host_key: bytes) -> bool:
-    return PeerId(host_key).verify(signature, CONFIG_LABEL + config.digest())
-
-
-class SeatNode:
+class SeatNode(JoinHandshake, CatchUp):
     def __init__(
         self,
         identity: Identity,
@@ -96,7 +82,7 @@ class SeatNode:
         self.acting = False
         self.ask_now = False
         self.sent_bytes = 0
-        self.resync: _Resync | None = None
+        self.resync: Resync | None = None
         self.last_count = -1
         self.last_progress = 0.0
         self.last_hello = -1e9
@@ -139,7 +125,7 @@ class SeatNode:
             if self.config is not None:
                 # The wait for the peers' records starts when the first link is up.
                 try:
-                    self.resync = _Resync(math.inf, self.store.stored_count())
+                    self.resync = Resync(math.inf, self.store.stored_count())
                 except (TranscriptError, OSError) as exc:
                     self._cannot_resume(exc)
             backoff = 0.2
@@ -327,80 +313,6 @@ class SeatNode:
             self.exit_code = 1
             self.done = True
 
-    # ---------------------------------------------------------------- join handshake
-    def _hello(self) -> None:
-        self.last_hello = self.now()
-        self.queue({"t": "hello", "name": self.meta.name}, to=self.host_key)
-
-    def _send_lobby(self, to: bytes | None = None) -> None:
-        names = [self.meta.name] + [n for _, n in self.lobby]
-        self.queue({"t": "lobby", "names": names, "need": self.meta.seats - len(names)}, to)
-
-    def _lobby_changed(self) -> None:
-        """Host: tell our own driver who is at the table now."""
-        names = (self.meta.name, *(n for _, n in self.lobby))
-        self._lobby_hook(LobbyView(names, max(0, self.meta.seats - len(names))))
-
-    def _lobby_hook(self, view: LobbyView) -> None:
-        hook = getattr(self.driver, "on_lobby", None)
-        if hook is not None:
-            hook(view)
-
-    def _on_hello(self, sender: bytes, payload: dict[str, Any]) -> None:
-        name = str(payload.get("name", ""))[:40] or "player"
-        if self.config is not None:
-            if self.config.seat_of(sender) is None:
-                self.queue({"t": "refused", "reason": "the table is full"}, to=sender)
-            else:
-                self._send_config(sender)
-            return
-        if sender == self.key:
-            return
-        if all(k != sender for k, _ in self.lobby):
-            if len(self.lobby) + 1 >= self.meta.seats:
-                self.queue({"t": "refused", "reason": "the table is full"}, to=sender)
-                return
-            self.lobby.append((sender, name))
-            self.say(f"{name!r} joined ({len(self.lobby) + 1}/{self.meta.seats})")
-            self._lobby_changed()
-        if len(self.lobby) + 1 < self.meta.seats:
-            self._send_lobby()
-            return
-        assert self.game is not None
-        seats = (SeatInfo(self.meta.name, self.key), *(SeatInfo(n, k) for k, n in self.lobby))
-        config = TableConfig(self.store.table_id, self.game, seats, self.meta.step_timeout_ms)
-        signature = self.identity.sign(CONFIG_LABEL + config.digest())
-        self.store.save_config(config, signature)
-        self.config, self.config_sig = config, signature
-        self._send_config(None)
-        self._start([])
-
-    def _send_config(self, to: bytes | None) -> None:
-        assert self.config is not None
-        self.queue({"t": "config", "config": self.config.to_wire(), "sig": self.config_sig}, to)
-
-    def _on_config(self, payload: dict[str, Any]) -> None:
-        if self.config is not None:
-            return
-        try:
-            config = TableConfig.from_wire(payload.get("config"))
-            signature = bytes(payload.get("sig", b""))
-        except (ValueError, TypeError) as exc:
-            self.say(f"refused the table configuration: {exc}")
-            return
-        if config.table_id != self.store.table_id or config.seats[0].key != self.host_key:
-            self.say("refused a table configuration for another table or host")
-            return
-        if not config_signature_ok(config, signature, self.host_key):
-            self.say("refused a table configuration with a bad host signature")
-            return
-        if config.seat_of(self.key) is None:
-            self.say("the table configuration has no seat for us")
-            return
-        self.store.save_config(config, signature)
-        self.config, self.config_sig = config, signature
-        self._start([])
-
     # ---------------------------------------------------------------- starting and resuming
     def _start(self, extension: list[bytes]) -> None:
         """Create or rebuild the machine from the transcript (+ records fetched from peers)."""
@@ -471,72 +383,6 @@ class SeatNode:
         self.done = True
         if self.nursery is not None:
             self.nursery.cancel_scope.cancel()
-
-    # ---------------------------------------------------------------- catch-up
-    def _announce(self) -> None:
-        """Tell every peer how many records we hold; resend our votes that wait for a
-        certificate (a hub may have dropped them)."""
-        machine = self.machine
-        assert machine is not None
-        self.queue({"t": "have", "n": len(machine.records), "ask": True})
-        if machine.seat is None:
-            return
-        for book in (machine.votes.timeout, machine.votes.abort):
-            for (_, head), votes in book.items():
-                vote = votes.get(machine.seat)
-                if head == machine.head and vote is not None:
-                    self.queue({"t": "f", "f": vote.frame})
-
-    def _on_have(self, sender: bytes, payload: dict[str, Any]) -> None:
-        n = payload.get("n")
-        if not isinstance(n, int) or n < 0:
-            return
-        self.peer_counts[sender] = n
-        if self.machine is None:
-            if self.resync is not None:
-                stored = self.resync.stored
-                if n <= stored:
-                    self.resync.answered.add(sender)  # nothing more to get from this peer
-                if payload.get("ask"):
-                    self.queue({"t": "have", "n": stored, "ask": False}, to=sender)
-            return
-        records = self.machine.records
-        if self.machine.held and n <= len(records):
-            # A peer is not ahead of us (its records come before its count on the link).
-            self._release()
-        if len(records) > n:
-            chunk: list[bytes] = []
-            size, start = 0, n
-            for frame in records[n:]:
-                if chunk and size + len(frame) > RECS_CHUNK:
-                    self.queue({"t": "recs", "start": start, "frames": chunk}, to=sender)
-                    start, chunk, size = start + len(chunk), [], 0
-                chunk.append(frame)
-                size += len(frame)
-            self.queue({"t": "recs", "start": start, "frames": chunk}, to=sender)
-        if payload.get("ask"):
-            self.queue({"t": "have", "n": len(records), "ask": False}, to=sender)
-
-    def _on_recs(self, sender: bytes, payload: dict[str, Any]) -> None:
-        frames = [f for f in payload.get("frames", []) if isinstance(f, bytes)]
-        start = payload.get("start")
-        if not isinstance(start, int):
-            return
-        if self.machine is None:
-            sync = self.resync
-            if sync is not None and start == sync.stored:
-                sync.answered.add(sender)
-                if len(frames) > len(sync.best):
-                    sync.best = frames
-            return
-        for frame in frames:
-            self._after(self.machine.receive(frame, self.now()))
-
-    def _release(self) -> None:
-        machine = self.machine
-        assert machine is not None
-        self.say("heard from a peer: writing again")
-        self._after(machine.release(self.now()))
 
     # ---------------------------------------------------------------- after every machine call
     def _after(self, events: list[TableEvent]) -> None:
