@@ -48,3 +48,15 @@ def test_soak_refuses_bad_arguments(
 ) -> None:
     assert soak.run(soak_args(**change)) == 2
     assert message in capsys.readouterr().err
+
+
+def test_the_cli_runs_it_as_a_bench_target() -> None:
+    import subprocess
+    import sys
+
+    cli = [sys.executable, "-m", "dealerless.client.cli", "bench", "soak"]
+    shown = subprocess.run([*cli, "--help"], capture_output=True, text=True, check=False)
+    assert shown.returncode == 0 and "--kill" in shown.stdout
+    refused = subprocess.run([*cli, "--kill", "2"], capture_output=True, text=True, check=False)
+    assert refused.returncode == 2
+    assert "--kill is a chance between 0 and 1, not 2.0" in refused.stderr
