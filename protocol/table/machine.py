@@ -386,9 +386,16 @@ class TableMachine(HandCycle, Moves):
         key = (culprit, message.hand, message.seq)
         earlier = self.signed_at.get(key)
         if earlier is not None and earlier != frame and not again:
-            self.votes.equivocation(culprit, earlier, frame)
-            return
-        self.signed_at[key] = frame
+            if decode_message(earlier, registry=TABLE_REGISTRY).prev == message.prev:
+                self.votes.equivocation(culprit, earlier, frame)
+                return
+            # The same step on two branches is no equivocation: one branch was voided by a
+            # rollback, and an honest seat signs that step again on the other (a frame of the
+            # void branch may reach us only now). Keep the one on our chain.
+            if message.prev == self.head:
+                self.signed_at[key] = frame
+        else:
+            self.signed_at[key] = frame
         if message.prev == self.head:
             if self.votes.voted_silent(culprit, self.head):
                 # We already signed that this seat was silent here: its late element is refused.
