@@ -131,7 +131,10 @@ class TableMachine(HandCycle, Moves):
         self._hand_frames: list[bytes] = []
         self.signed_at: dict[tuple[int, int, int], bytes] = {}  # (seat, hand, seq) -> frame
         self.seen: set[bytes] = set()
-        self.future: dict[bytes, list[bytes]] = {}
+        self.future: dict[bytes, list[bytes]] = {}  # prev -> frames waiting for it
+        self._future_at: dict[
+            bytes, tuple[tuple[int, int], bytes]
+        ] = {}  # frame -> (hand, seq), prev
         self.requests: list[SignedMessage] = []
         self.results: dict[int, bytes] = {}
         self.violations: list[Violation] = []
@@ -405,10 +408,8 @@ class TableMachine(HandCycle, Moves):
             self._release_future()
         elif message.prev in self.history:
             self.events.append(Stale(culprit, message.kind))
-        elif sum(len(v) for v in self.future.values()) < MAX_FUTURE:
-            self.future.setdefault(message.prev, []).append(frame)
         else:
-            self.seen.discard(frame)  # dropped for now; a later copy may still be buffered
+            self._buffer_future(message)
 
     def _author_seat(self, message: SignedMessage) -> int | None:
         if message.table_id != self.config.table_id:
@@ -423,9 +424,36 @@ class TableMachine(HandCycle, Moves):
             return None
         return seat
 
+    def _buffer_future(self, message: SignedMessage) -> None:
+        """Keep a frame whose predecessor has not arrived (at most MAX_FUTURE in all). When
+        full, the least useful frame goes: one for a step we have passed, else the one
+        farthest ahead; so a flood of frames for made-up far-off steps cannot crowd out the
+        next real ones. A frame dropped here may come again (catch-up sends it)."""
+        here = (self.hand, self.seq)
+
+        def worth(position: tuple[int, int]) -> tuple[bool, tuple[int, int]]:
+            return (position < here, position)  # larger: dropped first
+
+        position = (message.hand, message.seq)
+        if len(self._future_at) >= MAX_FUTURE:
+            worst = max(self._future_at, key=lambda f: worth(self._future_at[f][0]))
+            if worth(self._future_at[worst][0]) <= worth(position):
+                self.seen.discard(message.frame)
+                return
+            prev = self._future_at.pop(worst)[1]
+            self.future[prev].remove(worst)
+            if not self.future[prev]:
+                del self.future[prev]
+            self.seen.discard(worst)
+        self.future.setdefault(message.prev, []).append(message.frame)
+        self._future_at[message.frame] = (position, message.prev)
+
     def _release_future(self) -> None:
         while self.head in self.future:
-            for frame in self.future.pop(self.head):
+            frames = self.future.pop(self.head)
+            for frame in frames:
+                self._future_at.pop(frame, None)
+            for frame in frames:
                 self._receive(frame, again=True)
 
     def _signed_author(self, frame: bytes, exc: MessageError) -> int | None:

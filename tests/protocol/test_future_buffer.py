@@ -1,0 +1,56 @@
+"""The buffer of frames whose predecessor has not arrived yet is bounded (MAX_FUTURE); when a
+flood of frames for made-up, far-off steps fills it, the next real frames still get in: the
+least useful buffered frame (one for a step already passed, else the one farthest ahead) gives
+way to them."""
+
+from __future__ import annotations
+
+import random
+import secrets
+
+from dealerless.client.protocol_sim import run_game, start_game
+from dealerless.protocol.messages import decode_message, sign_message
+from dealerless.protocol.rules.registry import make_config
+from dealerless.protocol.table.kinds import TABLE_REGISTRY
+from dealerless.protocol.table.machine import MAX_FUTURE
+
+PEER = 2  # the last seat of each round: it receives both other seats' commitments first
+
+
+def test_a_flood_does_not_crowd_out_the_next_real_frames() -> None:
+    rng = random.Random(8)
+    sim = start_game(make_config("limit-tuppen", 3, {"hands": 1}), rng)
+    held: list[bytes] = []
+    while len(held) < 2:  # the key commitments of seats 0 and 1, held back from the peer
+        seat, frame = sim.bus.pop()
+        message = decode_message(frame, registry=TABLE_REGISTRY)
+        if seat == PEER and message.kind == "key-commit":
+            held.append(frame)
+            continue
+        sim.events[seat].extend(sim.machines[seat].receive(frame, sim.clock))
+        sim.flush(seat)
+    first, second = held
+    peer = sim.machines[PEER]
+    body = dict(decode_message(first, registry=TABLE_REGISTRY).body)
+    for i in range(MAX_FUTURE + 100):  # signed by seat 0, for hands far ahead, on made-up heads
+        junk = sign_message(
+            sim.keys[0],
+            registry=TABLE_REGISTRY,
+            table_id=sim.table.table_id,
+            hand=100 + i,
+            seq=0,
+            prev=secrets.token_bytes(32),
+            seat=0,
+            kind="key-commit",
+            body=body,
+        ).frame
+        peer.receive(junk, sim.clock)
+    assert sum(len(v) for v in peer.future.values()) == MAX_FUTURE
+    peer.receive(second, sim.clock)  # its predecessor is not there yet: it must be kept
+    assert any(second in frames for frames in peer.future.values())
+    assert sum(len(v) for v in peer.future.values()) == MAX_FUTURE
+    sim.events[PEER].extend(peer.receive(first, sim.clock))
+    assert first in peer.records and second in peer.records
+    sim.flush(PEER)
+    run_game(sim, rng)
+    assert len({m.state_hash() for m in sim.machines}) == 1 and not sim.violations()
