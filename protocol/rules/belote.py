@@ -103,9 +103,6 @@ OPTIONS: tuple[OptionSpec, ...] = (
 )
 
 
-HistoryEntry = HistoryStep  # the shared record (base.py)
-
-
 @dataclass(frozen=True)
 class Trick:
     plays: tuple[tuple[int, Card], ...]
@@ -125,7 +122,7 @@ class BeloteEngine(Engine):
         self.capot_mode = config.str_option("capot")
         self.contract_counts_belote = config.bool_option("contract_counts_belote")
         self.team_scores = [0, 0]
-        self.history: list[HistoryEntry] = []
+        self.history: list[HistoryStep] = []
         self._reset_hand()
         self.phase = "idle"
 
@@ -189,7 +186,7 @@ class BeloteEngine(Engine):
         assignments = [(s, next(positions)) for s in order for _ in range(3)]
         assignments += [(s, next(positions)) for s in order for _ in range(2)]
         self._pending = Deal(tuple(assignments))
-        self.history.append(HistoryEntry("start"))
+        self.history.append(HistoryStep("start"))
         return [Event("hand_started", self.dealer, {"hand": self.hand_number})]
 
     # -- chance --
@@ -212,7 +209,7 @@ class BeloteEngine(Engine):
             up = cards[0]
             if up is None:
                 raise self._fail("the turned-up card is shown to everyone, it cannot be None")
-            return self._commit(HistoryEntry("chance", cards=tuple(cards)), self._turn_up(up))
+            return self._commit(HistoryStep("chance", cards=tuple(cards)), self._turn_up(up))
         assert isinstance(request, Deal)
         for (seat, position), dealt in zip(request.assignments, cards, strict=True):
             self.hands.receive(seat, (position,), (dealt,))
@@ -223,9 +220,9 @@ class BeloteEngine(Engine):
         else:
             self._start_play()
             events = [Event("dealt", None, {"rest": True}), Event("play_started", self.leader)]
-        return self._commit(HistoryEntry("chance", cards=tuple(cards)), events)
+        return self._commit(HistoryStep("chance", cards=tuple(cards)), events)
 
-    def _commit(self, entry: HistoryEntry, events: list[Event]) -> list[Event]:
+    def _commit(self, entry: HistoryStep, events: list[Event]) -> list[Event]:
         self.history.append(entry)
         return events
 
@@ -349,7 +346,7 @@ class BeloteEngine(Engine):
 
     def apply(self, action: Action) -> list[Event]:
         self.verify(action)
-        entry = HistoryEntry("action", action=action)
+        entry = HistoryStep("action", action=action)
         if action.kind == ActionKind.PLAY:
             return self._commit(entry, self._play(action))
         return self._commit(entry, self._bid(action))
@@ -484,7 +481,7 @@ class BeloteEngine(Engine):
         result = HandResult(
             self.hand_number, winners, deltas, f"aborted: {reason}", details, HandEnd.VOIDED, reason
         )
-        self.history.append(HistoryEntry("abort", culprit=culprit, reason=reason))
+        self.history.append(HistoryStep("abort", culprit=culprit, reason=reason))
         self._finish(result, [])
         return result
 
@@ -534,7 +531,7 @@ class BeloteEngine(Engine):
         }
 
 
-def replay(config: GameConfig, first_dealer: int, history: Sequence[HistoryEntry]) -> BeloteEngine:
+def replay(config: GameConfig, first_dealer: int, history: Sequence[HistoryStep]) -> BeloteEngine:
     """Rebuild an engine from a history list (as one viewer saw it)."""
     engine = BeloteEngine(config, first_dealer=first_dealer)
     for entry in history:

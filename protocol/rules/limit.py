@@ -44,9 +44,6 @@ from dealerless.protocol.rules.tuppen_play import CompletedTrick, TrickPlay
 K = ActionKind
 
 
-Step = HistoryStep  # the shared record (base.py)
-
-
 class LimitEngine(ExchangeFlow, Engine):
     game = "limit-tuppen"
 
@@ -62,7 +59,7 @@ class LimitEngine(ExchangeFlow, Engine):
             raise ConfigError(f"{config.game} is not a Limit Tuppen game")
         self.any_time = config.str_option("knock_timing") == "any-time"
         self.bank = Bankroll(config)
-        self.history: list[Step] = []
+        self.history: list[HistoryStep] = []
         self.phase = "idle"  # idle, deal, exchange, draw, check, reveal, play, over
         self.hands = Hands(self.players)
         self.betting = Betting(self.players, self.variant, self.bank.stacks)
@@ -85,7 +82,7 @@ class LimitEngine(ExchangeFlow, Engine):
             raise self._fail("a hand is already running", None)
         if self.outcome is not None:
             raise self._fail("the game is over", None)
-        self.history.append(Step("start"))
+        self.history.append(HistoryStep("start"))
         events: list[Event] = []
         if self.hand_number > 0:
             seats = {s for s in range(self.players) if self.bank.in_game(s)}
@@ -151,7 +148,7 @@ class LimitEngine(ExchangeFlow, Engine):
         else:
             assert isinstance(request, Reveal)
             events = self._apply_reveal(request, hands, cards)
-        self.history.append(Step("chance", cards=tuple(cards)))
+        self.history.append(HistoryStep("chance", cards=tuple(cards)))
         return events
 
     # ---- who acts -----------------------------------------------------------------------------
@@ -309,7 +306,7 @@ class LimitEngine(ExchangeFlow, Engine):
     # ---- apply --------------------------------------------------------------------------------
     def apply(self, action: Action) -> list[Event]:
         self.verify(action)
-        self.history.append(Step("action", action=action))
+        self.history.append(HistoryStep("action", action=action))
         seat, kind = action.seat, action.kind
         if kind in (K.PASS, K.LAUNDRY, K.ACCEPT, K.CHECK):
             return self._apply_exchange(action)
@@ -423,7 +420,7 @@ class LimitEngine(ExchangeFlow, Engine):
         seats in order from the dealer's left)."""
         if not self.hand_running:
             raise self._fail("no hand is running", culprit)
-        self.history.append(Step("abort", culprit=culprit, reason=reason))
+        self.history.append(HistoryStep("abort", culprit=culprit, reason=reason))
         contrib = self.betting.contributions
         back = list(contrib)
         deltas = [0] * self.players
@@ -501,7 +498,7 @@ class LimitEngine(ExchangeFlow, Engine):
         }
 
 
-def replay(config: GameConfig, first_dealer: int, history: Sequence[Step]) -> LimitEngine:
+def replay(config: GameConfig, first_dealer: int, history: Sequence[HistoryStep]) -> LimitEngine:
     """Rebuild an engine from its history (a saved game, a dispute)."""
     engine = LimitEngine(config, first_dealer=first_dealer)
     for step in history:

@@ -95,9 +95,6 @@ class Phase(StrEnum):
     OVER = "over"  # the game has an outcome
 
 
-Step = HistoryStep  # the shared record (base.py)
-
-
 class PottuppenEngine(Engine):
     game = "pottuppen"
 
@@ -121,7 +118,7 @@ class PottuppenEngine(Engine):
         self.trick: TrickPlay | None = None
         self.topped_up = 0  # ante rounds paid at the start of this hand
         self.balances_at_start: tuple[int, ...] = tuple(self.purse.balances)
-        self.history: list[Step] = []
+        self.history: list[HistoryStep] = []
 
     # -- public figures -------------------------------------------------------------------------
     @property
@@ -172,7 +169,7 @@ class PottuppenEngine(Engine):
         # One card at a time, clockwise from the dealer's left.
         self.pending = Deal(tuple((order[i % self.players], p) for i, p in enumerate(positions)))
         self.phase = Phase.DEAL
-        self.history.append(Step("start"))
+        self.history.append(HistoryStep("start"))
         events = [Event("hand_started", self.dealer, {"hand": self.hand_number})]
         if rounds:
             events.append(Event("antes", None, {"each": rounds * self.ante, "pot": self.pot}))
@@ -199,7 +196,7 @@ class PottuppenEngine(Engine):
             raise IllegalAction("the deal contains a card twice", where=self._where())
         for (seat, position), card in zip(request.assignments, entries, strict=True):
             self.hands.receive(seat, (position,), (card,))
-        self.history.append(Step("chance", cards=tuple(entries)))
+        self.history.append(HistoryStep("chance", cards=tuple(entries)))
         self.pending = None
         self.phase = Phase.BETTING
         return [Event("dealt", None, {"positions": [list(a) for a in request.assignments]})]
@@ -323,7 +320,7 @@ class PottuppenEngine(Engine):
 
     def apply(self, action: Action) -> list[Event]:
         self.verify(action)
-        self.history.append(Step("action", action=action))
+        self.history.append(HistoryStep("action", action=action))
         if self.phase is Phase.BETTING:
             return self._apply_bet(action)
         return self._apply_play(action)
@@ -426,7 +423,7 @@ class PottuppenEngine(Engine):
             raise IllegalAction("the game is already over")
         if self.hand_running:
             raise IllegalAction("the game can only end between hands", where=self._where())
-        self.history.append(Step("finish"))
+        self.history.append(HistoryStep("finish"))
         self._split("the players ended the game", GameEnd.PLAYERS_ENDED)
         return [Event("game_over", None, {"standings": list(self.balances)})]
 
@@ -452,7 +449,7 @@ class PottuppenEngine(Engine):
         if culprit is not None:
             fine = self.bets[culprit] or self.ante
             self.purse.pay_in(culprit, fine)
-        self.history.append(Step("abort", culprit=culprit, reason=reason))
+        self.history.append(HistoryStep("abort", culprit=culprit, reason=reason))
         winners: tuple[int, ...] = ()
         details = {"culprit": culprit, "fine": fine}
         self._end_hand(winners, f"voided: {reason}", details, HandEnd.VOIDED, reason)
@@ -502,7 +499,7 @@ class PottuppenEngine(Engine):
         }
 
 
-def replay(config: GameConfig, first_dealer: int, steps: Iterable[Step]) -> PottuppenEngine:
+def replay(config: GameConfig, first_dealer: int, steps: Iterable[HistoryStep]) -> PottuppenEngine:
     """Rebuild an engine from its history (the same viewer's chance entries)."""
     engine = PottuppenEngine(config, first_dealer=first_dealer)
     for step in steps:

@@ -55,6 +55,7 @@ from dealerless.protocol.table.events import (
     TableEvent,
     Violation,
 )
+from dealerless.protocol.table.future import FutureFrames
 from dealerless.protocol.table.hand_cycle import HandCycle, Round
 from dealerless.protocol.table.hand_deck import (
     OPEN,
@@ -131,10 +132,7 @@ class TableMachine(HandCycle, Moves):
         self._hand_frames: list[bytes] = []
         self.signed_at: dict[tuple[int, int, int], bytes] = {}  # (seat, hand, seq) -> frame
         self.seen: set[bytes] = set()
-        self.future: dict[bytes, list[bytes]] = {}  # prev -> frames waiting for it
-        self._future_at: dict[
-            bytes, tuple[tuple[int, int], bytes]
-        ] = {}  # frame -> (hand, seq), prev
+        self.future = FutureFrames(MAX_FUTURE)
         self.requests: list[SignedMessage] = []
         self.results: dict[int, bytes] = {}
         self.violations: list[Violation] = []
@@ -409,7 +407,9 @@ class TableMachine(HandCycle, Moves):
         elif message.prev in self.history:
             self.events.append(Stale(culprit, message.kind))
         else:
-            self._buffer_future(message)
+            dropped = self.future.add(message, (self.hand, self.seq))
+            if dropped is not None:
+                self.seen.discard(dropped)  # so that a later copy is taken
 
     def _author_seat(self, message: SignedMessage) -> int | None:
         if message.table_id != self.config.table_id:
@@ -424,36 +424,9 @@ class TableMachine(HandCycle, Moves):
             return None
         return seat
 
-    def _buffer_future(self, message: SignedMessage) -> None:
-        """Keep a frame whose predecessor has not arrived (at most MAX_FUTURE in all). When
-        full, the least useful frame goes: one for a step we have passed, else the one
-        farthest ahead; so a flood of frames for made-up far-off steps cannot crowd out the
-        next real ones. A frame dropped here may come again (catch-up sends it)."""
-        here = (self.hand, self.seq)
-
-        def worth(position: tuple[int, int]) -> tuple[bool, tuple[int, int]]:
-            return (position < here, position)  # larger: dropped first
-
-        position = (message.hand, message.seq)
-        if len(self._future_at) >= MAX_FUTURE:
-            worst = max(self._future_at, key=lambda f: worth(self._future_at[f][0]))
-            if worth(self._future_at[worst][0]) <= worth(position):
-                self.seen.discard(message.frame)
-                return
-            prev = self._future_at.pop(worst)[1]
-            self.future[prev].remove(worst)
-            if not self.future[prev]:
-                del self.future[prev]
-            self.seen.discard(worst)
-        self.future.setdefault(message.prev, []).append(message.frame)
-        self._future_at[message.frame] = (position, message.prev)
-
     def _release_future(self) -> None:
         while self.head in self.future:
-            frames = self.future.pop(self.head)
-            for frame in frames:
-                self._future_at.pop(frame, None)
-            for frame in frames:
+            for frame in self.future.take(self.head):
                 self._receive(frame, again=True)
 
     def _signed_author(self, frame: bytes, exc: MessageError) -> int | None:

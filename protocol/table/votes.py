@@ -203,17 +203,23 @@ class VoteBook:
         if silent is not None:
             votes = self.timeout.get((silent, m.head), {})
             if self._complete(votes, silent):
-                self.timed_out.add((silent, m.head))
-                frames = [votes[s].frame for s in sorted(votes)]
-                m.apply_certificate(
-                    frames,
-                    certificate_digest(TIMEOUT_LABEL, frames),
-                    "timeout",
-                    silent,
-                    f"seat {silent} was silent past the deadline",
-                )
+                self._carry_out_timeout(silent, m.head, votes)
                 return True
         return False
+
+    def _carry_out_timeout(
+        self, silent: int, anchor: bytes, votes: dict[int, SignedMessage]
+    ) -> None:
+        """Append a complete timeout certificate at the head (``anchor``) and apply it."""
+        self.timed_out.add((silent, anchor))
+        frames = [votes[s].frame for s in sorted(votes)]
+        self.m.apply_certificate(
+            frames,
+            certificate_digest(TIMEOUT_LABEL, frames),
+            "timeout",
+            silent,
+            f"seat {silent} was silent past the deadline",
+        )
 
     def _our_void_branch(self) -> bool:
         """Every other seat signed that we were silent at an earlier head of this hand, where
@@ -228,18 +234,10 @@ class VoteBook:
                 continue
             if not m.can_rollback_to(anchor) or not self._complete(votes, silent):
                 continue
-            self.timed_out.add((silent, anchor))
             # Out of the book first: the replay up to the anchor must not carry it out itself.
             del self.timeout[(silent, anchor)]
             m.rollback_to(anchor)
-            frames = [votes[s].frame for s in sorted(votes)]
-            m.apply_certificate(
-                frames,
-                certificate_digest(TIMEOUT_LABEL, frames),
-                "timeout",
-                silent,
-                f"seat {silent} was silent past the deadline",
-            )
+            self._carry_out_timeout(silent, anchor, votes)
             return True
         return False
 
