@@ -88,7 +88,10 @@ async def _run_node(
     options: NodeOptions | None,
     hub: Hub | None = None,
     on_ready: Callable[[TableMeta], None] | None = None,
+    make_node: Callable[..., SeatNode] = SeatNode,
 ) -> int:
+    """Run one seat's node (and, for a host in direct mode, its hub) until it ends.
+    ``make_node`` builds the node (tests pass a hostile one: node/hostile.py)."""
     table_id = bytes.fromhex(meta.table_id)
     store = TableStore(home, table_id)
     warm_up()
@@ -136,7 +139,7 @@ async def _run_node(
         store.save_meta(meta)
         if on_ready is not None:
             on_ready(meta)
-        node = SeatNode(
+        node = make_node(
             identity,
             store,
             meta,
@@ -170,8 +173,12 @@ async def host_table(
     log: Callable[[dict[str, Any]], None] | None = None,
     options: NodeOptions | None = None,
     on_ready: Callable[[TableMeta], None] | None = None,
+    hub: Hub | None = None,
+    table_id: bytes | None = None,
 ) -> int:
-    table_id = secrets.token_bytes(16)
+    """Open a table and host it; ``hub`` (direct mode: the hub to serve, default a plain one)
+    and ``table_id`` (default a fresh random one) are for tests and the soak run."""
+    table_id = table_id if table_id is not None else secrets.token_bytes(16)
     address, port = relay if relay else (advertise, listen[1])
     meta = TableMeta(
         table_id=table_id.hex(),
@@ -200,6 +207,7 @@ async def host_table(
         log=log,
         options=options,
         on_ready=on_ready,
+        hub=hub,
     )
 
 

@@ -13,12 +13,13 @@ mode, its hub listens), the other seats join through the invite, one of them hos
 every seat's exit code, messages, and (from the stores) the configuration and transcripts.
 
 Nothing here is used by the honest node: it is the harness of tests/adversarial/ and of
-scripts/soak (``FaultyHub``, :func:`run_table`); see spec/security.md §4 and §7.
+the soak run (``FaultyHub``); see spec/security.md §4 and §7.
 """
 
 from __future__ import annotations
 
 import collections
+import functools
 import random
 import secrets as _secrets
 from collections.abc import Callable
@@ -28,14 +29,13 @@ from typing import Any
 
 import trio
 
-from dealerless.node.app import _run_node, meta_for_invite, warm_up
+from dealerless.node.app import _run_node, host_table, meta_for_invite
 from dealerless.node.drivers import BotDriver, Driver, NodeOptions
 from dealerless.node.hub import Hub, Member
 from dealerless.node.identity import Identity
-from dealerless.node.links import Link, open_remote
 from dealerless.node.seat import SeatNode
 from dealerless.node.store import TableMeta, TableStore
-from dealerless.node.wire import Invite, encode
+from dealerless.node.wire import Invite
 from dealerless.protocol.messages import SignedMessage, decode_message, sign_message
 from dealerless.protocol.rules.base import Action, GameConfig
 from dealerless.protocol.table import TableConfig, TableMachine
@@ -50,7 +50,6 @@ __all__ = [
     "Send",
     "TableRun",
     "decode",
-    "run_host",
     "run_table",
 ]
 
@@ -202,30 +201,6 @@ class HostileSeatNode(SeatNode):
                 self.nursery.cancel_scope.cancel()
 
 
-async def _run_hostile(
-    identity: Identity,
-    home: Path,
-    meta: TableMeta,
-    attack: Attack,
-    driver: Driver,
-    say: Callable[[str], None],
-    options: NodeOptions,
-) -> int:
-    table_id = bytes.fromhex(meta.table_id)
-    store = TableStore(home, table_id)
-    warm_up()
-    pin = bytes.fromhex(meta.host_key)
-
-    async def connector() -> tuple[Link, dict[str, Any]]:
-        return await open_remote(meta.address, meta.port, identity, pin, table_id, None)
-
-    store.save_meta(meta)
-    node = HostileSeatNode(
-        identity, store, meta, connector, driver, say=say, options=options, attack=attack
-    )
-    return await node.run()
-
-
 class FaultyHub(Hub):
     """A hub that loses, duplicates, delays and reorders what it forwards, and can partition
     one member off for a while (fault injection between honest peers). Every copy to every
@@ -252,16 +227,7 @@ class FaultyHub(Hub):
         self.held: list[tuple[float, Member, bytes]] = []
         self.stats: collections.Counter[str] = collections.Counter()
 
-    def _deliver(self, target: Member, out: bytes) -> None:
-        if target.deliver(out):
-            self.forwarded += 1
-
     def _forward(self, member: Member, message: dict[str, Any]) -> None:
-        table = member.table
-        data = message.get("data")
-        if table is None or not isinstance(data, bytes):
-            super()._forward(member, message)
-            return
         now = trio.current_time()
         if self.started is None:
             self.started = now
@@ -269,38 +235,32 @@ class FaultyHub(Hub):
         self.held = [h for h in self.held if h[0] > now]
         for _, target, out in due:
             if not target.closed:
-                self._deliver(target, out)
-        to = message.get("to")
-        envelope: dict[str, object] = {"t": "msg", "from": member.key, "data": data}
-        if to is not None:
-            envelope["direct"] = True
-        out = encode(envelope)
-        targets = [
-            t for k, t in table.members.items() if k != member.key and (to is None or k == to)
-        ]
-        cut = False
+                super()._relay(member, target, out)
+        super()._forward(member, message)
+
+    def _relay(self, sender: Member, target: Member, out: bytes) -> None:
+        now = trio.current_time()
+        assert self.started is not None
         if self.partition is not None:
             start, length = self.partition
             if self.started + start <= now < self.started + start + length:
                 if self.cut is None:
-                    self.cut = member.key
+                    self.cut = sender.key
                     self.stats["partitions"] += 1
-                cut = True
-        for target in targets:
-            if cut and self.cut in (member.key, target.key):
-                self.stats["partitioned"] += 1
-                continue
-            if self.rng.random() < self.drop:
-                self.stats["dropped"] += 1
-                continue
-            if self.rng.random() < self.delay:
-                self.stats["delayed"] += 1
-                self.held.append((now + self.rng.random() * self.max_delay, target, out))
-                continue
-            self._deliver(target, out)
-            if self.rng.random() < self.duplicate:
-                self.stats["duplicated"] += 1
-                self._deliver(target, out)
+                if self.cut in (sender.key, target.key):
+                    self.stats["partitioned"] += 1
+                    return
+        if self.rng.random() < self.drop:
+            self.stats["dropped"] += 1
+            return
+        if self.rng.random() < self.delay:
+            self.stats["delayed"] += 1
+            self.held.append((now + self.rng.random() * self.max_delay, target, out))
+            return
+        super()._relay(sender, target, out)
+        if self.rng.random() < self.duplicate:
+            self.stats["duplicated"] += 1
+            super()._relay(sender, target, out)
 
 
 @dataclass
@@ -346,48 +306,6 @@ class TableRun:
             f"--- node {i} (exit {self.codes.get(i)})\n" + "\n".join(lines[-25:])
             for i, lines in self.lines.items()
         )
-
-
-async def run_host(
-    identity: Identity,
-    home: Path,
-    game: GameConfig,
-    table_id: bytes,
-    *,
-    hub: Hub,
-    driver: Driver,
-    say: Callable[[str], None],
-    options: NodeOptions,
-    step_timeout_ms: int,
-    on_ready: Callable[[TableMeta], None],
-) -> int:
-    """Host a table on loopback (direct mode) through the given hub; returns the exit code."""
-    meta = TableMeta(
-        table_id.hex(),
-        "host",
-        "127.0.0.1",
-        0,
-        identity.public_key.hex(),
-        name="n0",
-        bot=True,
-        game=game.game,
-        seats=game.players,
-        listen_host="127.0.0.1",
-        options=dict(game.options),
-        step_timeout_ms=step_timeout_ms,
-    )
-    return await _run_node(
-        identity,
-        home,
-        meta,
-        game=game,
-        driver=driver,
-        say=say,
-        log=None,
-        options=options,
-        hub=hub,
-        on_ready=on_ready,
-    )
 
 
 def run_table(
@@ -445,17 +363,20 @@ def run_table(
                     lobby[k].set()
 
         async def host() -> None:
-            run.codes[0] = await run_host(
+            run.codes[0] = await host_table(
                 ids[0],
                 homes[0],
                 game,
-                table_id,
-                hub=hub or Hub(say=lambda _s: None),
+                name="n0",
+                bot=True,
+                step_timeout_ms=step_timeout_ms,
                 driver=driver(0),
                 say=host_lines,
+                log=None,
                 options=opts,
-                step_timeout_ms=step_timeout_ms,
                 on_ready=on_ready,
+                hub=hub or Hub(say=lambda _s: None),
+                table_id=table_id,
             )
 
         async def join(i: int, cancel: trio.CancelScope | None = None) -> None:
@@ -464,23 +385,26 @@ def run_table(
                 await lobby[i - 1].wait()  # seat order = join order
             meta = meta_for_invite(invite[0], name=f"n{i}", bot=True, transcript="")
             say = sayer(i)
-            if i == hostile_index and attack is not None:
-                assert cancel is not None
-                with cancel:
-                    run.codes[i] = await _run_hostile(
-                        ids[i], homes[i], meta, attack, BotDriver(seed + i), say, opts
-                    )
-                return
-            run.codes[i] = await _run_node(
+            hostile = attack if i == hostile_index else None
+            node_run = _run_node(
                 ids[i],
                 homes[i],
                 meta,
                 game=None,
-                driver=driver(i),
+                driver=BotDriver(seed + i) if hostile is not None else driver(i),
                 say=say,
                 log=None,
                 options=opts,
+                make_node=SeatNode
+                if hostile is None
+                else functools.partial(HostileSeatNode, attack=hostile),
             )
+            if hostile is None:
+                run.codes[i] = await node_run
+                return
+            assert cancel is not None
+            with cancel:
+                run.codes[i] = await node_run
 
         with trio.fail_after(timeout):
             hostile_scope = trio.CancelScope()

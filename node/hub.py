@@ -172,13 +172,21 @@ class Hub:
             self._error(member, "send before joining a table, or without data")
             return
         to = message.get("to")
+        envelope: dict[str, object] = {"t": "msg", "from": member.key, "data": data}
         if to is None:
-            self._broadcast(table, member, encode({"t": "msg", "from": member.key, "data": data}))
-            return
-        # Marked direct, so a receiver can tell a frame meant for it alone (see spec/node.md).
-        out = encode({"t": "msg", "from": member.key, "data": data, "direct": True})
-        target = table.members.get(to) if isinstance(to, bytes) else None
-        if target is not None and target.deliver(out):
+            targets = [m for m in list(table.members.values()) if m is not member]
+        else:
+            # Marked direct, so a receiver can tell a frame meant for it alone (spec/node.md).
+            envelope["direct"] = True
+            target = table.members.get(to) if isinstance(to, bytes) else None
+            targets = [] if target is None else [target]
+        out = encode(envelope)
+        for target in targets:
+            self._relay(member, target, out)
+
+    def _relay(self, sender: Member, target: Member, out: bytes) -> None:
+        """Pass one copy of a member's message on (a test hub injects its faults here)."""
+        if target.deliver(out):
             self.forwarded += 1
 
     def detach(self, member: Member) -> None:

@@ -58,6 +58,17 @@ class JoinHandshake:
         names = (self.meta.name, *(n for _, n in self.lobby))
         self._lobby_hook(LobbyView(names, max(0, self.meta.seats - len(names))))
 
+    def _on_lobby(self, payload: dict[str, Any]) -> None:
+        """Joiner: the host's list of who is at the table."""
+        names = payload.get("names")
+        need = payload.get("need")
+        if not isinstance(names, list) or not isinstance(need, int) or isinstance(need, bool):
+            self.say("refused a lobby message from the host: names or need missing")
+            return
+        view = LobbyView(tuple(str(n)[:40] for n in names[: self.meta.seats]), max(0, need))
+        self.say(f"at the table: {', '.join(view.names)}; waiting for {view.need} more player(s)")
+        self._lobby_hook(view)
+
     def _lobby_hook(self, view: LobbyView) -> None:
         hook = getattr(self.driver, "on_lobby", None)
         if hook is not None:

@@ -17,7 +17,7 @@ from dealerless.protocol.rules.base import Action
 from dealerless.protocol.table import TableMachine
 from dealerless.protocol.table.events import ActionApplied, TableEvent
 
-__all__ = ["LineDriver", "describe"]
+__all__ = ["LineDriver", "describe", "move_text"]
 
 
 def _read_line(prompt: str) -> str:
@@ -32,6 +32,11 @@ def _read_line(prompt: str) -> str:
 def describe(action: Action, me: int | None, unicode: bool = True) -> str:
     """One line for a move: ``you: play 7♣`` or ``seat 2: knock``."""
     who = "you" if action.seat == me else f"seat {action.seat}"
+    return f"{who}: {move_text(action, unicode)}"
+
+
+def move_text(action: Action, unicode: bool = True) -> str:
+    """A move without its seat: ``play 7♣``, ``bid ♥``, ``knock 3``."""
     text = action.kind.value
     if action.card is not None:
         text += " " + action.card.pretty(unicode)
@@ -41,7 +46,7 @@ def describe(action: Action, me: int | None, unicode: bool = True) -> str:
         text += " " + (action.suit.symbol if unicode else action.suit.name.lower())
     if action.amount is not None:
         text += f" {action.amount}"
-    return f"{who}: {text}"
+    return text
 
 
 class LineDriver:
@@ -68,7 +73,7 @@ class LineDriver:
         )
         self.write(f"your hand: {hand}   scores: {list(engine.scores())}")
         for number, action in enumerate(actions, 1):
-            self.write(f"  {number}) {describe(action, machine.seat, self.unicode)[5:]}")
+            self.write(f"  {number}) {move_text(action, self.unicode)}")
         while True:
             try:
                 answer = await trio.to_thread.run_sync(

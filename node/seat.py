@@ -17,7 +17,7 @@ from typing import Any
 import trio
 
 from dealerless.node.catch_up import CatchUp, Resync
-from dealerless.node.drivers import BotDriver, Driver, LobbyView, NodeOptions
+from dealerless.node.drivers import BotDriver, Driver, NodeOptions
 from dealerless.node.identity import Identity, PeerId
 from dealerless.node.join_handshake import JoinHandshake, config_signature_ok
 from dealerless.node.links import FatalLinkError, Link, LinkError
@@ -146,16 +146,11 @@ class SeatNode(JoinHandshake, CatchUp):
                     await self._session(link, joined)
                 except LinkError as exc:
                     if self.machine is not None and self.machine.over:
-                        # The hub went away after the end. The game gets its end-of-game check
-                        # and is recorded as finished; while a peer may still lack our last
+                        # The hub went away after the end. While a peer may still lack our last
                         # records (the host died before it stored them) we keep reconnecting
                         # until the linger ends, or it would settle that step without us.
-                        if self.linger_until is None:
-                            self.linger_until = self.now() + self.opt.linger
-                            self._finish(self.machine)
-                        if self._peers_caught_up() or self.now() >= self.linger_until:
-                            self.done = True
-                        else:
+                        self._linger(self.now())
+                        if not self.done:
                             self.say(f"link lost after the end ({exc}); reconnecting")
                     elif not self.done:
                         self.say(f"link lost ({exc}); reconnecting")
@@ -296,16 +291,7 @@ class SeatNode(JoinHandshake, CatchUp):
         elif kind == "hello" and self.is_host:
             self._on_hello(sender, payload)
         elif kind == "lobby" and sender == self.host_key and self.config is None:
-            names = payload.get("names")
-            need = payload.get("need")
-            if not isinstance(names, list) or not isinstance(need, int) or isinstance(need, bool):
-                self.say("refused a lobby message from the host: names or need missing")
-                return
-            view = LobbyView(tuple(str(n)[:40] for n in names[: self.meta.seats]), max(0, need))
-            self.say(
-                f"at the table: {', '.join(view.names)}; waiting for {view.need} more player(s)"
-            )
-            self._lobby_hook(view)
+            self._on_lobby(payload)
         elif kind == "config" and sender == self.host_key:
             self._on_config(payload)
         elif kind == "refused" and sender == self.host_key:

@@ -32,8 +32,9 @@ from typing import Any
 
 import trio
 
+from dealerless.node.app import host_table
 from dealerless.node.drivers import BotDriver, NodeOptions
-from dealerless.node.hostile import FaultyHub, run_host
+from dealerless.node.hostile import FaultyHub
 from dealerless.node.identity import Identity
 from dealerless.node.store import TableMeta, TableStore
 from dealerless.protocol.rules.base import ConfigError, GameConfig
@@ -91,17 +92,19 @@ async def _play(
         ready.set()
 
     async def host() -> None:
-        played.codes[0] = await run_host(
+        played.codes[0] = await host_table(
             Identity.generate(),
             homes[0],
             game,
-            played.table_id,
-            hub=hub,
+            name="n0",
+            bot=True,
+            step_timeout_ms=STEP_TIMEOUT_MS,
             driver=BotDriver(seed),
             say=lambda _s: None,
             options=NodeOptions(linger=5.0),
-            step_timeout_ms=STEP_TIMEOUT_MS,
             on_ready=on_ready,
+            hub=hub,
+            table_id=played.table_id,
         )
 
     async def joiner(i: int) -> None:
