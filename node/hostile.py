@@ -41,7 +41,6 @@ from dealerless.protocol.rules.base import Action, GameConfig
 from dealerless.protocol.table import TableConfig, TableMachine
 from dealerless.protocol.table.events import TableEvent
 from dealerless.protocol.table.kinds import TABLE_REGISTRY
-from dealerless.protocol.transcript import TranscriptReader
 
 __all__ = [
     "Attack",
@@ -290,9 +289,7 @@ class TableRun:
         raise KeyError(seat)
 
     def records(self, seat: int) -> list[bytes]:
-        store = TableStore(self.home_of_seat(seat), self.table_id)
-        with TranscriptReader(store.transcript_path) as reader:
-            return [r.frame for r in reader.records()]
+        return TableStore(self.home_of_seat(seat), self.table_id).stored_records()
 
     def transcript_path(self, seat: int) -> Path:
         return TableStore(self.home_of_seat(seat), self.table_id).transcript_path

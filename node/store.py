@@ -125,7 +125,11 @@ class TableStore:
             _fsync_dir(path.parent)
             return []
         self._open_existing()
-        with TranscriptReader(path) as reader:
+        return self.stored_records()
+
+    def stored_records(self) -> list[bytes]:
+        """The records of the transcript file (read only; it must exist)."""
+        with TranscriptReader(self.transcript_path) as reader:
             return [record.frame for record in reader.records()]
 
     def _open_existing(self) -> None:

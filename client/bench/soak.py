@@ -40,7 +40,6 @@ from dealerless.node.store import TableMeta, TableStore
 from dealerless.protocol.rules.base import ConfigError, GameConfig
 from dealerless.protocol.rules.registry import make_config
 from dealerless.protocol.table.audit import audit_records
-from dealerless.protocol.transcript import TranscriptReader
 
 HELP = "many hands between 4 bot nodes with random faults: hands played and divergences"
 CLI = [sys.executable, "-m", "dealerless.client.cli"]
@@ -154,14 +153,19 @@ def _bad_argument(args: argparse.Namespace) -> str:
         return f"--seconds must be positive, not {args.seconds}"
     if args.hands < 1:
         return f"--hands must be at least 1, not {args.hands}"
-    try:
-        make_config(args.game, args.players, {"hands": args.hands} if args.game != "belote" else {})
-    except (ConfigError, KeyError) as exc:
-        return str(exc)
     return ""
 
 
-def one_table(root: Path, args: argparse.Namespace, rng: random.Random) -> dict[str, Any]:
+def game_config(args: argparse.Namespace) -> GameConfig:
+    """The game of every table (Belote has no number of hands: it is played to its target)."""
+    return make_config(
+        args.game, args.players, {"hands": args.hands} if args.game != "belote" else {}
+    )
+
+
+def one_table(
+    root: Path, args: argparse.Namespace, game: GameConfig, rng: random.Random
+) -> dict[str, Any]:
     faults = {
         "drop": rng.choice([0.0, 0.05, 0.1]),
         "duplicate": rng.choice([0.0, 0.1, 0.2]),
@@ -170,8 +174,6 @@ def one_table(root: Path, args: argparse.Namespace, rng: random.Random) -> dict[
         "partition": (rng.uniform(0.5, 5.0), rng.uniform(0.5, 3.0)) if rng.random() < 0.5 else None,
     }
     hub = FaultyHub(rng.randrange(2**32), **faults)  # type: ignore[arg-type]
-    options: dict[str, Any] = {"hands": args.hands} if args.game != "belote" else {}
-    game = make_config(args.game, args.players, options)
     kill = None
     if rng.random() < args.kill:
         kill = (rng.randrange(1, args.players), rng.uniform(1.0, 4.0 * args.hands))
@@ -193,10 +195,7 @@ def one_table(root: Path, args: argparse.Namespace, rng: random.Random) -> dict[
     else:
         config = loaded[0]
         for i, home in enumerate(played.homes):
-            store = TableStore(home, played.table_id)
-            with TranscriptReader(store.transcript_path) as reader:
-                records = [r.frame for r in reader.records()]
-            report = audit_records(config, records)
+            report = audit_records(config, TableStore(home, played.table_id).stored_records())
             if not (report.ok and report.complete):
                 why = f"node {i}: transcript does not audit as a complete game"
             hashes.add(report.state_hash)
@@ -213,6 +212,11 @@ def one_table(root: Path, args: argparse.Namespace, rng: random.Random) -> dict[
 
 def run(args: argparse.Namespace) -> int:
     problem = _bad_argument(args)
+    if not problem:
+        try:
+            game = game_config(args)
+        except (ConfigError, KeyError) as exc:
+            problem = str(exc)
     if problem:
         print(f"dealerless bench soak: {problem}", file=sys.stderr)
         return 2
@@ -222,7 +226,7 @@ def run(args: argparse.Namespace) -> int:
     tables: list[dict[str, Any]] = []
     with tempfile.TemporaryDirectory(prefix="dealerless-soak-") as tmp:
         while time.monotonic() - start < args.seconds:
-            result = one_table(Path(tmp) / f"t{len(tables)}", args, rng)
+            result = one_table(Path(tmp) / f"t{len(tables)}", args, game, rng)
             tables.append(result)
             if not args.json:
                 print(

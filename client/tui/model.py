@@ -257,10 +257,10 @@ def build_snapshot(
 def chips_in_front(state: Mapping[str, Any]) -> tuple[int, ...]:
     """Limit Tuppen and its variants: each seat's stack less what it put into the pot this
     hand (the scores of cash and play-money modes are net results, fixed at hand end)."""
-    stacks = state.get("bank", {}).get("stacks") if isinstance(state.get("bank"), Mapping) else None
+    bank, betting = state.get("bank"), state.get("betting")
+    stacks = bank.get("stacks") if isinstance(bank, Mapping) else None
     if not isinstance(stacks, list):
         return ()
-    betting = state.get("betting")
     paid = betting.get("contributions", []) if isinstance(betting, Mapping) else []
     if not isinstance(paid, list) or len(paid) != len(stacks):
         paid = [0] * len(stacks)

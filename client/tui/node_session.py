@@ -117,12 +117,13 @@ class DriverSession:
 
     def observe(self, machine: TableMachine, events: Sequence[TableEvent] = ()) -> None:
         """After every machine call: remember the machine, log the events, refresh."""
-        if self.machine is None:
+        first, self.machine = self.machine is None, machine
+        if first:
             self._config = machine.config
             self._seat = machine.seat
             self._names = tuple(s.name for s in machine.config.seats)
             self._snapshot = None
-        self.machine = machine
+            self._send_pending_chat(machine)
         for event in events:
             if isinstance(event, ChatReceived):
                 self._chat.append((event.seat, event.text[:200]))
@@ -147,9 +148,7 @@ class DriverSession:
         self._said_at = time.monotonic()
         lobby.messages.append(text)
         del lobby.messages[:-MESSAGES_KEPT]
-        lobby.version += 1
-        self._version += 1
-        self._notify()
+        self._lobby_changed()
 
     def on_lobby(self, view: LobbyView) -> None:
         """The node's ``on_lobby`` driver hook: who is at the table before it starts."""
@@ -157,9 +156,7 @@ class DriverSession:
             return
         self.lobby.names = list(view.names)
         self.lobby.need = view.need
-        self.lobby.version += 1
-        self._version += 1
-        self._notify()
+        self._lobby_changed()
 
     def on_ready(self, meta: Any) -> None:
         """The node's ``on_ready(meta)`` (host): the invite code is known."""
@@ -171,7 +168,10 @@ class DriverSession:
         if lobby.role == "host" and not lobby.names:
             lobby.names = [lobby.name or str(getattr(meta, "name", ""))]
             lobby.need = lobby.seats - 1
-        lobby.version += 1
+        self._lobby_changed()
+
+    def _lobby_changed(self) -> None:
+        self.lobby.version += 1
         self._version += 1
         self._notify()
 
@@ -220,10 +220,6 @@ class DriverSession:
             return
         # the node's next tick persists the records and sends the frames (node/seat.py)
         self.observe(machine, events)
-
-    def receive_chat(self, seat: int, text: str) -> None:
-        self._chat.append((seat, text[:200]))
-        self._publish()
 
     # -------------------------------------------------------------- the screen's side
     @property
@@ -293,17 +289,19 @@ class DriverSession:
 
     def _send_chat(self, text: str) -> None:
         """On the Trio side: sign the line; the node's next tick sends it (node/seat.py)."""
-        machine = self.machine
-        if machine is None:
-            self.chat_out.append(text)
-            return
-        for line in [*self.chat_out, text]:
+        self.chat_out.append(text)
+        if self.machine is not None:
+            self._send_pending_chat(self.machine)
+
+    def _send_pending_chat(self, machine: TableMachine) -> None:
+        """Sign the lines typed so far (those typed in the lobby go when the table exists)."""
+        lines, self.chat_out = self.chat_out, []
+        for line in lines:
             try:
                 machine.chat(line, trio.current_time())
             except LocalProtocolError as exc:
                 self._errors.append(str(exc))
                 self._publish()
-        self.chat_out.clear()
 
     def subscribe(self, listener: Callable[[], None]) -> None:
         self._listeners.append(listener)

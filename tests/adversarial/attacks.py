@@ -9,7 +9,7 @@ import copy
 import io
 import json
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeVar
 
 import msgpack
 import trio
@@ -320,6 +320,28 @@ def caught(run: TableRun, reason: str | None = None) -> AuditReport:
     for hand in aborted:
         hand_settled(run.game.game, hand, hostile)
     return report
+
+
+A = TypeVar("A", bound=Attack)
+
+
+def once_it_arises(
+    tables: int,
+    make: Callable[[], A],
+    play: Callable[[int, A], TableRun],
+    arose: Callable[[A], bool],
+    what: str,
+) -> TableRun:
+    """Play tables (``play(number, attack)``) until the situation the attack needs arises (the
+    deal decides) and return that table's run; a table where it did not must end clean. Fails,
+    never skips, if it never arises."""
+    for number in range(tables):
+        attack = make()
+        run = play(number, attack)
+        if arose(attack):
+            return run
+        clean(run)
+    raise AssertionError(f"{what} did not arise in {tables} tables")
 
 
 def settled(run: TableRun) -> AuditReport:

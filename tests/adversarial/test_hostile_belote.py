@@ -22,9 +22,9 @@ from attacks import (
     action_frame,
     can_play,
     caught,
-    clean,
     legal,
     my_hidden,
+    once_it_arises,
     open_share,
 )
 
@@ -158,25 +158,24 @@ TABLES = 8  # games to 501 played until the deal allows the revoke (see the modu
 def test_trump_revoke(tmp_path: Path, obligation: str, proof: str) -> None:
     """Not trumping / not over-trumping when the rules oblige it: caught with the full verdict
     (the culprit's team scores 0 for the hand, the other team 162)."""
-    for table in range(TABLES):
-        attack = TrumpRevoke(obligation, proof)
-        run = run_table(
-            tmp_path / str(table),
+    run = once_it_arises(
+        TABLES,
+        lambda: TrumpRevoke(obligation, proof),
+        lambda n, attack: run_table(
+            tmp_path / str(n),
             make_config("belote", 4, {"target": 501}),
             attack,
             hostile_index=HOSTILE,
             honest_driver=TrumpLeader,
-            seed=table,
-        )
-        if attack.at is None:
-            clean(run)
-            continue
-        report = caught(run)
-        reasons = [c.reason for c in report.caught if c.culprit == run.hostile_seat]
-        expected = "hidden cards" if proof == "missing" else "non-membership"
-        assert any(expected in r for r in reasons), reasons
-        return
-    raise AssertionError(f"no {obligation} obligation arose in {TABLES} games to 501")
+            seed=n,
+        ),
+        lambda attack: attack.at is not None,
+        f"a {obligation} obligation in a game to 501",
+    )
+    report = caught(run)
+    reasons = [c.reason for c in report.caught if c.culprit == run.hostile_seat]
+    expected = "hidden cards" if proof == "missing" else "non-membership"
+    assert any(expected in r for r in reasons), reasons
 
 
 def test_bidding_out_of_turn_in_belote(tmp_path: Path) -> None:

@@ -26,15 +26,16 @@ from attacks import (
     caught,
     clean,
     converged,
-    hand_settled,
     kind_is,
     legal,
     max_amount,
     my_hidden,
+    once_it_arises,
     open_share,
     raw_frame,
     revoke_action,
     revoke_possible,
+    settled,
 )
 
 from dealerless.node.hostile import Attack, HostileSeatNode, Send, TableRun, decode, run_table
@@ -278,14 +279,14 @@ def test_revoke(tmp_path: Path, proof: str) -> None:
             )
         return [Send(action_frame(node, action, **extra))]
 
-    for attempt in range(TABLES):
-        attack = OnTurn(revoke_possible, craft)
-        run = play(tmp_path / str(attempt), attack, hands=3, honest_driver=stay_in)
-        if attack.done:
-            caught(run)
-            return
-        clean(run)
-    raise AssertionError(f"no revoke situation arose in {TABLES} tables")
+    run = once_it_arises(
+        TABLES,
+        lambda: OnTurn(revoke_possible, craft),
+        lambda n, attack: play(tmp_path / str(n), attack, hands=3, honest_driver=stay_in),
+        lambda attack: attack.done,
+        "a revoke situation",
+    )
+    caught(run)
 
 
 # ---------------------------------------------------------------- moves the rules forbid
@@ -309,14 +310,16 @@ def test_betting_past_the_limit(tmp_path: Path, game: str, kind: ActionKind) -> 
         assert not node.m.engine.can(action)
         return [Send(action_frame(node, action))]
 
-    for attempt in range(TABLES):
-        attack = OnTurn(lambda n: max_amount(n, kind) is not None, craft)
-        run = play(tmp_path / str(attempt), attack, game=game, hands=3, honest_driver=stay_in)
-        if attack.done:
-            caught(run)
-            return
-        clean(run)
-    raise AssertionError(f"the seat never had a bet to make in {TABLES} tables")
+    run = once_it_arises(
+        TABLES,
+        lambda: OnTurn(lambda node: max_amount(node, kind) is not None, craft),
+        lambda n, attack: play(
+            tmp_path / str(n), attack, game=game, hands=3, honest_driver=stay_in
+        ),
+        lambda attack: attack.done,
+        "a bet to make",
+    )
+    caught(run)
 
 
 def test_raising_past_the_cap(tmp_path: Path) -> None:
@@ -328,14 +331,14 @@ def test_raising_past_the_cap(tmp_path: Path) -> None:
     def craft(node: HostileSeatNode) -> list[Send]:
         return [Send(action_frame(node, Action(ActionKind.KNOCK, node.seat, amount=10**6)))]
 
-    for attempt in range(TABLES):
-        attack = OnTurn(when, craft)
-        run = play(tmp_path / str(attempt), attack, hands=3, honest_driver=stay_in)
-        if attack.done:
-            caught(run)
-            return
-        clean(run)
-    raise AssertionError(f"the seat never could knock in {TABLES} tables")
+    run = once_it_arises(
+        TABLES,
+        lambda: OnTurn(when, craft),
+        lambda n, attack: play(tmp_path / str(n), attack, hands=3, honest_driver=stay_in),
+        lambda attack: attack.done,
+        "a knock",
+    )
+    caught(run)
 
 
 # ---------------------------------------------------------------- malformed input
@@ -434,7 +437,7 @@ def test_stalling_at_a_step(tmp_path: Path, kind: str) -> None:
     attack = Silence(first_of(kind))
     run = play(tmp_path, attack)
     assert attack.muted, "the step was never reached"
-    settled_after_silence(run)
+    settled(run)
 
 
 @pytest.mark.parametrize("kind", STEPS)
@@ -442,16 +445,7 @@ def test_disconnecting_at_a_step(tmp_path: Path, kind: str) -> None:
     attack = Silence(first_of(kind), disconnect=True)
     run = play(tmp_path, attack)
     assert attack.muted, "the step was never reached"
-    settled_after_silence(run)
-
-
-def settled_after_silence(run: TableRun) -> None:
-    _, report = converged(run)
-    hostile = run.hostile_seat
-    assert hostile is not None
-    for hand in report.hands:
-        if hand.aborted:
-            hand_settled(run.game.game, hand, hostile)
+    settled(run)
 
 
 def test_knocking_twice_in_a_row(tmp_path: Path) -> None:
@@ -478,11 +472,11 @@ def test_knocking_twice_in_a_row(tmp_path: Path) -> None:
             assert self.knocked is not None
             return [Send(action_frame(node, self.knocked[1]))]
 
-    for attempt in range(TABLES):
-        attack = KnockTwice()
-        run = play(tmp_path / str(attempt), attack, hands=3, honest_driver=stay_in)
-        if attack.done:
-            caught(run, "twice")
-            return
-        clean(run)
-    raise AssertionError(f"the seat never had a second turn after knocking in {TABLES} tables")
+    run = once_it_arises(
+        TABLES,
+        KnockTwice,
+        lambda n, attack: play(tmp_path / str(n), attack, hands=3, honest_driver=stay_in),
+        lambda attack: attack.done,
+        "a second turn after knocking",
+    )
+    caught(run, "twice")

@@ -9,26 +9,12 @@ configuration signatures, key commitments and reveals, shuffles, shares, moves, 
 from __future__ import annotations
 
 import os
-import sys
-from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
-
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "node"))
-from node_cluster import Cluster, wait_for
+from node_cluster import Cluster, wait_for  # on the path by conftest.py
 
 LONG = os.environ.get("DEALERLESS_LONG") == "1"
 SEATS = 3
-
-
-@pytest.fixture
-def cluster(tmp_path: Path) -> Iterator[Cluster]:
-    c = Cluster(tmp_path)
-    try:
-        yield c
-    finally:
-        c.stop()
 
 
 def kill_and_restart(cluster: Cluster, victim: int, at: int) -> tuple[int, int]:

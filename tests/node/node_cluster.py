@@ -7,14 +7,16 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+
+import pytest
 
 from dealerless.node.store import TableStore
 from dealerless.node.wire import Invite
 from dealerless.protocol.table import TableConfig, TableMachine
 from dealerless.protocol.table.audit import audit_records
-from dealerless.protocol.transcript import TranscriptReader
 
 CLI = [sys.executable, "-m", "dealerless.client.cli"]
 
@@ -189,8 +191,7 @@ class Cluster:
         store = self.store(seat)
         loaded = store.load_config()
         assert loaded is not None
-        with TranscriptReader(store.transcript_path) as reader:
-            return loaded[0], [r.frame for r in reader.records()]
+        return loaded[0], store.stored_records()
 
     def check_identical(self, seats: list[int]) -> TableMachine:
         """Every listed seat holds the same transcript, and an auditor replay accepts it."""
@@ -214,3 +215,13 @@ class Cluster:
         )
         assert result.returncode == 0, result.stdout + result.stderr
         return result.stdout
+
+
+@pytest.fixture
+def cluster(tmp_path: Path) -> Iterator[Cluster]:
+    """A cluster whose processes are stopped after the test (import it where it is used)."""
+    c = Cluster(tmp_path)
+    try:
+        yield c
+    finally:
+        c.stop()

@@ -17,7 +17,6 @@ from dealerless.node.store import TableMeta, TableStore
 from dealerless.node.wire import Invite, decode, encode
 from dealerless.protocol.rules.registry import make_config
 from dealerless.protocol.table import TableMachine
-from dealerless.protocol.transcript import TranscriptReader
 
 
 class TamperingHub(Hub):
@@ -46,9 +45,7 @@ class TamperingHub(Hub):
 
 
 def records(home: Path, table_id: bytes) -> list[bytes]:
-    store = TableStore(home, table_id)
-    with TranscriptReader(store.transcript_path) as reader:
-        return [r.frame for r in reader.records()]
+    return TableStore(home, table_id).stored_records()
 
 
 def test_tampering_hub_is_detected_and_the_game_completes(tmp_path: Path) -> None:

@@ -53,3 +53,26 @@ def test_chat_needs_a_seat_and_some_text() -> None:
         observer.chat("hello", 0.0)
     with pytest.raises(LocalProtocolError):
         sim.machines[0].chat("   ", 0.0)
+
+
+def test_a_line_typed_before_the_table_machine_exists_is_sent_once_it_does() -> None:
+    sim = start_game(make_config("tuppen", 3), random.Random(4))
+    sim.deliver_all()
+    sender = DriverSession(sim.table, 0, clock=lambda: 0.0)
+
+    async def main() -> None:
+        sender.attach()
+        sender.send_chat("hi all")
+        await trio.sleep(0)
+        await trio.sleep(0)
+        assert sender.chat_out == ["hi all"]  # no machine yet: kept
+        sender.on_events(sim.machines[0], [])
+
+    trio.run(main)
+    assert sender.chat_out == []
+    sim.flush(0)
+    got = []
+    while sim.bus.pending():
+        seat, frame = sim.bus.pop()
+        got += [e for e in sim.machines[seat].receive(frame, 0.0) if isinstance(e, ChatReceived)]
+    assert {(e.seat, e.text) for e in got} == {(0, "hi all")} and len(got) == 2
