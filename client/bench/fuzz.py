@@ -216,7 +216,7 @@ def run(args: argparse.Namespace) -> int:
     setup = time.monotonic()
     fuzzer = Fuzzer(seed, args.hang_ms, Path(args.out) if args.out else None)
     setup_s = time.monotonic() - setup
-    kinds = [k for k in args.targets.split(",") if k]
+    kinds = [k for k in getattr(args, "targets", ",".join(TARGETS)).split(",") if k]
     unknown = set(kinds) - set(TARGETS)
     if unknown or not kinds:
         print(
