@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import json
+import logging
 import secrets
 import socket
-import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -13,11 +13,12 @@ from typing import Any
 
 import trio
 
+from dealerless.node.drivers import MakeBotDriver
 from dealerless.node.hub import Hub, bound_port
 from dealerless.node.identity import Identity
 from dealerless.node.line_driver import LineDriver
 from dealerless.node.links import Link, open_local, open_remote
-from dealerless.node.seat import BotDriver, Driver, NodeOptions, SeatNode
+from dealerless.node.seat import Driver, NodeOptions, SeatNode
 from dealerless.node.store import TableMeta, TableStore, find_tables
 from dealerless.node.wire import Invite
 from dealerless.protocol.crypto import generators
@@ -29,21 +30,38 @@ __all__ = ["EventLog", "advertised_address", "host_table", "join_table", "resume
 Say = Callable[[str], None]
 
 
+NODE_LOG = logging.getLogger("dealerless.node")
+
+
 def stderr_say(prefix: str = "") -> Say:
+    """A ``say`` for line mode: each line is logged (INFO, logger ``dealerless.node``), which
+    puts it on stderr (the client's logging set-up) and in the log file; never on stdout."""
+
     def say(text: str) -> None:
-        print(f"{prefix}{text}", file=sys.stderr, flush=True)
+        NODE_LOG.info("%s%s", prefix, text)
 
     return say
 
 
+def logged_say(say: Say) -> Say:
+    """``say`` (a screen's status line) that also records each line in the log."""
+
+    def both(text: str) -> None:
+        NODE_LOG.info("%s", text)
+        say(text)
+
+    return both
+
+
 class EventLog:
-    """JSON lines of node events with wall-clock times (benchmarks)."""
+    """JSON lines of node events with wall-clock times (``time.time()``, comparable between
+    processes; benchmarks)."""
 
     def __init__(self, path: str) -> None:
         self.file = open(path, "a", buffering=1)  # noqa: SIM115 - closed by close()
 
     def __call__(self, fields: dict[str, Any]) -> None:
-        self.file.write(json.dumps({**fields, "wall": time.monotonic()}) + "\n")
+        self.file.write(json.dumps({**fields, "wall": time.time()}) + "\n")
 
     def close(self) -> None:
         self.file.close()
@@ -70,10 +88,15 @@ def warm_up() -> None:
     generators.card_points()
 
 
-def _driver(meta: TableMeta, driver: Driver | None) -> Driver | None:
+def _driver(meta: TableMeta, driver: Driver | None, bot_driver: MakeBotDriver | None) -> Driver:
+    """The caller's driver; else for a bot seat the caller's bot, else the line driver."""
     if driver is not None:
         return driver
-    return BotDriver() if meta.bot else LineDriver()
+    if not meta.bot:
+        return LineDriver()
+    if bot_driver is None:
+        raise ValueError("a bot plays this seat: the caller must pass bot_driver")
+    return bot_driver()
 
 
 async def _run_node(
@@ -89,6 +112,7 @@ async def _run_node(
     hub: Hub | None = None,
     on_ready: Callable[[TableMeta], None] | None = None,
     make_node: Callable[..., SeatNode] = SeatNode,
+    bot_driver: MakeBotDriver | None = None,
 ) -> int:
     """Run one seat's node (and, for a host in direct mode, its hub) until it ends.
     ``make_node`` builds the node (tests pass a hostile one: node/hostile.py)."""
@@ -144,7 +168,7 @@ async def _run_node(
             store,
             meta,
             connector,
-            _driver(meta, driver),
+            _driver(meta, driver, bot_driver),
             game=game,
             say=say,
             log=log,
@@ -169,6 +193,7 @@ async def host_table(
     transcript: str = "",
     step_timeout_ms: int = 60_000,
     driver: Driver | None = None,
+    bot_driver: MakeBotDriver | None = None,
     say: Say = print,
     log: Callable[[dict[str, Any]], None] | None = None,
     options: NodeOptions | None = None,
@@ -208,6 +233,7 @@ async def host_table(
         options=options,
         on_ready=on_ready,
         hub=hub,
+        bot_driver=bot_driver,
     )
 
 
@@ -237,6 +263,7 @@ async def join_table(
     bot: bool = False,
     transcript: str = "",
     driver: Driver | None = None,
+    bot_driver: MakeBotDriver | None = None,
     say: Say = print,
     log: Callable[[dict[str, Any]], None] | None = None,
     options: NodeOptions | None = None,
@@ -250,7 +277,15 @@ async def join_table(
     else:
         meta = meta_for_invite(invite, name=name, bot=bot, transcript=transcript)
     return await _run_node(
-        identity, home, meta, game=None, driver=driver, say=say, log=log, options=options
+        identity,
+        home,
+        meta,
+        game=None,
+        driver=driver,
+        bot_driver=bot_driver,
+        say=say,
+        log=log,
+        options=options,
     )
 
 
@@ -261,6 +296,7 @@ async def resume_table(
     *,
     bot: bool | None = None,
     driver: Driver | None = None,
+    bot_driver: MakeBotDriver | None = None,
     say: Say = print,
     log: Callable[[dict[str, Any]], None] | None = None,
     options: NodeOptions | None = None,
@@ -284,5 +320,13 @@ async def resume_table(
         game = make_config(meta.game, meta.seats, meta.options)
     say(f"resuming table {meta.table_id[:12]} ({meta.game}, {meta.role})")
     return await _run_node(
-        identity, home, meta, game=game, driver=driver, say=say, log=log, options=options
+        identity,
+        home,
+        meta,
+        game=game,
+        driver=driver,
+        bot_driver=bot_driver,
+        say=say,
+        log=log,
+        options=options,
     )

@@ -10,6 +10,7 @@ that every peer has every record. See spec/node.md. The join handshake lives in
 from __future__ import annotations
 
 import collections
+import logging
 import math
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -17,7 +18,7 @@ from typing import Any
 import trio
 
 from dealerless.node.catch_up import CatchUp, Resync
-from dealerless.node.drivers import BotDriver, Driver, NodeOptions
+from dealerless.node.drivers import Driver, NodeOptions
 from dealerless.node.identity import Identity, PeerId
 from dealerless.node.join_handshake import JoinHandshake, config_signature_ok
 from dealerless.node.links import FatalLinkError, Link, LinkError
@@ -40,10 +41,11 @@ from dealerless.protocol.table.events import (
 )
 from dealerless.protocol.transcript import TranscriptError
 
-__all__ = ["BotDriver", "Driver", "NodeOptions", "SeatNode", "config_signature_ok"]
+__all__ = ["Driver", "NodeOptions", "SeatNode", "config_signature_ok"]
 
 Connector = Callable[[], Awaitable[tuple[Link, dict[str, Any]]]]
 Say = Callable[[str], None]
+_EVENTS = logging.getLogger("dealerless.node.events")  # every emit(), at DEBUG
 PRESTART_BUFFER = 512
 
 
@@ -114,6 +116,7 @@ class SeatNode(JoinHandshake, CatchUp):
         self.wake.set()
 
     def emit(self, **fields: Any) -> None:
+        _EVENTS.debug("%s", fields)
         if self.log is not None:
             self.log(fields)
 

@@ -22,6 +22,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, BinaryIO
 
+from dealerless.node.portable import fsync_directory
 from dealerless.node.wire import decode_plain, encode
 from dealerless.protocol.table import TableConfig
 from dealerless.protocol.transcript import TranscriptReader, TranscriptWriter
@@ -50,14 +51,6 @@ class TableMeta:
     listen_host: str = ""
 
 
-def _fsync_dir(directory: Path) -> None:
-    fd = os.open(directory, os.O_RDONLY)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
-
-
 def _write_atomic(path: Path, data: bytes, mode: int = 0o600) -> None:
     tmp = path.with_name(f".{path.name}.tmp")
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, mode)
@@ -67,7 +60,7 @@ def _write_atomic(path: Path, data: bytes, mode: int = 0o600) -> None:
     finally:
         os.close(fd)
     os.replace(tmp, path)
-    _fsync_dir(path.parent)
+    fsync_directory(path.parent)
 
 
 class TableStore:
@@ -122,7 +115,7 @@ class TableStore:
             self._file = open(path, "xb")  # noqa: SIM115 - closed by close()
             self._writer = TranscriptWriter.create(self._file, config.to_wire(), fsync=False)
             self._sync()
-            _fsync_dir(path.parent)
+            fsync_directory(path.parent)
             return []
         self._open_existing()
         return self.stored_records()

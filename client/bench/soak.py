@@ -20,7 +20,6 @@ import argparse
 import json
 import random
 import secrets
-import signal
 import subprocess
 import sys
 import tempfile
@@ -36,6 +35,7 @@ from dealerless.node.app import host_table
 from dealerless.node.drivers import BotDriver, NodeOptions
 from dealerless.node.hostile import FaultyHub
 from dealerless.node.identity import Identity
+from dealerless.node.portable import killed_by_kill
 from dealerless.node.store import TableMeta, TableStore
 from dealerless.protocol.rules.base import ConfigError, GameConfig
 from dealerless.protocol.rules.registry import make_config
@@ -125,7 +125,7 @@ async def _play(
                     if proc.returncode is None:
                         proc.kill()
                         await proc.wait()
-                if code == -signal.SIGKILL and i not in played.killed:
+                if killed_by_kill(code) and i not in played.killed:
                     played.killed.append(i)
                     continue  # restart the killed node: the same command resumes it
                 played.codes[i] = code

@@ -8,8 +8,9 @@ from pathlib import Path
 
 import trio
 
+from dealerless.client.bots.driver import BotDriver
 from dealerless.client.commands.play import add_screen_arguments, plain_mode, run_on_screen
-from dealerless.node.app import EventLog, join_table, stderr_say
+from dealerless.node.app import EventLog, join_table, logged_say, stderr_say
 from dealerless.node.cli_common import add_common, default_name, load_identity_or_say, node_options
 from dealerless.node.identity import Identity
 from dealerless.node.wire import Invite, InviteError
@@ -50,6 +51,7 @@ def run(args: argparse.Namespace) -> int:
                 invite,
                 name=args.name or default_name(),
                 bot=args.bot,
+                bot_driver=BotDriver,
                 transcript=args.transcript,
                 say=say,
                 log=log,
@@ -87,7 +89,7 @@ def _full_screen(args: argparse.Namespace, identity: Identity, home: Path, invit
             name=name,
             transcript=args.transcript,
             driver=session,
-            say=session.say,
+            say=logged_say(session.say),
             log=log,
             options=node_options(args),
         )

@@ -4,11 +4,11 @@ JSON in the platform's config folder."""
 from __future__ import annotations
 
 import json
-import os
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from dealerless.client.tui.i18n import LANGUAGES
+from dealerless.node.portable import user_name
 from dealerless.protocol.rules.base import OptionValue
 
 
@@ -31,7 +31,7 @@ class Settings:
     @classmethod
     def load(cls, path: Path | None = None) -> Settings:
         target = path or cls.default_path()
-        settings = cls(name=os.environ.get("USER", "player") or "player")
+        settings = cls(name=user_name())
         try:
             data = json.loads(target.read_text(encoding="utf-8"))
         except (OSError, ValueError):
