@@ -135,7 +135,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _logged(args: argparse.Namespace, run: Run, who: str) -> int:
     """Run a command with logging set up; an unexpected exception is logged with its traceback
     and shown as one line that says where the details are."""
-    from dealerless.client.logs import report_crash, setup_logging
+    from dealerless.client.logs import innermost, report_crash, setup_logging
 
     log_file = setup_logging(
         verbose=getattr(args, "verbose", 0), quiet=getattr(args, "quiet", 0), home=_home(args)
@@ -146,6 +146,13 @@ def _logged(args: argparse.Namespace, run: Run, who: str) -> int:
         print("interrupted", file=sys.stderr)
         return 130
     except Exception as exc:  # the last line of defence: one line on screen, all in the log
+        from dealerless.client.config import ConfigFileError
+        from dealerless.node.store_db import StoreError
+
+        leaf = innermost(exc)
+        if isinstance(leaf, StoreError | ConfigFileError):  # the message says what to do
+            print(f"{who}: {leaf}", file=sys.stderr)
+            return 2 if isinstance(leaf, ConfigFileError) else 1
         report_crash(who, exc, log_file)
         return 1
 

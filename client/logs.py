@@ -24,7 +24,7 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
-__all__ = ["LOG_FILE_NAME", "report_crash", "screen_mode", "setup_logging"]
+__all__ = ["LOG_FILE_NAME", "innermost", "report_crash", "screen_mode", "setup_logging"]
 
 LOG_FILE_NAME = "dealerless.log"
 MAX_BYTES = 1_000_000
@@ -135,7 +135,7 @@ def _screens() -> list[logging.Handler]:
     ]
 
 
-def _innermost(exc: BaseException) -> BaseException:
+def innermost(exc: BaseException) -> BaseException:
     """The first leaf of (nested) exception groups: what went wrong, not how Trio wrapped it."""
     while isinstance(exc, BaseExceptionGroup) and exc.exceptions:
         exc = exc.exceptions[0]
@@ -144,7 +144,7 @@ def _innermost(exc: BaseException) -> BaseException:
 
 def report_crash(who: str, exc: BaseException, log_file: Path | None) -> None:
     """An unexpected exception: its traceback into the log file, one line on stderr."""
-    leaf = _innermost(exc)
+    leaf = innermost(exc)
     where = f"the details are in {log_file}" if log_file else "no log file could be written"
     text = f"{who}: unexpected error: {type(leaf).__name__}: {leaf}; {where}"
     logging.getLogger(_OURS).error(text, exc_info=exc)

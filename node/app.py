@@ -19,7 +19,7 @@ from dealerless.node.identity import Identity
 from dealerless.node.line_driver import LineDriver
 from dealerless.node.links import Link, open_local, open_remote
 from dealerless.node.seat import Driver, NodeOptions, SeatNode
-from dealerless.node.store import TableMeta, TableStore, find_tables
+from dealerless.node.store import TableMeta, TableStore, list_tables, prune
 from dealerless.node.wire import Invite
 from dealerless.protocol.crypto import generators
 from dealerless.protocol.rules.base import GameConfig
@@ -118,6 +118,9 @@ async def _run_node(
     ``make_node`` builds the node (tests pass a hostile one: node/hostile.py)."""
     table_id = bytes.fromhex(meta.table_id)
     store = TableStore(home, table_id)
+    pruned = prune(home)
+    if pruned:
+        NODE_LOG.info("deleted %d key share(s) of finished or abandoned tables", pruned)
     warm_up()
     key = identity.public_key
     open_seats = meta.seats if meta.role == "host" else None
@@ -301,7 +304,9 @@ async def resume_table(
     log: Callable[[dict[str, Any]], None] | None = None,
     options: NodeOptions | None = None,
 ) -> int:
-    tables = find_tables(home)
+    tables, problems = list_tables(home)
+    for problem in problems:  # said, never skipped silently
+        say(f"cannot use a stored table: {problem}")
     if table:
         tables = [(s, m) for s, m in tables if m.table_id.startswith(table.lower())]
     else:

@@ -120,4 +120,3 @@ def killed_by_kill(returncode: int | None) -> bool:
     if sigkill is None:
         return returncode == 1
     return returncode == -int(sigkill)
-

@@ -24,7 +24,7 @@ from dealerless.node.join_handshake import JoinHandshake, config_signature_ok
 from dealerless.node.links import FatalLinkError, Link, LinkError
 from dealerless.node.store import TableMeta, TableStore
 from dealerless.node.wire import WireError, decode, encode
-from dealerless.protocol.rules.base import ActionKind, GameConfig
+from dealerless.protocol.rules.base import ActionKind, GameConfig, Outcome
 from dealerless.protocol.table import TableConfig, TableMachine
 from dealerless.protocol.table.events import (
     Accepted,
@@ -496,5 +496,22 @@ class SeatNode(JoinHandshake, CatchUp):
         self.exit_code = 0 if verified and not blamed else 1
         self.meta.finished = True
         self.store.save_meta(self.meta)
+        # The game is over: no resume needs the key shares any more (with the transcript they
+        # would open every hidden card of the game); the game goes into the history.
+        self.store.delete_secrets()
+        outcome = machine.engine.outcome
+        self.store.record_game(
+            tuple(s.name for s in self.config.seats),
+            _result_text(outcome, self.config) if outcome is not None else "unfinished",
+            verified and not blamed,
+        )
         sent = self.sent_bytes + (self.link.sent_bytes if self.link is not None else 0)
         self.emit(ev="over", records=len(machine.records), hands=machine.hand, sent=sent)
+
+
+def _result_text(outcome: Outcome, config: TableConfig) -> str:
+    """``winners: ann, bob; scores 12, 3, 0``: what ``dealerless games`` shows."""
+    names = [s.name for s in config.seats]
+    winners = ", ".join(names[w] for w in outcome.winners if 0 <= w < len(names))
+    scores = ", ".join(str(x) for x in outcome.standings)
+    return f"winners: {winners or '-'}; scores {scores}"

@@ -31,8 +31,9 @@ from typing import Any
 
 import trio
 
+from dealerless.client.bots.driver import BotDriver
 from dealerless.node.app import host_table
-from dealerless.node.drivers import BotDriver, NodeOptions
+from dealerless.node.drivers import NodeOptions
 from dealerless.node.hostile import FaultyHub
 from dealerless.node.identity import Identity
 from dealerless.node.portable import killed_by_kill

@@ -10,6 +10,7 @@ import trio
 
 from dealerless.client.bots.driver import BotDriver
 from dealerless.client.commands.play import add_screen_arguments, plain_mode, run_on_screen
+from dealerless.client.config import apply_config
 from dealerless.node.app import EventLog, host_table, logged_say, stderr_say
 from dealerless.node.cli_common import add_common, default_name, load_identity_or_say, node_options
 from dealerless.node.identity import Identity, normalize_fingerprint
@@ -70,15 +71,17 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--step-timeout",
         type=float,
-        default=60.0,
+        default=None,
         metavar="SECONDS",
-        help="a seat silent this long at its step is timed out (default 60)",
+        help="a seat silent this long at its step is timed out "
+        "(default: time_per_move of the settings file, 120)",
     )
     add_common(parser)
     add_screen_arguments(parser)
 
 
 def run(args: argparse.Namespace) -> int:
+    apply_config(args)
     try:
         game = make_config(args.game, args.seats, parse_rule_args(args.game, args.rule))
         listen = parse_address(args.listen)

@@ -10,6 +10,7 @@ import trio
 
 from dealerless.client.bots.driver import BotDriver
 from dealerless.client.commands.play import add_screen_arguments, plain_mode, run_on_screen
+from dealerless.client.config import apply_config
 from dealerless.node.app import EventLog, join_table, logged_say, stderr_say
 from dealerless.node.cli_common import add_common, default_name, load_identity_or_say, node_options
 from dealerless.node.identity import Identity
@@ -26,6 +27,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    apply_config(args)
     try:
         invite = Invite.decode(args.code)
     except InviteError as exc:

@@ -48,9 +48,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--timeout",
         type=int,
-        default=120,
+        default=None,
         metavar="SECONDS",
-        help="a seat silent this long at its step is timed out (default 120)",
+        help="a seat silent this long at its step is timed out "
+        "(default: time_per_move of the settings file, 120)",
     )
     parser.add_argument(
         "--home",
@@ -111,6 +112,9 @@ def plain_mode(args: argparse.Namespace) -> bool:
 
 
 def run(args: argparse.Namespace) -> int:
+    from dealerless.client.config import apply_config
+
+    apply_config(args)
     spec = game_spec(args.game)
     bots = args.bots if args.bots is not None else min(3, spec.max_players - 1)
     try:

@@ -9,6 +9,7 @@ from typing import Any
 
 import trio
 
+from dealerless.client.bots.driver import BotDriver
 from dealerless.node.app import _run_node, meta_for_invite
 from dealerless.node.hub import Hub, Member
 from dealerless.node.identity import Identity
@@ -85,6 +86,7 @@ def test_tampering_hub_is_detected_and_the_game_completes(tmp_path: Path) -> Non
                 meta,
                 game=game,
                 driver=None,
+                bot_driver=BotDriver,
                 say=lines.append,
                 log=None,
                 options=options,
@@ -101,6 +103,7 @@ def test_tampering_hub_is_detected_and_the_game_completes(tmp_path: Path) -> Non
                 meta,
                 game=None,
                 driver=None,
+                bot_driver=BotDriver,
                 say=lines.append,
                 log=None,
                 options=options,
@@ -160,6 +163,7 @@ def test_wrong_host_key_is_refused(tmp_path: Path) -> None:
                 meta,
                 game=game,
                 driver=None,
+                bot_driver=BotDriver,
                 say=lambda _s: None,
                 log=None,
                 options=None,
@@ -179,6 +183,7 @@ def test_wrong_host_key_is_refused(tmp_path: Path) -> None:
                     meta,
                     game=None,
                     driver=None,
+                bot_driver=BotDriver,
                     say=lines.append,
                     log=None,
                     options=None,
