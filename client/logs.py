@@ -19,6 +19,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import logging.handlers
+import os
 import sys
 import time
 from collections.abc import Iterator
@@ -99,6 +100,8 @@ def setup_logging(*, verbose: int = 0, quiet: int = 0, home: str | None = None) 
     path = log_dir(home) / LOG_FILE_NAME
     try:
         path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+        with contextlib.suppress(FileExistsError):  # private: names, addresses, table ids
+            os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
         file = logging.handlers.RotatingFileHandler(
             path, maxBytes=MAX_BYTES, backupCount=BACKUPS, encoding="utf-8"
         )

@@ -116,7 +116,8 @@ class TableStore:
         return self.db.has_table(self.key)
 
     def save_meta(self, meta: TableMeta) -> None:
-        self.dir.mkdir(mode=0o700, parents=True, exist_ok=True)
+        self.dir.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+        self.dir.mkdir(mode=0o700, exist_ok=True)
         self.db.put_meta(self.key, asdict(meta), meta.finished)
         self._transcript = None
 

@@ -22,6 +22,7 @@ from dealerless.protocol.table.config import MAX_STEP_TIMEOUT_MS
 
 if TYPE_CHECKING:
     from dealerless.client.tui.node_session import DriverSession
+    from dealerless.node.drivers import Driver
 
 HELP = "play a local game against bots (full screen; --plain for line mode)"
 
@@ -52,6 +53,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="SECONDS",
         help="a seat silent this long at its step is timed out "
         "(default: time_per_move of the settings file, 120)",
+    )
+    parser.add_argument(
+        "--bot", action="store_true", help="a bot plays your seat too (a demo; with --plain)"
     )
     parser.add_argument(
         "--home",
@@ -126,12 +130,13 @@ def run(args: argparse.Namespace) -> int:
         print(f"dealerless play: {exc}", file=sys.stderr)
         return 2
     name = args.name or user_name("you")
-    if plain_mode(args):
+    if plain_mode(args) or args.bot:
+        from dealerless.client.bots.driver import BotDriver
         from dealerless.node.app import stderr_say
         from dealerless.node.line_driver import LineDriver
         from dealerless.node.local_game import run_local_game
 
-        driver = LineDriver(unicode=not args.ascii)
+        driver: Driver = BotDriver() if args.bot else LineDriver(unicode=not args.ascii)
         return run_local_game(
             config,
             bots,
