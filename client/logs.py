@@ -25,7 +25,14 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
-__all__ = ["LOG_FILE_NAME", "innermost", "report_crash", "screen_mode", "setup_logging"]
+__all__ = [
+    "LOG_FILE_NAME",
+    "innermost",
+    "report_crash",
+    "reset_logging",
+    "screen_mode",
+    "setup_logging",
+]
 
 LOG_FILE_NAME = "dealerless.log"
 MAX_BYTES = 1_000_000
@@ -83,11 +90,8 @@ def setup_logging(*, verbose: int = 0, quiet: int = 0, home: str | None = None) 
     warning on stderr says so and the program goes on)."""
     from dealerless.node.portable import log_dir
 
+    reset_logging()
     root = logging.getLogger()
-    for handler in _installed:
-        root.removeHandler(handler)
-        handler.close()
-    _installed.clear()
     root.setLevel(logging.DEBUG)
     logging.getLogger("trio").setLevel(logging.INFO)
 
@@ -113,6 +117,15 @@ def setup_logging(*, verbose: int = 0, quiet: int = 0, home: str | None = None) 
     root.addHandler(file)
     _installed.append(file)
     return path
+
+
+def reset_logging() -> None:
+    """Remove the handlers :func:`setup_logging` installed (tests; a caller done with the CLI)."""
+    root = logging.getLogger()
+    for handler in _installed:
+        root.removeHandler(handler)
+        handler.close()
+    _installed.clear()
 
 
 @contextlib.contextmanager

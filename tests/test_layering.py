@@ -19,19 +19,6 @@ ROOT = Path(__file__).resolve().parent.parent
 LAYERS = ("protocol", "node", "client")  # each may import only those before it
 MAY_NOT_IMPORT = {"protocol": ("node", "client"), "node": ("client",), "client": ()}
 
-# The coordinator is rewriting protocol/table; this circle is theirs to remove, and this entry
-# with it. Nothing else may be added here.
-KNOWN_CYCLES: list[frozenset[str]] = [
-    frozenset(
-        {
-            "dealerless.protocol.table.machine",
-            "dealerless.protocol.table.votes",
-            "dealerless.protocol.table.hand_cycle",
-        }
-    ),
-]
-
-
 def module_name(path: Path) -> str:
     parts = list(path.relative_to(ROOT).with_suffix("").parts)
     if parts[-1] == "__init__":
@@ -148,16 +135,9 @@ def strongly_connected(graph: dict[str, set[str]]) -> list[set[str]]:
     return groups
 
 
-def test_no_import_cycles_but_the_known_one() -> None:
-    cycles = [frozenset(g) for g in strongly_connected(import_graph())]
-    new = sorted(sorted(c) for c in cycles if c not in KNOWN_CYCLES)
-    assert new == [], "import circles (a module must not reach itself through its imports)"
-
-
-def test_the_known_cycle_is_still_there() -> None:
-    """When the coordinator removes it, this fails: then delete it from KNOWN_CYCLES."""
-    cycles = [frozenset(g) for g in strongly_connected(import_graph())]
-    assert all(known in cycles for known in KNOWN_CYCLES)
+def test_no_import_cycles() -> None:
+    cycles = sorted(sorted(group) for group in strongly_connected(import_graph()))
+    assert cycles == [], "import circles (a module must not reach itself through its imports)"
 
 
 def test_the_walker_sees_function_level_and_type_checking_imports(tmp_path: Path) -> None:
