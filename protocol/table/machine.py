@@ -134,7 +134,9 @@ class TableMachine(HandCycle, Moves):
         # is an equivocation (two signed frames of one seat at one head).
         self.signed_at: dict[tuple[int, bytes], bytes] = {}
         self.head_arbiters: dict[bytes, int | None] = {}  # heads of this hand -> who wrote next
-        self._in_time: set[bytes] = set()  # heads where we wrote our element before our deadline
+        # Heads where the element that followed was written by us, or reached us, before our
+        # own deadline there: a timeout certificate for such a head is refuted for us.
+        self._in_time: set[bytes] = set()
         self._untimed_head: bytes | None = None  # resumed here: how long it waited is unknown
         self.seen: set[bytes] = set()
         self.future = FutureFrames(MAX_FUTURE)
@@ -202,8 +204,8 @@ class TableMachine(HandCycle, Moves):
             return self.arbiter()
         return self.head_arbiters.get(head)
 
-    def wrote_in_time(self, head: bytes) -> bool:
-        """We signed our element at ``head`` before our own deadline there."""
+    def moved_in_time(self, head: bytes) -> bool:
+        """The element at ``head`` was signed by us, or reached us, before our own deadline."""
         return head in self._in_time
 
     def own_deadline_passed(self) -> bool:
@@ -525,6 +527,8 @@ class TableMachine(HandCycle, Moves):
         except (CryptoError, IllegalAction, ValueError) as exc:
             self._refuse(message, seat, f"{message.kind}: {exc}", own)
             return
+        if not own and not self._replaying and self.now - self.step_since < self.timeout:
+            self._in_time.add(self.head)
         self._append([message.frame], message.digest)
         self.events.append(Accepted(message.kind, seat, message.seq, self.state_hash()))
         self._advance()

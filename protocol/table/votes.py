@@ -71,7 +71,7 @@ class VotingTable(Protocol):
 
     def arbiter_at(self, head: bytes) -> int | None: ...
 
-    def wrote_in_time(self, head: bytes) -> bool: ...
+    def moved_in_time(self, head: bytes) -> bool: ...
 
     def own_deadline_passed(self) -> bool: ...
 
@@ -303,18 +303,22 @@ class VoteBook:
 
     def _timeout_applies(self, key: tuple[int, bytes], votes: dict[int, SignedMessage]) -> bool:
         """A complete certificate against the seat that had to write at a head of this hand.
-        At an earlier head it still wins over what followed there (the accused's late element:
-        the voters had not seen it by their deadlines), except at the accused itself when it
-        wrote there in time; the accused also waits for its own deadline."""
+
+        A seat takes it only as it would have voted itself: once its own deadline at that head
+        passed, and not where the element that followed reached it (or, for the accused, was
+        written) in time; a voter that took the element after its deadline takes the
+        certificate instead (it wins over the late element, by rollback). An auditor follows
+        the transcript. So a certificate that colluders complete alone (at a 2-seat hand, a
+        single vote) moves no honest seat that saw the move in time."""
         m = self.m
         silent, anchor = key
         if key in self.timed_out or not m.can_rollback_to(anchor):
             return False
         if m.arbiter_at(anchor) != silent or not self._complete(votes, silent):
             return False
-        if silent == m.seat:
-            if m.wrote_in_time(anchor):
-                return False  # our own signed element refutes it: we were not silent
+        if m.seat is not None:
+            if m.moved_in_time(anchor):
+                return False  # the element there refutes it: the seat was not silent for us
             if anchor == m.head and not m.own_deadline_passed():
                 return False  # not yet silent on our clock; checked again on every tick
         return True
