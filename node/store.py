@@ -252,8 +252,8 @@ def list_tables(
 ) -> tuple[list[tuple[TableStore, TableMeta]], list[StoreError]]:
     """Every table this home knows (most recently changed first, one query), and a
     :class:`StoreError` naming each table whose record cannot be read."""
-    if not (home / "store.sqlite").exists():
-        return [], []
+    if not (home / "store.sqlite").exists() and not (home / "tables").is_dir():
+        return [], []  # nothing stored (an older home with tables/ is imported on open)
     with StoreDB(home) as db:
         rows = db.table_rows(unfinished_only=unfinished_only)
     found: list[tuple[TableStore, TableMeta]] = []

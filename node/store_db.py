@@ -138,6 +138,7 @@ class StoreDB:
             )
         if version == SCHEMA_VERSION:
             return
+        imported: list[Path] = []
         with self.transaction():
             # Re-read inside the write lock: another process may have migrated meanwhile.
             version = int(self.db.execute("PRAGMA user_version").fetchone()[0])
@@ -145,7 +146,55 @@ class StoreDB:
                 for statement in MIGRATIONS[number].split(";"):
                     if statement.strip():
                         self.db.execute(statement)
+            if version == 0:
+                imported = self._import_directories()
             self.db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+        for folder in imported:  # committed: the old files (key shares!) can go
+            _retire_directory_files(folder)
+
+    def _import_directories(self) -> list[Path]:
+        """The store before SQLite: ``tables/<id>/meta.json``, ``config.bin``,
+        ``secrets/hand-<n>.key`` and ``transcript.dls``. Rows are copied as they are (a bad
+        one is reported, naming its table, when it is read); the transcript is renamed to the
+        one extension, ``.dlt``."""
+        root = self.path.parent / "tables"
+        done: list[Path] = []
+        if not root.is_dir():
+            return done
+        for folder in sorted(root.iterdir()):
+            meta_file = folder / "meta.json"
+            if not meta_file.is_file():
+                continue
+            try:
+                meta = meta_file.read_text(encoding="utf-8")
+                config_file = folder / "config.bin"
+                config = config_file.read_bytes() if config_file.is_file() else None
+                shares = {}
+                for share_file in (folder / "secrets").glob("hand-*.key"):
+                    hand = share_file.stem.split("-", 1)[1]
+                    if hand.isdigit():
+                        shares[int(hand)] = share_file.read_bytes()
+            except (OSError, UnicodeDecodeError) as exc:
+                raise StoreError(
+                    f"table {folder.name[:12]}: cannot import {folder}: {exc}"
+                ) from exc
+            stamp = meta_file.stat().st_mtime
+            try:
+                finished = json.loads(meta).get("finished") is True
+            except (ValueError, AttributeError):
+                finished = False  # damaged: said, naming the table, when the row is read
+            self.db.execute(
+                "INSERT OR IGNORE INTO tables (table_id, meta, config, finished, created, updated)"
+                " VALUES (?, ?, ?, ?, ?, ?)",
+                (folder.name, meta, config, int(finished), stamp, stamp),
+            )
+            for hand, share in shares.items():
+                self.put_share(folder.name, hand, share)
+            old, new = folder / "transcript.dls", folder / "transcript.dlt"
+            if old.exists() and not new.exists():
+                old.rename(new)
+            done.append(folder)
+        return done
 
     @contextlib.contextmanager
     def transaction(self) -> Iterator[None]:
@@ -284,6 +333,16 @@ class StoreDB:
                     f"game of table {str(table_id)[:12]}: the stored record is damaged ({exc})"
                 ) from exc
         return out
+
+
+def _retire_directory_files(folder: Path) -> None:
+    for share_file in (folder / "secrets").glob("hand-*.key"):
+        share_file.unlink()
+    with contextlib.suppress(OSError):
+        (folder / "secrets").rmdir()
+    for name in ("meta.json", "config.bin"):
+        with contextlib.suppress(FileNotFoundError):
+            (folder / name).rename(folder / f"{name}.imported")
 
 
 def parse_meta(table_id: str, text: str) -> dict[str, Any]:

@@ -180,3 +180,25 @@ def test_a_played_game_is_listed_and_its_key_shares_are_gone(
     assert code == 0 and "verified: complete game" in out
     code, _, err = run_cli(["audit", "2", "--home", str(tmp_path)], capsys)
     assert code == 2 and "no game number 2" in err
+
+
+def test_a_home_from_before_sqlite_is_imported_and_its_share_files_removed(
+    tmp_path: Path,
+) -> None:
+    table_id = "cd" * 16
+    folder = tmp_path / "tables" / table_id
+    (folder / "secrets").mkdir(parents=True)
+    meta = TableMeta(table_id, "join", "127.0.0.1", 4000, "ab" * 32, name="old", game="tuppen")
+    (folder / "meta.json").write_text(json.dumps(meta.__dict__))
+    (folder / "secrets" / "hand-2.key").write_bytes(b"share-2")
+    (folder / "transcript.dls").write_bytes(b"records")
+    (bad := tmp_path / "tables" / ("ee" * 16)).mkdir()
+    (bad / "meta.json").write_text("{damaged")
+    found, problems = list_tables(tmp_path)  # the first open migrates
+    assert [m.name for _, m in found] == ["old"]
+    assert len(problems) == 1 and ("ee" * 16)[:12] in str(problems[0])
+    store = found[0][0]
+    assert store.load_secrets() == {2: b"share-2"}
+    assert store.transcript_path == folder / "transcript.dlt"
+    assert (folder / "transcript.dlt").read_bytes() == b"records"
+    assert not (folder / "secrets").exists() and not (folder / "meta.json").exists()
