@@ -169,11 +169,11 @@ class StoreDB:
                 meta = meta_file.read_text(encoding="utf-8")
                 config_file = folder / "config.bin"
                 config = config_file.read_bytes() if config_file.is_file() else None
-                shares = {}
+                shares: dict[int, bytes] = {}
                 for share_file in (folder / "secrets").glob("hand-*.key"):
-                    hand = share_file.stem.split("-", 1)[1]
-                    if hand.isdigit():
-                        shares[int(hand)] = share_file.read_bytes()
+                    number = share_file.stem.split("-", 1)[1]
+                    if number.isdigit():
+                        shares[int(number)] = share_file.read_bytes()
             except (OSError, UnicodeDecodeError) as exc:
                 raise StoreError(
                     f"table {folder.name[:12]}: cannot import {folder}: {exc}"
