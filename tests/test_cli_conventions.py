@@ -154,3 +154,15 @@ def test_the_tui_settings_read_the_same_file(tmp_path: Path) -> None:
     settings.ascii = True
     settings.save(home=str(tmp_path))
     assert load_config(tmp_path).ascii and load_config(tmp_path).name == "cem"
+
+
+def test_the_old_json_settings_are_read_once_and_saved_as_toml(tmp_path: Path) -> None:
+    import json
+
+    from dealerless.client.tui.settings import Settings
+
+    (tmp_path / "client.json").write_text(json.dumps({"name": "dora", "timeout_s": 30}))
+    settings = Settings.load(home=str(tmp_path))
+    assert (settings.name, settings.timeout_s) == ("dora", 30)
+    settings.save(home=str(tmp_path))
+    assert load_config(tmp_path).name == "dora" and load_config(tmp_path).time_per_move == 30

@@ -4,6 +4,7 @@ too (client/config.py: ``config.toml``)."""
 
 from __future__ import annotations
 
+import json
 import logging
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -38,6 +39,9 @@ class Settings:
     @classmethod
     def load(cls, path: Path | None = None, *, home: str | None = None) -> Settings:
         target = path or cls.default_path(home)
+        legacy = target.with_name("client.json")
+        if not target.exists() and legacy.exists():
+            return cls._from_legacy(legacy)
         try:
             config = read_config_file(target)
         except ConfigFileError as exc:
@@ -55,6 +59,26 @@ class Settings:
             rules={game: dict(opts) for game, opts in config.rules.items()},
             base=config,
         )
+        return settings
+
+    @classmethod
+    def _from_legacy(cls, legacy: Path) -> Settings:
+        """The JSON file of earlier versions (read once; the next save writes config.toml)."""
+        settings = cls(name=user_name())
+        try:
+            data = json.loads(legacy.read_text(encoding="utf-8"))
+        except (OSError, ValueError) as exc:
+            _LOG.warning(
+                "cannot read the old settings file %s (%s); using the defaults", legacy, exc
+            )
+            return settings
+        if isinstance(data, dict):
+            for key, value in data.items():
+                editable = key in cls.__dataclass_fields__ and key not in ("base", "writable")
+                if editable and type(value) is type(getattr(settings, key)):
+                    setattr(settings, key, value)
+        if settings.lang not in LANGUAGES:
+            settings.lang = "en"
         return settings
 
     def to_config(self) -> Config:
