@@ -56,7 +56,7 @@ def _text(report: AuditReport) -> str:
 
 def run(args: argparse.Namespace) -> int:
     try:
-        args.file = str(resolve_game_file(args.file, args.home))
+        args.file = str(resolve_game_file(args.file, getattr(args, "home", None)))
     except ValueError as exc:
         print(f"dealerless audit: {exc}", file=sys.stderr)
         return 2

@@ -51,7 +51,7 @@ def run(args: argparse.Namespace) -> int:
 
     lang = detect_language(args.lang)
     try:
-        args.file = resolve_game_file(args.file, args.home)
+        args.file = resolve_game_file(args.file, getattr(args, "home", None))
     except ValueError as exc:
         print(f"dealerless replay: {exc}", file=sys.stderr)
         return 2
