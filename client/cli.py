@@ -165,14 +165,16 @@ def _home(args: argparse.Namespace) -> str | None:
 def start_screen() -> int:
     """``dealerless`` alone on a terminal: the start screen (play, host, join, rules, settings);
     each entry runs the same command a user could type."""
+    from dealerless.client.logs import screen_mode
     from dealerless.client.start_launch import host_argv, join_argv, play_argv
     from dealerless.client.tui.start import run_client
 
-    return run_client(
-        play=start_launcher(play_argv),
-        host=start_launcher(host_argv),
-        join=start_launcher(join_argv),
-    )
+    with screen_mode():  # the start screen owns the terminal; the log file keeps recording
+        return run_client(
+            play=start_launcher(play_argv),
+            host=start_launcher(host_argv),
+            join=start_launcher(join_argv),
+        )
 
 
 def start_launcher(build: Callable[[Settings, StartChoice], list[str]]) -> Launcher:

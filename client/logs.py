@@ -42,6 +42,7 @@ FILE_FORMAT = "%(asctime)s %(process)d %(levelname)s %(name)s: %(message)s"
 
 _OURS = "dealerless"
 _installed: list[logging.Handler] = []
+_screen_owners: list[None] = []  # one entry per full-screen app running (screen_mode)
 
 
 class _OneLine(logging.Formatter):
@@ -61,6 +62,8 @@ class _ScreenFilter(logging.Filter):
         self._last: dict[tuple[str, str], float] = {}
 
     def filter(self, record: logging.LogRecord) -> bool:
+        if _screen_owners:  # a full-screen app owns the terminal
+            return False
         if record.name == _OURS or record.name.startswith(_OURS + "."):
             return record.levelno >= self.level
         if record.levelno < max(self.level, logging.WARNING):
@@ -130,25 +133,14 @@ def reset_logging() -> None:
 
 @contextlib.contextmanager
 def screen_mode() -> Iterator[None]:
-    """While a full-screen app runs, nothing is logged to stderr (it would tear the screen)."""
-    root = logging.getLogger()
-    screens = _screens()
-    for handler in screens:
-        root.removeHandler(handler)
+    """While a full-screen app runs, nothing is logged to stderr (it would tear the screen); the
+    log file keeps recording. Nests, and survives a :func:`setup_logging` inside (a command run
+    from the start screen)."""
+    _screen_owners.append(None)
     try:
         yield
     finally:
-        for handler in screens:
-            root.addHandler(handler)
-
-
-def _screens() -> list[logging.Handler]:
-    root = logging.getLogger()
-    return [
-        h
-        for h in _installed
-        if h in root.handlers and not isinstance(h, logging.handlers.RotatingFileHandler)
-    ]
+        _screen_owners.pop()
 
 
 def innermost(exc: BaseException) -> BaseException:
@@ -164,5 +156,5 @@ def report_crash(who: str, exc: BaseException, log_file: Path | None) -> None:
     where = f"the details are in {log_file}" if log_file else "no log file could be written"
     text = f"{who}: unexpected error: {type(leaf).__name__}: {leaf}; {where}"
     logging.getLogger(_OURS).error(text, exc_info=exc)
-    if not _screens():
-        print(text, file=sys.stderr)  # the screen handler is away (full screen): still say it
+    if _screen_owners:
+        print(text, file=sys.stderr)  # stderr logging is off under a full screen: still say it

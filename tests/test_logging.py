@@ -107,3 +107,21 @@ def test_no_log_file_is_a_warning_not_a_failure(
     blocker.write_text("")
     assert logs.setup_logging(home=str(blocker)) is None  # logs/ cannot be made under a file
     assert "no log file" in capsys.readouterr().err
+
+
+def test_nothing_reaches_stderr_under_a_full_screen(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    ours = logging.getLogger("dealerless.test")
+    log_file = logs.setup_logging(home=str(tmp_path))
+    with logs.screen_mode():
+        ours.warning("under the start screen")
+        logs.setup_logging(home=str(tmp_path))  # a command launched from the start screen
+        with logs.screen_mode():
+            ours.warning("under its table screen")
+        ours.warning("back on the start screen")
+    ours.warning("after")
+    assert capsys.readouterr().err.splitlines() == ["after"]
+    assert log_file is not None
+    text = log_file.read_text()
+    assert "under its table screen" in text and "back on the start screen" in text

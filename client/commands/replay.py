@@ -64,9 +64,11 @@ def run(args: argparse.Namespace) -> int:
         for line in plain_text(replay, lang, not args.ascii):
             print(line)
         return 0 if replay.verified else 1
+    from dealerless.client.logs import screen_mode
     from dealerless.client.tui.app import TableApp
 
     session = ReplaySession(replay)
     app = TableApp(session, lang=lang, unicode=not args.ascii, mono=args.mono, replay=session)
-    code = app.run()
+    with screen_mode():
+        code = app.run()
     return code if replay.verified else 1
