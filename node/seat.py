@@ -43,6 +43,7 @@ from dealerless.protocol.table.events import (
     CardsDealt,
     GameOver,
     HandEnded,
+    HandSigned,
     HandStarted,
     LocalProtocolError,
     TableEvent,
@@ -510,6 +511,11 @@ class SeatNode(JoinHandshake, CatchUp):
             if isinstance(event, TranscriptCut):
                 self.store.truncate(event.keep)
         self.store.append(machine.take_records())
+        for event in events:
+            # The hand's result is signed by every seat and on disk: resume no longer needs
+            # this hand's key share, and with a shared transcript it would open its hidden cards.
+            if isinstance(event, HandSigned):
+                self.store.delete_secrets(event.hand)
         for frame in machine.take_outgoing():
             self.queue({"t": "f", "f": frame})
         for event in events:

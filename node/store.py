@@ -3,8 +3,8 @@ file.
 
 * the store (``<home>/store.sqlite``) holds the meta (role, where to connect or listen, the
   host key, name, bot flag, transcript path, ...), the signed configuration once all seats are
-  filled, this seat's key share per hand (written before anything that depends on it is sent;
-  a hand's share is deleted once the game is over, and shares of finished or long-abandoned
+  filled, this seat's key share per hand (written before anything that depends on it is sent,
+  deleted once the hand's result is signed by every seat; shares of finished or long-abandoned
   tables are pruned), and the history of finished games;
 * ``<home>/tables/<table id hex>/transcript.dlt`` (or ``--transcript PATH``): the
   protocol/transcript.py format, one record per accepted chain element, appended and fsynced

@@ -1,6 +1,7 @@
 """The SQLite store on a real file: listing in one query, clear errors (naming the table) for
 a damaged record, an unknown field and a newer schema, key shares gone when the game is over,
-pruning, and the history of finished games that ``dealerless games`` lists."""
+pruning, a hand's key share deleted once its result is signed, and the history of finished
+games that ``dealerless games`` lists."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import sqlite3
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -28,6 +30,7 @@ from dealerless.node.store import (
 )
 from dealerless.node.store_db import SCHEMA_VERSION, StoreDB
 from dealerless.protocol.rules.registry import make_config
+from dealerless.protocol.table.events import HandSigned
 
 
 def add_table(home: Path, number: int, *, finished: bool = False) -> TableStore:
@@ -202,3 +205,35 @@ def test_a_home_from_before_sqlite_is_imported_and_its_share_files_removed(
     assert store.transcript_path == folder / "transcript.dlt"
     assert (folder / "transcript.dlt").read_bytes() == b"records"
     assert not (folder / "secrets").exists() and not (folder / "meta.json").exists()
+
+
+class WatchShares(BotDriver):
+    """A bot that looks into its own store whenever a hand's result is signed."""
+
+    def __init__(self, home: Path) -> None:
+        super().__init__(5)
+        self.home = home
+        self.after_signed: dict[int, set[int]] = {}
+
+    def on_events(self, machine: Any, events: list[Any]) -> None:
+        for event in events:
+            if isinstance(event, HandSigned):
+                shares = TableStore(self.home, machine.config.table_id).load_secrets()
+                self.after_signed[event.hand] = set(shares)
+
+
+def test_a_hands_key_share_is_deleted_once_its_result_is_signed(tmp_path: Path) -> None:
+    driver = WatchShares(tmp_path)
+    code = run_local_game(
+        make_config("limit-tuppen", 2, {"hands": 3}),
+        1,
+        driver,
+        cli=[sys.executable, "-m", "dealerless"],
+        home=tmp_path,
+        say=lambda _s: None,
+    )
+    assert code == 0
+    assert sorted(driver.after_signed) == [1, 2, 3]
+    for hand, left in driver.after_signed.items():
+        assert hand not in left and all(h > hand for h in left), (hand, left)
+    assert raw(tmp_path).execute("SELECT count(*) FROM shares").fetchone()[0] == 0
