@@ -6,7 +6,7 @@ Tables:
   :class:`~dealerless.node.store.TableMeta`), the signed configuration (msgpack), whether it
   is finished, when it was created and last changed (wall-clock seconds);
 * ``shares``: this seat's key share per table and hand, written (and synced) before anything
-  that depends on it is sent, deleted when the game ends or the store prunes it;
+  that depends on it is sent, deleted once the hand's result is signed or the store prunes it;
 * ``games``: the history of finished games (date, game, players, result, transcript file).
 
 The transcripts stay files (protocol/transcript.py format, ``.dlt``): they are the exchange
