@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import logging
 import secrets
 import socket
-import sys
 import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
@@ -14,6 +14,7 @@ from typing import Any
 
 import trio
 
+from dealerless.node.drivers import MakeBotDriver
 from dealerless.node.hub import Hub, bound_port
 from dealerless.node.identity import Identity
 from dealerless.node.invite import Invite
@@ -27,8 +28,8 @@ from dealerless.node.links import (
     open_remote,
 )
 from dealerless.node.relay_pins import RelayPins
-from dealerless.node.seat import BotDriver, Driver, NodeOptions, SeatNode
-from dealerless.node.store import TableMeta, TableStore, find_tables
+from dealerless.node.seat import Driver, NodeOptions, SeatNode
+from dealerless.node.store import TableMeta, TableStore, list_tables, prune
 from dealerless.node.transport import PeerPin
 from dealerless.protocol.crypto import generators
 from dealerless.protocol.rules.base import GameConfig
@@ -39,21 +40,38 @@ __all__ = ["EventLog", "advertised_address", "host_table", "join_table", "resume
 Say = Callable[[str], None]
 
 
+NODE_LOG = logging.getLogger("dealerless.node")
+
+
 def stderr_say(prefix: str = "") -> Say:
+    """A ``say`` for line mode: each line is logged (INFO, logger ``dealerless.node``), which
+    puts it on stderr (the client's logging set-up) and in the log file; never on stdout."""
+
     def say(text: str) -> None:
-        print(f"{prefix}{text}", file=sys.stderr, flush=True)
+        NODE_LOG.info("%s%s", prefix, text)
 
     return say
 
 
+def logged_say(say: Say) -> Say:
+    """``say`` (a screen's status line) that also records each line in the log."""
+
+    def both(text: str) -> None:
+        NODE_LOG.info("%s", text)
+        say(text)
+
+    return both
+
+
 class EventLog:
-    """JSON lines of node events with wall-clock times (benchmarks)."""
+    """JSON lines of node events with wall-clock times (``time.time()``, comparable between
+    processes; benchmarks)."""
 
     def __init__(self, path: str) -> None:
         self.file = open(path, "a", buffering=1)  # noqa: SIM115 - closed by close()
 
     def __call__(self, fields: dict[str, Any]) -> None:
-        self.file.write(json.dumps({**fields, "wall": time.monotonic()}) + "\n")
+        self.file.write(json.dumps({**fields, "wall": time.time()}) + "\n")
 
     def close(self) -> None:
         self.file.close()
@@ -80,10 +98,15 @@ def warm_up() -> None:
     generators.card_points()
 
 
-def _driver(meta: TableMeta, driver: Driver | None) -> Driver | None:
+def _driver(meta: TableMeta, driver: Driver | None, bot_driver: MakeBotDriver | None) -> Driver:
+    """The caller's driver; else for a bot seat the caller's bot, else the line driver."""
     if driver is not None:
         return driver
-    return BotDriver() if meta.bot else LineDriver()
+    if not meta.bot:
+        return LineDriver()
+    if bot_driver is None:
+        raise ValueError("a bot plays this seat: the caller must pass bot_driver")
+    return bot_driver()
 
 
 async def _run_node(
@@ -99,11 +122,15 @@ async def _run_node(
     hub: Hub | None = None,
     on_ready: Callable[[TableMeta], None] | None = None,
     make_node: Callable[..., SeatNode] = SeatNode,
+    bot_driver: MakeBotDriver | None = None,
 ) -> int:
     """Run one seat's node (and, for a host in direct mode, its hub) until it ends.
     ``make_node`` builds the node (tests pass a hostile one: node/hostile.py)."""
     table_id = bytes.fromhex(meta.table_id)
     store = TableStore(home, table_id)
+    pruned = prune(home)
+    if pruned:
+        NODE_LOG.info("deleted %d key share(s) of finished or abandoned tables", pruned)
     warm_up()
     key = identity.public_key
     host = meta.role == "host"
@@ -148,7 +175,7 @@ async def _run_node(
             store,
             meta,
             connector,
-            _driver(meta, driver),
+            _driver(meta, driver, bot_driver),
             game=game,
             say=say,
             log=log,
@@ -221,6 +248,7 @@ async def host_table(
     transcript: str = "",
     step_timeout_ms: int = 60_000,
     driver: Driver | None = None,
+    bot_driver: MakeBotDriver | None = None,
     say: Say = print,
     log: Callable[[dict[str, Any]], None] | None = None,
     options: NodeOptions | None = None,
@@ -262,6 +290,7 @@ async def host_table(
         options=options,
         on_ready=on_ready,
         hub=hub,
+        bot_driver=bot_driver,
     )
 
 
@@ -294,6 +323,7 @@ async def join_table(
     bot: bool = False,
     transcript: str = "",
     driver: Driver | None = None,
+    bot_driver: MakeBotDriver | None = None,
     say: Say = print,
     log: Callable[[dict[str, Any]], None] | None = None,
     options: NodeOptions | None = None,
@@ -318,7 +348,15 @@ async def join_table(
     else:
         meta = meta_for_invite(invite, name=name, bot=bot, transcript=transcript)
     return await _run_node(
-        identity, home, meta, game=None, driver=driver, say=say, log=log, options=options
+        identity,
+        home,
+        meta,
+        game=None,
+        driver=driver,
+        bot_driver=bot_driver,
+        say=say,
+        log=log,
+        options=options,
     )
 
 
@@ -329,11 +367,14 @@ async def resume_table(
     *,
     bot: bool | None = None,
     driver: Driver | None = None,
+    bot_driver: MakeBotDriver | None = None,
     say: Say = print,
     log: Callable[[dict[str, Any]], None] | None = None,
     options: NodeOptions | None = None,
 ) -> int:
-    tables = find_tables(home)
+    tables, problems = list_tables(home)
+    for problem in problems:  # said, never skipped silently
+        say(f"cannot use a stored table: {problem}")
     if table:
         tables = [(s, m) for s, m in tables if m.table_id.startswith(table.lower())]
     else:
@@ -352,5 +393,13 @@ async def resume_table(
         game = make_config(meta.game, meta.seats, meta.options)
     say(f"resuming table {meta.table_id[:12]} ({meta.game}, {meta.role})")
     return await _run_node(
-        identity, home, meta, game=game, driver=driver, say=say, log=log, options=options
+        identity,
+        home,
+        meta,
+        game=game,
+        driver=driver,
+        bot_driver=bot_driver,
+        say=say,
+        log=log,
+        options=options,
     )

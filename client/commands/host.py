@@ -8,8 +8,10 @@ from pathlib import Path
 
 import trio
 
+from dealerless.client.bots.driver import BotDriver
 from dealerless.client.commands.play import add_screen_arguments, plain_mode, run_on_screen
-from dealerless.node.app import EventLog, host_table, stderr_say
+from dealerless.client.config import apply_config
+from dealerless.node.app import EventLog, host_table, logged_say, stderr_say
 from dealerless.node.cli_common import (
     add_common,
     default_name,
@@ -74,23 +76,27 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--step-timeout",
-        type=int,
-        default=60_000,
-        metavar="MS",
-        help="a seat silent this long at its step is timed out (default 60000)",
+        type=float,
+        default=None,
+        metavar="SECONDS",
+        help="a seat silent this long at its step is timed out "
+        "(default: time_per_move of the settings file, 120)",
     )
     add_common(parser)
     add_screen_arguments(parser)
 
 
 def run(args: argparse.Namespace) -> int:
+    apply_config(args)
     try:
         game = make_config(args.game, args.seats, parse_rule_args(args.game, args.rule))
         listen = parse_address(args.listen)
         relay = parse_address(args.relay) if args.relay else None
-        if not MIN_STEP_TIMEOUT_MS <= args.step_timeout <= MAX_STEP_TIMEOUT_MS:
+        step_timeout_ms = round(args.step_timeout * 1000)
+        if not MIN_STEP_TIMEOUT_MS <= step_timeout_ms <= MAX_STEP_TIMEOUT_MS:
             raise ValueError(
-                f"--step-timeout must be {MIN_STEP_TIMEOUT_MS}..{MAX_STEP_TIMEOUT_MS} ms"
+                f"--step-timeout must be {MIN_STEP_TIMEOUT_MS / 1000:g}.."
+                f"{MAX_STEP_TIMEOUT_MS // 1000} seconds, got {args.step_timeout:g}"
             )
         relay_fingerprint = ""
         if args.relay_fingerprint:
@@ -105,7 +111,9 @@ def run(args: argparse.Namespace) -> int:
     log = EventLog(args.event_log) if args.event_log else None
     if not args.bot and not plain_mode(args):
         try:
-            return _full_screen(args, identity, home, game, listen, relay, relay_fingerprint, log)
+            return _full_screen(
+                args, identity, home, game, listen, relay, relay_fingerprint, step_timeout_ms, log
+            )
         finally:
             if log is not None:
                 log.close()
@@ -130,8 +138,9 @@ def run(args: argparse.Namespace) -> int:
                 relay=relay,
                 relay_fingerprint=relay_fingerprint,
                 bot=args.bot,
+                bot_driver=BotDriver,
                 transcript=args.transcript,
-                step_timeout_ms=args.step_timeout,
+                step_timeout_ms=step_timeout_ms,
                 say=say,
                 log=log,
                 options=node_options(args),
@@ -156,6 +165,7 @@ def _full_screen(
     listen: tuple[str, int],
     relay: tuple[str, int] | None,
     relay_fingerprint: str,
+    step_timeout_ms: int,
     log: EventLog | None,
 ) -> int:
     """The lobby (invite code, who has joined), then the table screen."""
@@ -187,9 +197,9 @@ def _full_screen(
             relay=relay,
             relay_fingerprint=relay_fingerprint,
             transcript=args.transcript,
-            step_timeout_ms=args.step_timeout,
+            step_timeout_ms=step_timeout_ms,
             driver=session,
-            say=session.say,
+            say=logged_say(session.say),
             log=log,
             options=node_options(args),
             on_ready=ready,

@@ -14,8 +14,8 @@ from typing import Any, TypeVar
 import msgpack
 import trio
 
+from dealerless.client.bots.driver import BotDriver
 from dealerless.client.commands import audit as audit_command
-from dealerless.node.drivers import BotDriver
 from dealerless.node.hostile import Attack, HostileSeatNode, Send, TableRun, decode
 from dealerless.protocol.messages import DOMAIN, VERSION, SignedMessage
 from dealerless.protocol.rules.base import Action, ActionKind

@@ -19,7 +19,7 @@ from dealerless.node.wire import WireError, decode
 def test_bench_fuzz_short_run_reports_no_crash() -> None:
     out = io.StringIO()
     args = argparse.Namespace(
-        seconds=3.0, seed=5, hang_ms=10_000.0, out="", json=True, targets=",".join(fuzz.TARGETS)
+        seconds=3.0, seed=5, hang=10.0, out="", json=True, targets=",".join(fuzz.TARGETS)
     )
     with contextlib.redirect_stdout(out):
         code = fuzz.run(args)

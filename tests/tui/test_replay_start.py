@@ -114,7 +114,7 @@ def test_start_screen_host_join_need_a_node() -> None:
 
 
 def test_settings_file_round_trip(tmp_path: Path) -> None:
-    path = tmp_path / "client.json"
+    path = tmp_path / "config.toml"
     Settings(name="ann", lang="nl", rules={"tuppen": {"tupp": False}}).save(path)
     loaded = Settings.load(path)
     assert (loaded.name, loaded.lang, loaded.rules) == ("ann", "nl", {"tuppen": {"tupp": False}})
