@@ -108,8 +108,9 @@ class RelayProcess:
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
                 raise RuntimeError(f"nostr-relay exited: {self.log_text()[-2000:]}")
-            with contextlib.suppress(OSError), socket.create_connection(
-                ("127.0.0.1", self.port), timeout=0.5
+            with (
+                contextlib.suppress(OSError),
+                socket.create_connection(("127.0.0.1", self.port), timeout=0.5),
             ):
                 return self
             time.sleep(0.1)

@@ -104,7 +104,11 @@ def test_two_seats_exchange_stored_and_ephemeral_messages(nostr_relays: Start) -
             await alice.publish(KIND_FRAME, _body(b"frame one"))
             await alice.publish(KIND_CHATTER, _body(b"hello bob", to=bob.identity.public_key))
             got = await _next_delivery(bob)
-            assert (got.sender, got.data, got.direct) == (alice.identity.public_key, b"frame one", False)
+            assert (got.sender, got.data, got.direct) == (
+                alice.identity.public_key,
+                b"frame one",
+                False,
+            )
             got = await _next_delivery(bob)
             assert (got.data, got.direct) == (b"hello bob", True)
             await bob.publish(KIND_CHATTER, _body(b"not for alice", to=b"\x01" * 32))
@@ -160,7 +164,9 @@ def test_strangers_and_forgeries_on_the_tag_are_dropped(nostr_relays: Start) -> 
             stranger = NostrKey()
             tags = (("t", alice.keys.tag),)
             wrong_key = TableKeys(secrets.token_bytes(16), alice.table_id)
-            junk = stranger.sign(KIND_FRAME, tags, wrong_key.seal(b"x", stranger.pubkey, KIND_FRAME))
+            junk = stranger.sign(
+                KIND_FRAME, tags, wrong_key.seal(b"x", stranger.pubkey, KIND_FRAME)
+            )
             async with trio_websocket.open_websocket_url(relay.url) as ws:
                 await ws.send_message(json.dumps(["EVENT", junk.to_json()]))
                 assert json.loads(await ws.get_message())[2] is True  # the relay took it
