@@ -19,6 +19,7 @@ from dealerless.node.line_driver import LineDriver
 from dealerless.node.links import Link, open_local, open_remote
 from dealerless.node.seat import BotDriver, Driver, NodeOptions, SeatNode
 from dealerless.node.store import TableMeta, TableStore, find_tables
+from dealerless.node.table_ways import Connector, start_ways
 from dealerless.node.wire import Invite
 from dealerless.protocol.crypto import generators
 from dealerless.protocol.rules.base import GameConfig
@@ -99,7 +100,9 @@ async def _run_node(
     open_seats = meta.seats if meta.role == "host" else None
 
     async with trio.open_nursery() as nursery:
-        if meta.role == "host" and not meta.relay:
+        connector: Connector | None = None
+        label = ""
+        if meta.role == "host" and not meta.relay and meta.direct:
             local_hub = hub or Hub(say=say)
             try:
                 listeners = await nursery.start(
@@ -113,28 +116,43 @@ async def _run_node(
             if not meta.address:
                 meta.address = advertised_address(meta.listen_host)
 
-            async def connector() -> tuple[Link, dict[str, Any]]:
+            async def local() -> tuple[Link, dict[str, Any]]:
                 return await open_local(local_hub, key, table_id, open_seats)
 
-        else:
+            connector, label = local, f"direct {meta.address}:{meta.port}"
+
+        elif (meta.direct or meta.relay) and meta.address:
             pin = meta.relay_fingerprint or None if meta.relay else bytes.fromhex(meta.host_key)
 
-            async def connector() -> tuple[Link, dict[str, Any]]:
+            async def remote() -> tuple[Link, dict[str, Any]]:
                 say(f"connecting to {meta.address}:{meta.port}")
                 return await open_remote(
                     meta.address, meta.port, identity, pin, table_id, open_seats
                 )
 
+            kind = "relay" if meta.relay else "direct"
+            connector, label = remote, f"{kind} {meta.address}:{meta.port}"
+
+        if meta.nostr:
+            direct = None if connector is None else (label, connector)
+            connector = await start_ways(nursery, meta, identity, direct, say)
+        if connector is None:
+            say("this table has no way in (no direct address, relay or Nostr relays)")
+            nursery.cancel_scope.cancel()
+            return 1
+
         if not meta.invite and meta.role == "host":
             meta.invite = Invite(
-                meta.address,
-                meta.port,
+                meta.address if meta.direct or meta.relay else "",
+                meta.port if meta.direct or meta.relay else 0,
                 table_id,
                 key,
                 relay=meta.relay,
                 relay_fingerprint=meta.relay_fingerprint,
                 game=meta.game,
                 seats=meta.seats,
+                nostr=tuple(meta.nostr),
+                secret=bytes.fromhex(meta.table_secret),
             ).encode()
         store.save_meta(meta)
         if on_ready is not None:
@@ -175,6 +193,8 @@ async def host_table(
     on_ready: Callable[[TableMeta], None] | None = None,
     hub: Hub | None = None,
     table_id: bytes | None = None,
+    nostr: list[str] | None = None,
+    direct: bool = True,
 ) -> int:
     """Open a table and host it; ``hub`` (direct mode: the hub to serve, default a plain one)
     and ``table_id`` (default a fresh random one) are for tests and the soak run."""
@@ -196,6 +216,9 @@ async def host_table(
         step_timeout_ms=step_timeout_ms,
         options=dict(game.options),
         listen_host=listen[0],
+        nostr=list(nostr or []),
+        table_secret=secrets.token_hex(16) if nostr else "",
+        direct=direct,
     )
     return await _run_node(
         identity,
@@ -225,6 +248,9 @@ def meta_for_invite(invite: Invite, *, name: str, bot: bool, transcript: str) ->
         transcript=str(Path(transcript).resolve()) if transcript else "",
         game=invite.game,
         seats=invite.seats,
+        nostr=list(invite.nostr),
+        table_secret=invite.secret.hex(),
+        direct=bool(invite.address),
     )
 
 

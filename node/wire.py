@@ -15,6 +15,7 @@ from typing import Any
 import msgpack
 
 from dealerless.node.identity import PeerId, format_fingerprint, normalize_fingerprint
+from dealerless.node.nostr.defaults import DEFAULT_RELAYS, MAX_RELAYS, relay_url_problem
 
 __all__ = [
     "INVITE_PREFIX",
@@ -90,6 +91,8 @@ class Invite:
     relay_fingerprint: str = ""  # pins the relay's link, if known
     game: str = ""
     seats: int = 0
+    nostr: tuple[str, ...] = ()  # the table's Nostr relays (issue 12)
+    secret: bytes = b""  # the table's Nostr tag and key derive from it
 
     @property
     def host_fingerprint(self) -> str:
@@ -106,6 +109,9 @@ class Invite:
         }
         if self.relay:
             data["r"] = self.relay_fingerprint
+        if self.nostr:
+            data["w"] = relays_to_wire(self.nostr)
+            data["s"] = self.secret
         body = encode(data)
         check = hashlib.sha256(body).digest()[:4]
         text = base64.urlsafe_b64encode(body + check).decode("ascii").rstrip("=")
@@ -134,6 +140,8 @@ class Invite:
                 relay_fingerprint=str(data.get("r") or ""),
                 game=str(data.get("g", "")),
                 seats=int(data.get("n", 0)),
+                nostr=relays_from_wire(data.get("w", [])),
+                secret=bytes(data.get("s", b"")),
             )
         except (KeyError, TypeError, ValueError, WireError) as exc:
             raise InviteError(f"the invite code does not hold a valid invite ({exc})") from None
@@ -145,9 +153,34 @@ class Invite:
                 normalize_fingerprint(invite.relay_fingerprint)
         except ValueError as exc:
             raise InviteError(f"the invite code holds a bad key: {exc}") from None
-        if not 0 < invite.port < 65536:
+        if invite.address and not 0 < invite.port < 65536:
             raise InviteError("the invite code holds a bad port")
+        if not invite.address and not invite.nostr:
+            raise InviteError("the invite code holds no way in to the table")
+        if invite.nostr and len(invite.secret) < 16:
+            raise InviteError("the invite code holds Nostr relays but no table secret")
         return invite
+
+
+def relays_to_wire(urls: tuple[str, ...]) -> list[int | str]:
+    """A default relay as its index in the shipped list (short codes), any other as its URL."""
+    return [DEFAULT_RELAYS.index(u) if u in DEFAULT_RELAYS else u for u in urls]
+
+
+def relays_from_wire(value: object) -> tuple[str, ...]:
+    if not isinstance(value, list) or len(value) > MAX_RELAYS:
+        raise ValueError("bad Nostr relay list")
+    urls = []
+    for item in value:
+        if isinstance(item, int) and not isinstance(item, bool):
+            if not 0 <= item < len(DEFAULT_RELAYS):
+                raise ValueError(f"no default Nostr relay number {item} (a newer invite?)")
+            urls.append(DEFAULT_RELAYS[item])
+        elif isinstance(item, str) and not relay_url_problem(item):
+            urls.append(item)
+        else:
+            raise ValueError(f"bad Nostr relay {str(item)[:40]!r}")
+    return tuple(urls)
 
 
 def decode_plain(data: bytes) -> dict[str, Any]:

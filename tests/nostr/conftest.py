@@ -1,10 +1,15 @@
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
-from nostr_relay_process import RelayProcess
+
+# The process cluster of the node tests (tests/node/node_cluster.py) is used here too.
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "node"))
+
+from nostr_relay_process import RelayProcess  # noqa: E402
 
 
 @pytest.fixture

@@ -1,0 +1,62 @@
+"""The ways in of one seat's node, from its table's metadata: the direct or relay link the node
+always had, plus the table's Nostr relays (:mod:`dealerless.node.nostr`), all under one
+:class:`~dealerless.node.ways.MultiWay`."""
+
+from __future__ import annotations
+
+import ipaddress
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import trio
+
+from dealerless.node.identity import Identity
+from dealerless.node.links import Link
+from dealerless.node.nostr.link import NostrTable
+from dealerless.node.store import TableMeta
+from dealerless.node.ways import MultiWay, Way
+
+__all__ = ["is_private_address", "start_ways"]
+
+Connector = Callable[[], Awaitable[tuple[Link, dict[str, Any]]]]
+Say = Callable[[str], None]
+
+
+def is_private_address(address: str) -> bool:
+    """Loopback, RFC 1918, link-local, CGNAT or unique-local: not reachable from the internet."""
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        return False  # a name: we cannot tell
+    return ip.is_private or ip.is_loopback or ip.is_link_local or ip in _CGNAT
+
+
+_CGNAT = ipaddress.ip_network("100.64.0.0/10")
+
+
+async def start_ways(
+    nursery: trio.Nursery,
+    meta: TableMeta,
+    identity: Identity,
+    direct: tuple[str, Connector] | None,
+    say: Say,
+    *,
+    first_timeout: float = 60.0,
+) -> Connector:
+    """Start the table's Nostr presence and every way in (in ``nursery``); the node's
+    connector."""
+    ways = [] if direct is None else [Way(direct[0], direct[1])]
+    table = NostrTable(
+        meta.nostr,
+        bytes.fromhex(meta.table_secret),
+        bytes.fromhex(meta.table_id),
+        identity,
+        bytes.fromhex(meta.host_key),
+        say=say,
+    )
+    await nursery.start(table.run)
+    count = len(meta.nostr)
+    ways.append(Way(f"Nostr ({count} relay{'s' if count > 1 else ''})", table.open_link))
+    multi = MultiWay(ways, first_timeout=first_timeout, say=say)
+    await nursery.start(multi.run)
+    return multi.connect
