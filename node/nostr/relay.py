@@ -38,6 +38,8 @@ class RelayPolicy:
     backoff_cap: float = 30.0
     rate_pause_first: float = 0.25
     rate_pause_cap: float = 8.0
+    gap_cap: float = 0.5  # the widest spacing between events once a relay pushed back
+    slow_ok: float = 4.0  # an answer slower than this: the relay is holding us back
     max_incoming: int = 512 * 1024  # one websocket message from the relay
     history: int = 2000  # stored events asked for when subscribing
     use_nip11: bool = True
@@ -80,6 +82,8 @@ class RelayConnection:
         self.newest_seen: int | None = None  # created_at of the newest stored event seen
         self.rate_pause = 0.0
         self.pause_until = 0.0
+        self.gap = 0.0  # seconds between two events sent; widened by rate-limited answers
+        self.next_send = 0.0
         self.sub_id = secrets.token_hex(8)
         self.stats = collections.Counter[str]()
         self.closed = False
@@ -119,14 +123,19 @@ class RelayConnection:
                 self.max_content = min(self.max_content, self.limits.max_content)
                 if why:
                     self.stats["nip11_missing"] += 1
+            started = trio.current_time()
+            renew = False
             try:
                 await self._connection()
-                backoff = self.policy.backoff_first
+            except RelayRefused as exc:  # we chose to start a fresh connection
+                self.last_error, renew = str(exc), True
             except trio.TooSlowError:
                 self.last_error = "no answer in time"
             except Exception as exc:  # any failure of one relay only costs that relay
                 self.last_error = _describe(exc)
             self._lost()
+            if renew or trio.current_time() - started > 10:
+                backoff = self.policy.backoff_first
             self.stats["reconnects"] += 1
             await trio.sleep(backoff * (0.5 + random.random()))  # noqa: S311 - jitter only
             backoff = min(backoff * 2, self.policy.backoff_cap)
@@ -194,8 +203,9 @@ class RelayConnection:
     async def _writer(self, ws: trio_websocket.WebSocketConnection) -> None:
         while True:
             now = trio.current_time()
-            if now < self.pause_until:
-                await trio.sleep(self.pause_until - now)
+            ready_at = max(self.pause_until, self.next_send)
+            if now < ready_at:
+                await trio.sleep(ready_at - now)
                 continue
             if not self.pending or len(self.inflight) >= self.policy.window:
                 self.wake = trio.Event()
@@ -204,6 +214,7 @@ class RelayConnection:
             item = self.pending.popleft()
             text = json.dumps(["EVENT", item.event.to_json()], separators=(",", ":"))
             self.inflight[item.event.id] = (item, now)
+            self.next_send = now + self.gap
             await ws.send_message(text)
             self.stats["events_out"] += 1
             self.stats["bytes_out"] += len(text)
@@ -225,20 +236,29 @@ class RelayConnection:
             _, entry = self.inflight.popitem(last=False)
         if entry is None:
             return
-        item, _ = entry
+        item, sent = entry
         self.wake.set()
+        now = trio.current_time()
         if accepted or reason.startswith("duplicate:"):
             self.stats["ok"] += 1
             self.rate_pause = 0.0
-            return
-        if reason.startswith("rate-limited:"):
+            self.gap = self.gap * 0.98 if self.gap > 0.002 else 0.0
+        elif reason.startswith("rate-limited:"):
             self.stats["rate_limited"] += 1
             self.rate_pause = min(
                 max(self.rate_pause * 2, self.policy.rate_pause_first), self.policy.rate_pause_cap
             )
-            self.pause_until = trio.current_time() + self.rate_pause
+            self.pause_until = now + self.rate_pause
+            self.gap = min(max(self.gap * 2, 0.02), self.policy.gap_cap)
             self.pending.appendleft(item)
-            return
+        else:
+            self._refused(item, reason)
+        if now - sent > self.policy.slow_ok:
+            # Some relays keep a connection slow for good once it was pushed back.
+            self.stats["renewed_slow"] += 1
+            raise RelayRefused(f"the relay answered after {now - sent:.1f} s; renewing")
+
+    def _refused(self, item: _Item, reason: str) -> None:
         if item.event not in self.cutter(item.message, self.max_content):
             return  # a fragment of an older, bigger cut of a message being sent again
         size = len(item.event.content)
