@@ -40,9 +40,7 @@ class Way:
 
 @dataclass
 class _Seen:
-    times: collections.OrderedDict[bytes, float] = field(
-        default_factory=collections.OrderedDict
-    )
+    times: collections.OrderedDict[bytes, float] = field(default_factory=collections.OrderedDict)
 
     def fresh(self, key: bytes, now: float) -> bool:
         while self.times:

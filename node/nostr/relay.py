@@ -87,6 +87,7 @@ class RelayConnection:
         self.sub_id = secrets.token_hex(8)
         self.stats = collections.Counter[str]()
         self.closed = False
+        self.was_subscribed = False
         self.on_connect: Callable[[RelayConnection], None] | None = None
 
     # ---------------------------------------------------------------- publishing
@@ -124,7 +125,7 @@ class RelayConnection:
                 if why:
                     self.stats["nip11_missing"] += 1
             started = trio.current_time()
-            renew = False
+            renew = self.was_subscribed = False
             try:
                 await self._connection()
             except RelayRefused as exc:  # we chose to start a fresh connection
@@ -134,8 +135,8 @@ class RelayConnection:
             except Exception as exc:  # any failure of one relay only costs that relay
                 self.last_error = _describe(exc)
             self._lost()
-            if renew or trio.current_time() - started > 10:
-                backoff = self.policy.backoff_first
+            if renew or self.was_subscribed or trio.current_time() - started > 10:
+                backoff = self.policy.backoff_first  # it worked: a cut, not a dead relay
             self.stats["reconnects"] += 1
             await trio.sleep(backoff * (0.5 + random.random()))  # noqa: S311 - jitter only
             backoff = min(backoff * 2, self.policy.backoff_cap)
@@ -191,6 +192,7 @@ class RelayConnection:
                 await self.on_event(self, message[2])
             elif verb == "EOSE" and len(message) >= 2 and message[1] == self.sub_id:
                 self.subscribed.set()
+                self.was_subscribed = True
                 self._pulse()
             elif verb == "OK" and len(message) >= 3:
                 self._on_ok(message[1], message[2] is True, str(message[3:4] and message[3]))

@@ -9,7 +9,7 @@ import pytest
 # The process cluster of the node tests (tests/node/node_cluster.py) is used here too.
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "node"))
 
-from nostr_relay_process import RelayProcess  # noqa: E402
+from nostr_relay_process import RelayProcess
 
 
 @pytest.fixture
