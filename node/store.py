@@ -49,7 +49,6 @@ class TableMeta:
     options: dict[str, Any] = field(default_factory=dict)
     listen_host: str = ""
     nostr: list[str] = field(default_factory=list)  # the table's Nostr relays
-    table_secret: str = ""  # hex; the table's Nostr tag and key derive from it
     direct: bool = True  # host: listen for direct links; join: connect to address:port
 
 

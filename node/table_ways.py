@@ -11,6 +11,7 @@ from typing import Any
 import trio
 
 from dealerless.node.identity import Identity
+from dealerless.node.invite import Invite
 from dealerless.node.links import Link
 from dealerless.node.nostr.link import NostrTable
 from dealerless.node.store import TableMeta
@@ -38,6 +39,7 @@ async def start_ways(
     nursery: trio.Nursery,
     meta: TableMeta,
     identity: Identity,
+    invite: Invite,
     direct: tuple[str, Connector] | None,
     say: Say,
     *,
@@ -46,17 +48,24 @@ async def start_ways(
     """Start the table's Nostr presence and every way in (in ``nursery``); the node's
     connector."""
     ways = [] if direct is None else [Way(direct[0], direct[1])]
-    table = NostrTable(
-        meta.nostr,
-        bytes.fromhex(meta.table_secret),
-        bytes.fromhex(meta.table_id),
-        identity,
-        bytes.fromhex(meta.host_key),
-        say=say,
-    )
+
+    def host_is(key: bytes) -> bool:
+        if meta.role == "host":
+            return key == identity.public_key
+        return key.hex() == meta.host_key if meta.host_key else invite.is_host(key)
+
+    # The join token is the table's Nostr secret: whoever may sit down may read and write.
+    table = NostrTable(meta.nostr, invite.token, invite.table_id, identity, host_is, say=say)
     await nursery.start(table.run)
+
+    async def open_nostr() -> tuple[Link, dict[str, Any]]:
+        link, joined = await table.open_link()
+        if meta.role != "host" and not meta.host_key:
+            meta.host_key = joined["host"].hex()
+        return link, joined
+
     count = len(meta.nostr)
-    ways.append(Way(f"Nostr ({count} relay{'s' if count > 1 else ''})", table.open_link))
+    ways.append(Way(f"Nostr ({count} relay{'s' if count > 1 else ''})", open_nostr))
     multi = MultiWay(ways, first_timeout=first_timeout, say=say)
     await nursery.start(multi.run)
     return multi.connect

@@ -4,7 +4,13 @@ keeps the code short; any other relay travels as its URL."""
 
 from __future__ import annotations
 
-__all__ = ["DEFAULT_RELAYS", "parse_relay_list", "relay_url_problem"]
+__all__ = [
+    "DEFAULT_RELAYS",
+    "parse_relay_list",
+    "relay_url_problem",
+    "relays_from_wire",
+    "relays_to_wire",
+]
 
 # Well-known, long-running relays that accept events of unknown kinds from anyone. Never
 # reorder: invites carry indexes into this list (append only).
@@ -43,3 +49,24 @@ def parse_relay_list(text: str) -> list[str]:
         if problem:
             raise ValueError(problem)
     return list(dict.fromkeys(urls))
+
+
+def relays_to_wire(urls: tuple[str, ...]) -> list[int | str]:
+    """A default relay as its index in the shipped list (short codes), any other as its URL."""
+    return [DEFAULT_RELAYS.index(u) if u in DEFAULT_RELAYS else u for u in urls]
+
+
+def relays_from_wire(value: object) -> tuple[str, ...]:
+    if not isinstance(value, list) or len(value) > MAX_RELAYS:
+        raise ValueError(f"not a list of at most {MAX_RELAYS} relays")
+    urls = []
+    for item in value:
+        if isinstance(item, int) and not isinstance(item, bool):
+            if not 0 <= item < len(DEFAULT_RELAYS):
+                raise ValueError(f"no default relay number {item} (an invite of a newer version?)")
+            urls.append(DEFAULT_RELAYS[item])
+        elif isinstance(item, str) and not relay_url_problem(item):
+            urls.append(item)
+        else:
+            raise ValueError(f"bad relay {str(item)[:40]!r}")
+    return tuple(dict.fromkeys(urls))

@@ -33,12 +33,13 @@ class NostrTable:
         secret: bytes,
         table_id: bytes,
         identity: Identity,
-        host_key: bytes,
+        host_is: Callable[[bytes], bool],
         *,
         policy: RelayPolicy | None = None,
         say: Say | None = None,
     ) -> None:
-        self.host_key = host_key
+        self.host_is = host_is
+        self.host_key: bytes | None = identity.public_key if host_is(identity.public_key) else None
         self.pool = RelayPool(
             urls, TableKeys(secret, table_id), identity, table_id, policy=policy, say=say
         )
@@ -51,8 +52,16 @@ class NostrTable:
         self.pool.close()
 
     async def open_link(self, timeout: float = READY_TIMEOUT) -> tuple[NostrLink, dict[str, Any]]:
+        deadline = trio.current_time() + timeout
         if not await self.pool.wait_ready(timeout):
             raise LinkError(f"no Nostr relay answered within {timeout:.0f} s ({self.describe()})")
+        while self.host_key is None:
+            # The host is the announced identity that the invite's pin names.
+            self.host_key = next((k for k in self.pool.keys_of if self.host_is(k)), None)
+            if self.host_key is None:
+                if trio.current_time() >= deadline:
+                    raise LinkError("the relays answer, but the host has not announced itself")
+                await trio.sleep(0.1)
         members = [self.identity.public_key, *self.pool.keys_of]
         return NostrLink(self), {"t": "joined", "host": self.host_key, "members": members}
 

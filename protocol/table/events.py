@@ -73,8 +73,13 @@ class CardsShown(TableEvent):
 
 @dataclass(frozen=True)
 class HandEnded(TableEvent):
+    """A hand's result. ``aborted``: it ended early, for a proven violation of ``culprit`` or
+    because ``silent`` stayed silent where the hand could not go on without it."""
+
     result: HandResult
     aborted: bool = False
+    culprit: int | None = None
+    silent: int | None = None
 
 
 @dataclass(frozen=True)
@@ -105,6 +110,22 @@ class Stale(TableEvent):
 
     seat: int | None
     kind: str
+
+
+@dataclass(frozen=True)
+class SeatSilent(TableEvent):
+    """A timeout certificate against this seat was carried out (silence, not a violation)."""
+
+    seat: int
+    phase: str
+    hand: int
+
+
+@dataclass(frozen=True)
+class TableNotStarted(TableEvent):
+    """The configuration round ended without every signature: the table does not start."""
+
+    reason: str
 
 
 @dataclass(frozen=True)

@@ -23,9 +23,10 @@ from dealerless.protocol.table.events import (
     HandEnded,
     HandSigned,
     HandStarted,
+    SeatSilent,
     TableEvent,
+    TableNotStarted,
     TranscriptCut,
-    Violation,
 )
 from dealerless.protocol.table.hand_deck import DEAL, OPEN, HandDeck, decode_secret, encode_secret
 from dealerless.protocol.table.steps import Phase
@@ -59,7 +60,7 @@ class HandCycle:
     records: list[bytes]
     results: dict[int, bytes]
     requests: list[SignedMessage]
-    signed_at: dict[tuple[int, int, int], bytes]
+    head_arbiters: dict[bytes, int | None]
     hand_heads: list[tuple[bytes, int]]
     events: list[TableEvent]
     votes: VoteBook
@@ -82,6 +83,9 @@ class HandCycle:
         raise NotImplementedError
 
     def state_hash(self) -> bytes:
+        raise NotImplementedError
+
+    def _note_head(self) -> None:
         raise NotImplementedError
 
     # ---------------------------------------------------------------- moving on
@@ -131,6 +135,8 @@ class HandCycle:
         self._hand_start = (copy.deepcopy(self.engine), self.head, self.seq, len(self.records))
         self._hand_frames = []
         self.hand_heads = []
+        self.head_arbiters = {}
+        self.votes.new_hand()
         self._set_round(Phase.KEY_COMMIT, list(self.participants))
 
     def _hand_secret(self, hctx: HandDeckContext, seat: int) -> PlayerSecret:
@@ -198,28 +204,37 @@ class HandCycle:
     def apply_certificate(
         self, frames: list[bytes], digest: bytes, effect: str, culprit: int, reason: str
     ) -> None:
-        """Append a complete certificate (votes in seat order) and carry out its effect."""
+        """Append a complete certificate (votes in seat order) and carry out its effect: an
+        abort (a proven violation) ends the hand by the cheat settlement; a timeout takes the
+        rules' timeout action, or ends the hand by the bounded settlement for silence."""
         self._append(frames, digest)
         self.events.append(Accepted(f"{effect}-certificate", None, self.seq - 1, self.state_hash()))
+        silence = effect == "timeout"
+        if silence:
+            self.events.append(SeatSilent(culprit, str(self.phase), self.hand))
         if self.phase is Phase.CONFIG:
             self.phase = Phase.OVER
-            self.events.append(Violation(culprit, f"the table did not start: {reason}"))
+            self.events.append(TableNotStarted(reason))
         elif self.phase is Phase.RESULT:
-            # The result is already fixed by the rules; only the culprit's signature is missing.
+            # The result is already fixed by the rules; only that seat's signature is missing.
             assert self.round is not None
             self.round.seats = [s for s in self.round.seats if s != culprit]
             self._advance()
-        elif effect == "timeout" and self.phase is Phase.PLAY:
-            action = self.engine.timeout_action(culprit)
-            if action is not None:
-                rules_events = self.engine.apply(action)
-                self.events.append(ActionApplied(action, tuple(rules_events), by_timeout=True))
-                self._advance()
-            else:
-                self._abort_hand(culprit, reason)
+        elif silence and self.phase is Phase.PLAY and self._timeout_move(culprit):
+            self._advance()
         else:
-            self._abort_hand(culprit, reason)
+            self._abort_hand(culprit, reason, silent=silence)
+        self._note_head()
         self._drive()
+
+    def _timeout_move(self, seat: int) -> bool:
+        """Apply the rules' move for a silent seat (a fold, a pass), if they have one."""
+        action = self.engine.timeout_action(seat)
+        if action is None:
+            return False
+        rules_events = self.engine.apply(action)
+        self.events.append(ActionApplied(action, tuple(rules_events), by_timeout=True))
+        return True
 
     # ---------------------------------------------------------------- rollback
     def seq_after(self, head: bytes) -> int:
@@ -253,10 +268,10 @@ class HandCycle:
         assert self._hand_start is not None and self.can_rollback_to(anchor)
         engine, head, seq, record_count = self._hand_start
         if anchor == head:
-            keep, anchor_seq = 0, seq
+            keep = 0
         else:
             index = next(i for i, (h, _) in enumerate(self.hand_heads) if h == anchor)
-            keep, anchor_seq = self.hand_heads[index][1], seq + index + 1
+            keep = self.hand_heads[index][1]
         frames = self._hand_frames[:keep]
         self.engine = copy.deepcopy(engine)
         self.head, self.seq = head, seq
@@ -268,8 +283,6 @@ class HandCycle:
         hctx = HandDeckContext(self.config.table_id, self.hand)
         self.deck = HandDeck(hctx, self.participants, self.secret)
         self._set_round(Phase.KEY_COMMIT, list(self.participants))
-        for key in [k for k in self.signed_at if k[1] == self.hand and k[2] > anchor_seq]:
-            del self.signed_at[key]
         replaying, self._replaying = self._replaying, True
         self._rolling_back = True
         try:
@@ -283,11 +296,23 @@ class HandCycle:
         self._new_records = []
         self.events.append(TranscriptCut(len(self.records)))
 
-    def _abort_hand(self, culprit: int, reason: str) -> None:
+    def _abort_hand(self, culprit: int, reason: str, *, silent: bool = False) -> None:
+        """End the hand: for a proven violation (``culprit`` cheated) or for silence (the hand
+        cannot go on without that seat). Both use the rules' ``abort_hand`` settlement, which
+        costs the seat at most what losing the hand at the current stake costs (rules.md,
+        per game) and gives the others no more than that; only a violation is reported as a
+        cheat."""
         self.round = None
         self.reveal_due = None
         result = self.engine.abort_hand(culprit, reason)
-        self.events.append(HandEnded(result, aborted=True))
+        self.events.append(
+            HandEnded(
+                result,
+                aborted=True,
+                culprit=None if silent else culprit,
+                silent=culprit if silent else None,
+            )
+        )
         signers = [s for s in self.participants if s != culprit]
         self._set_round(Phase.RESULT, signers)
         if not signers:

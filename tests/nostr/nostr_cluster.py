@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from node_cluster import Cluster, wait_for
 
-from dealerless.node.wire import Invite
+from dealerless.node.invite import Invite
 
 
 def host_on_nostr(
