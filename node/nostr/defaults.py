@@ -51,12 +51,21 @@ def parse_relay_list(text: str) -> list[str]:
     return list(dict.fromkeys(urls))
 
 
-def relays_to_wire(urls: tuple[str, ...]) -> list[int | str]:
-    """A default relay as its index in the shipped list (short codes), any other as its URL."""
+def relays_to_wire(urls: tuple[str, ...]) -> int | list[int | str]:
+    """Only default relays: one small integer, bit i for relay i of the shipped list (the
+    default code stays short); otherwise a list of indexes and URLs."""
+    if all(u in DEFAULT_RELAYS for u in urls):
+        return sum(1 << DEFAULT_RELAYS.index(u) for u in urls)
     return [DEFAULT_RELAYS.index(u) if u in DEFAULT_RELAYS else u for u in urls]
 
 
 def relays_from_wire(value: object) -> tuple[str, ...]:
+    if isinstance(value, int) and not isinstance(value, bool):
+        if not 0 < value < 1 << len(DEFAULT_RELAYS):
+            raise ValueError(
+                f"no such set of default relays ({value}: an invite of a newer version?)"
+            )
+        return tuple(u for i, u in enumerate(DEFAULT_RELAYS) if value >> i & 1)
     if not isinstance(value, list) or len(value) > MAX_RELAYS:
         raise ValueError(f"not a list of at most {MAX_RELAYS} relays")
     urls = []
