@@ -63,10 +63,26 @@ class RelayProcess:
     event_rate: str = ""  # e.g. "20/s" per address
     port: int = field(default_factory=free_port)
     proc: subprocess.Popen[bytes] | None = None
+    host: str = "127.0.0.1"
+    prefix: tuple[str, ...] = ()  # e.g. ("ip", "netns", "exec", NAME): run it elsewhere
 
     @property
     def url(self) -> str:
-        return f"ws://127.0.0.1:{self.port}"
+        return f"ws://{self.host}:{self.port}"
+
+    def _listening(self) -> bool:
+        if not self.prefix:
+            with (
+                contextlib.suppress(OSError),
+                socket.create_connection((self.host, self.port), timeout=0.5),
+            ):
+                return True
+            return False
+        probe = f"import socket; socket.create_connection(({self.host!r}, {self.port}), 0.5)"
+        done = subprocess.run(  # noqa: S603 - our own command line
+            [*self.prefix, sys.executable, "-c", probe], capture_output=True, check=False
+        )
+        return done.returncode == 0
 
     def _config(self) -> Path:
         self.root.mkdir(parents=True, exist_ok=True)
@@ -79,7 +95,7 @@ class RelayProcess:
             "  validators:",
             *(f"    - {v}" for v in validators),
             "gunicorn:",
-            f"  bind: 127.0.0.1:{self.port}",
+            f"  bind: {self.host}:{self.port}",
             "  workers: 1",
             "  loglevel: warning",
             "  reload: false",
@@ -100,7 +116,7 @@ class RelayProcess:
         config = self._config()
         log = open(self.root / "relay.log", "ab")  # noqa: SIM115 - the child holds it
         self.proc = subprocess.Popen(  # noqa: S603 - our own command line
-            [relay_command(), "-c", str(config), "serve"],
+            [*self.prefix, relay_command(), "-c", str(config), "serve"],
             stdout=log,
             stderr=subprocess.STDOUT,
             cwd=self.root,
@@ -111,10 +127,7 @@ class RelayProcess:
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
                 raise RuntimeError(f"nostr-relay exited: {self.log_text()[-2000:]}")
-            with (
-                contextlib.suppress(OSError),
-                socket.create_connection(("127.0.0.1", self.port), timeout=0.5),
-            ):
+            if self._listening():
                 return self
             time.sleep(0.1)
         raise RuntimeError(f"nostr-relay did not listen within {timeout} s")
