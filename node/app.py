@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import math
 import secrets
 import socket
 import sys
@@ -139,8 +140,22 @@ async def _run_node(
                 _remote_connector(identity, home, meta, invite, attach, say),
             )
 
-        if meta.nostr:
-            connector = await start_ways(nursery, meta, identity, invite, direct, say)
+        if meta.nostr or (not host and direct is not None):
+            # A joiner tries every way at once; before it ever reached the table it gives up
+            # after a bounded time and says what it tried (afterwards it keeps trying).
+            opt = options or NodeOptions()
+            reached = store.load_config() is not None
+            limit = math.inf if reached or host else opt.first_join_wait
+            connector = await start_ways(
+                nursery,
+                meta,
+                identity,
+                invite,
+                direct,
+                say,
+                first_timeout=limit,
+                backoff_cap=opt.reconnect_cap,
+            )
         elif direct is not None:
             connector = direct[1]
         else:

@@ -44,9 +44,11 @@ async def start_ways(
     say: Say,
     *,
     first_timeout: float = 60.0,
+    backoff_cap: float = 10.0,
 ) -> Connector:
-    """Start the table's Nostr presence and every way in (in ``nursery``); the node's
-    connector."""
+    """Start the table's Nostr presence (if it has relays) and every way in (in ``nursery``);
+    the node's connector. ``first_timeout``: how long to try before the table was ever
+    reached (then the node gives up and says what it tried)."""
     ways = [] if direct is None else [Way(direct[0], direct[1])]
 
     def host_is(key: bytes) -> bool:
@@ -54,18 +56,20 @@ async def start_ways(
             return key == identity.public_key
         return key.hex() == meta.host_key if meta.host_key else invite.is_host(key)
 
-    # The join token is the table's Nostr secret: whoever may sit down may read and write.
-    table = NostrTable(meta.nostr, invite.token, invite.table_id, identity, host_is, say=say)
-    await nursery.start(table.run)
+    if meta.nostr:
+        # The join token is the table's Nostr secret: whoever may sit down may read and write.
+        table = NostrTable(meta.nostr, invite.token, invite.table_id, identity, host_is, say=say)
+        await nursery.start(table.run)
 
-    async def open_nostr() -> tuple[Link, dict[str, Any]]:
-        link, joined = await table.open_link()
-        if meta.role != "host" and not meta.host_key:
-            meta.host_key = joined["host"].hex()
-        return link, joined
+        async def open_nostr() -> tuple[Link, dict[str, Any]]:
+            link, joined = await table.open_link()
+            if meta.role != "host" and not meta.host_key:
+                meta.host_key = joined["host"].hex()
+            return link, joined
 
-    count = len(meta.nostr)
-    ways.append(Way(f"Nostr ({count} relay{'s' if count > 1 else ''})", open_nostr))
-    multi = MultiWay(ways, first_timeout=first_timeout, say=say)
+        count = len(meta.nostr)
+        label = f"Nostr ({count} relay{'s' if count > 1 else ''})"
+        ways.append(Way(label, open_nostr, last_error="connecting", status=table.describe))
+    multi = MultiWay(ways, first_timeout=first_timeout, backoff_cap=backoff_cap, say=say)
     await nursery.start(multi.run)
     return multi.connect

@@ -36,6 +36,7 @@ class Way:
     link: Link | None = None
     last_error: str = "not tried yet"
     fatal: bool = False
+    status: Callable[[], str] | None = None  # how an attempt under way is going, for the user
 
 
 @dataclass
@@ -98,6 +99,8 @@ class MultiWay:
                 self._pulse()
                 return
             except LinkError as exc:
+                if str(exc) != way.last_error:
+                    self.say(f"{way.label}: {exc}; trying again")
                 way.last_error = str(exc)
                 self._pulse()
                 await trio.sleep(backoff)
@@ -130,7 +133,13 @@ class MultiWay:
             await trio.sleep(backoff)
 
     def tried(self) -> str:
-        return "; ".join(f"{w.label}: {w.last_error or 'open'}" for w in self.ways)
+        parts = []
+        for way in self.ways:
+            state = way.last_error or "open"
+            if way.link is None and way.status is not None:
+                state = f"{state} ({way.status()})"
+            parts.append(f"{way.label}: {state}")
+        return "; ".join(parts)
 
     async def connect(self) -> tuple[MultiLink, dict[str, Any]]:
         """The node's connector: a link once any way is open."""

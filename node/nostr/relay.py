@@ -292,5 +292,8 @@ def _describe(exc: BaseException) -> str:
         return f"the relay refused the websocket (HTTP {exc.status_code})"
     if isinstance(exc, trio_websocket.ConnectionClosed):
         return f"the relay closed the connection ({exc.reason})"
+    cause = exc.__cause__ or exc.__context__
+    if not str(exc) and cause is not None:
+        return _describe(cause)  # e.g. a handshake error around "connection refused"
     text = str(exc) or type(exc).__name__
     return text[:200]

@@ -167,3 +167,36 @@ def test_multiway_says_which_ways_it_tried_and_why_they_failed() -> None:
             nursery.cancel_scope.cancel()
 
     trio.run(main)
+
+
+def test_a_joiner_that_reaches_nothing_says_what_it_tried_and_gives_up(tmp_path: Any) -> None:
+    from dealerless.client.bench.nostr_relay import free_port
+    from dealerless.node.app import join_table
+    from dealerless.node.drivers import NodeOptions
+
+    closed_direct, closed_relay = free_port(), free_port()
+    invite = dataclasses.replace(
+        Invite.create(HOST.public_key, GAME, 60_000),
+        direct=(("127.0.0.1", closed_direct),),
+        nostr=(f"ws://127.0.0.1:{closed_relay}",),
+    )
+    said: list[str] = []
+
+    async def main() -> int:
+        with trio.fail_after(30):
+            return await join_table(
+                Identity.generate(),
+                tmp_path,
+                invite,
+                name="j",
+                bot=True,
+                say=said.append,
+                options=NodeOptions(first_join_wait=3.0),
+            )
+
+    assert trio.run(main) == 1
+    final = said[-1]
+    assert "nothing answered within 3 s" in final, said
+    assert f"direct 127.0.0.1:{closed_direct}: cannot connect" in final
+    assert f"Nostr (1 relay): connecting (ws://127.0.0.1:{closed_relay}: " in final
+    assert f"connect to 127.0.0.1:{closed_relay} failed" in final  # which relay, and why
