@@ -200,3 +200,22 @@ def test_a_joiner_that_reaches_nothing_says_what_it_tried_and_gives_up(tmp_path:
     assert f"direct 127.0.0.1:{closed_direct}: cannot connect" in final
     assert f"Nostr (1 relay): connecting (ws://127.0.0.1:{closed_relay}: " in final
     assert f"connect to 127.0.0.1:{closed_relay} failed" in final  # which relay, and why
+
+
+def test_critical_path_hops_count_runs_of_one_author() -> None:
+    from dealerless.client.bench.hand import critical_path_hops
+
+    def acc(seat: int) -> dict[str, Any]:
+        return {"ev": "acc", "seat": seat}
+
+    events = [
+        acc(3),  # the previous hand: not counted
+        {"ev": "hand", "hand": 1},
+        *[acc(s) for s in (0, 1, 2, 0, 0, 1, 2)],  # runs: 0 | 1 | 2 | 0 0 | 1 | 2
+        {"ev": "dealt", "hand": 1},
+        acc(1),
+        {"ev": "hand", "hand": 2},
+        acc(2),
+        {"ev": "dealt", "hand": 2},
+    ]
+    assert critical_path_hops(events) == [6, 1]
