@@ -123,9 +123,12 @@ class SeatSilent(TableEvent):
 
 @dataclass(frozen=True)
 class TableNotStarted(TableEvent):
-    """The configuration round ended without every signature: the table does not start."""
+    """The configuration round ended without every signature: the table does not start,
+    because ``culprit`` signed something else (proven) or ``silent`` did not sign."""
 
     reason: str
+    culprit: int | None = None
+    silent: int | None = None
 
 
 @dataclass(frozen=True)

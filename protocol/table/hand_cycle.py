@@ -126,7 +126,7 @@ class HandCycle:
         self.participants = tuple(self.engine.in_game())
         self.engine.start_hand()
         self.events.append(HandStarted(self.hand, self.engine.dealer))
-        hctx = HandDeckContext(self.config.table_id, self.hand)
+        hctx = HandDeckContext(self.config.table_id, self.hand, self.config.digest())
         playing = self.seat is not None and self.seat in self.participants
         self.secret = (
             self._hand_secret(hctx, self.seat) if playing and self.seat is not None else None
@@ -214,7 +214,13 @@ class HandCycle:
             self.events.append(SeatSilent(culprit, str(self.phase), self.hand))
         if self.phase is Phase.CONFIG:
             self.phase = Phase.OVER
-            self.events.append(TableNotStarted(reason))
+            self.events.append(
+                TableNotStarted(
+                    reason,
+                    culprit=None if silence else culprit,
+                    silent=culprit if silence else None,
+                )
+            )
         elif self.phase is Phase.RESULT:
             # The result is already fixed by the rules; only that seat's signature is missing.
             assert self.round is not None
@@ -280,7 +286,7 @@ class HandCycle:
         self._hand_frames, self.hand_heads = [], []
         self.results, self.requests = {}, []
         self.reveal_due = None
-        hctx = HandDeckContext(self.config.table_id, self.hand)
+        hctx = HandDeckContext(self.config.table_id, self.hand, self.config.digest())
         self.deck = HandDeck(hctx, self.participants, self.secret)
         self._set_round(Phase.KEY_COMMIT, list(self.participants))
         replaying, self._replaying = self._replaying, True
