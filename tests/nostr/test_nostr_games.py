@@ -48,3 +48,26 @@ def test_a_strict_relay_that_refuses_big_events_and_rate_limits(
     cluster.check_identical([0, 1])
     log = relay.log_text()
     assert "Rate limiting" in log  # the relay did push back
+
+
+def test_a_killed_seat_resumes_over_nostr(cluster: Cluster, nostr_relays: Start) -> None:  # noqa: F811
+    """A joiner SIGKILLed mid-game comes back (`resume`, with a new Nostr key) and the table
+    finishes: it fetches the frames it missed from the relay and the rest by catch-up. Then
+    the host is killed and resumed too."""
+    relay = nostr_relays()
+    host_on_nostr(cluster, "limit-tuppen", 3, [relay.url], rules=("hands=2",))
+    for seat in range(1, 3):
+        cluster.join(seat)
+    wait_for(lambda: cluster.count(2) >= 20, 120, "seat2 at record 20", cluster.procs.values())
+    cluster.kill("seat2")
+    joiner_killed_at = cluster.count(2)
+    cluster.resume(2)
+    wait_for(lambda: cluster.count(0) >= 60, 180, "seat0 at record 60", cluster.procs.values())
+    cluster.kill("seat0")
+    host_killed_at = cluster.count(0)
+    cluster.resume(0)
+    codes = cluster.wait([f"seat{s}" for s in range(3)], 300)
+    assert all(code == 0 for code in codes.values()), f"{codes}\n{cluster.tail()}"
+    audit = cluster.check_identical([0, 1, 2])
+    assert joiner_killed_at < host_killed_at < len(audit.records)  # both died mid-game
+    assert "resumed from" in cluster.logs["seat2#1"].read_text()
