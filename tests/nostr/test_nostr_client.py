@@ -246,3 +246,23 @@ def test_one_relay_of_two_dies_and_messages_still_arrive_once(nostr_relays: Star
             nursery.cancel_scope.cancel()
 
     trio.run(main)
+
+
+def test_nip11_limits_are_read_and_bad_documents_give_defaults(nostr_relays: Start) -> None:
+    from dealerless.node.nostr.nip11 import DEFAULT_MAX_CONTENT, fetch_limits, parse_limits
+
+    document = {"limitation": {"max_message_length": 16384, "max_content_length": 20000}}
+    assert parse_limits(document).max_content == 16384 - 1024  # the smaller of the two
+    assert parse_limits({"limitation": {"max_content_length": 8000}}).max_content == 8000
+    for bad in (None, [], {"limitation": "x"}, {"limitation": {"max_message_length": True}}):
+        assert parse_limits(bad).max_content == DEFAULT_MAX_CONTENT
+    relay = nostr_relays()
+
+    async def main() -> None:
+        limits, why = await fetch_limits(relay.url)
+        assert why == ""  # the real relay serves a document (without limits)
+        assert limits.max_content == DEFAULT_MAX_CONTENT
+        limits, why = await fetch_limits("ws://127.0.0.1:1")
+        assert "no information document" in why
+
+    trio.run(main)
