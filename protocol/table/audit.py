@@ -21,12 +21,14 @@ No input makes it raise: whatever it cannot read is reported as damage.
 
 from __future__ import annotations
 
+import traceback
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
 from dealerless.protocol.messages import MessageError, decode_message
+from dealerless.protocol.rules.base import ConfigError, IllegalAction
 from dealerless.protocol.table.config import TableConfig
 from dealerless.protocol.table.events import (
     GameOver,
@@ -85,6 +87,8 @@ class AuditReport:
     standings: tuple[int, ...] = ()
     winners: tuple[int, ...] = ()
     state_hash: bytes = b""
+    # An exception the checks did not expect (a bug, reported as damage; kept for the fuzzer)
+    internal_error: str | None = None
 
     @property
     def ok(self) -> bool:
@@ -140,9 +144,7 @@ class AuditReport:
             "caught": [
                 {"culprit": c.culprit, "reason": c.reason, "hand": c.hand} for c in self.caught
             ],
-            "silences": [
-                {"seat": s.seat, "phase": s.phase, "hand": s.hand} for s in self.silences
-            ],
+            "silences": [{"seat": s.seat, "phase": s.phase, "hand": s.hand} for s in self.silences],
             "standings": list(self.standings),
             "winners": list(self.winners),
             "failure": self.failure,
@@ -163,8 +165,12 @@ def audit_records(config: TableConfig, records: Sequence[bytes]) -> AuditReport:
     report = AuditReport(config, len(records))
     try:
         machine = TableMachine(config, None, replay=True)
-    except Exception as exc:  # a header that no engine can play: damage, never a traceback
+    except (ConfigError, IllegalAction, ValueError) as exc:
         report.failure = f"the configuration cannot be played: {exc}"
+        return report
+    except Exception as exc:  # never a traceback for the reader
+        report.failure = f"the configuration cannot be played: {exc}"
+        report.internal_error = traceback.format_exc()
         return report
     try:
         _replay(machine, config, records, report)
@@ -173,6 +179,7 @@ def audit_records(config: TableConfig, records: Sequence[bytes]) -> AuditReport:
         report.culprit = damage.culprit
     except Exception as exc:  # the judge reports what it cannot read, never a traceback
         report.failure = f"the record cannot be checked: {type(exc).__name__}: {exc}"
+        report.internal_error = traceback.format_exc()
     try:
         report.standings = machine.engine.scores()
         report.state_hash = machine.state_hash()
@@ -180,6 +187,7 @@ def audit_records(config: TableConfig, records: Sequence[bytes]) -> AuditReport:
             report.standings = machine.engine.outcome.standings
     except Exception as exc:
         report.failure = report.failure or f"the final state cannot be read: {exc}"
+        report.internal_error = traceback.format_exc()
     return report
 
 
@@ -242,8 +250,13 @@ def _take(events: list[object], report: AuditReport) -> None:
             r = event.result
             report.hands.append(
                 HandReport(
-                    r.hand_number, r.winners, r.deltas, r.reason, event.aborted,
-                    event.culprit, event.silent,
+                    r.hand_number,
+                    r.winners,
+                    r.deltas,
+                    r.reason,
+                    event.aborted,
+                    event.culprit,
+                    event.silent,
                 )
             )
             if event.culprit is not None:

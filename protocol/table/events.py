@@ -113,6 +113,15 @@ class Stale(TableEvent):
 
 
 @dataclass(frozen=True)
+class ShareMissing(TableEvent):
+    """Back after a restart in a hand whose key share is missing or damaged: we cannot write
+    there (the others will time us out; silence costs at most the bounded settlement)."""
+
+    hand: int
+    reason: str
+
+
+@dataclass(frozen=True)
 class SeatSilent(TableEvent):
     """A timeout certificate against this seat was carried out (silence, not a violation)."""
 

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 
 from dealerless.protocol.cards import Card
 from dealerless.protocol.crypto import HandDeckContext, PlayerSecret
-from dealerless.protocol.messages import SignedMessage
+from dealerless.protocol.messages import MessageError, SignedMessage
 from dealerless.protocol.rules.base import Deal, Engine, Reveal, TurnUp
 from dealerless.protocol.table.config import TableConfig
 from dealerless.protocol.table.events import (
@@ -71,6 +71,8 @@ class HandCycle:
     _new_secrets: list[tuple[int, bytes]]
     _replaying: bool
     _rolling_back: bool
+    _lost_share: str | None  # why this hand's key share is missing (we play it blind)
+    _wrote_in_hand: bool  # an element of ours is on the chain in this hand
 
     # Chain primitives of the table machine.
     def _append(self, frames: Sequence[bytes], digest: bytes) -> None:
@@ -128,6 +130,8 @@ class HandCycle:
         self.events.append(HandStarted(self.hand, self.engine.dealer))
         hctx = HandDeckContext(self.config.table_id, self.hand, self.config.digest())
         playing = self.seat is not None and self.seat in self.participants
+        self._lost_share = None
+        self._wrote_in_hand = False
         self.secret = (
             self._hand_secret(hctx, self.seat) if playing and self.seat is not None else None
         )
@@ -139,10 +143,24 @@ class HandCycle:
         self.votes.new_hand()
         self._set_round(Phase.KEY_COMMIT, list(self.participants))
 
-    def _hand_secret(self, hctx: HandDeckContext, seat: int) -> PlayerSecret:
+    def _hand_secret(self, hctx: HandDeckContext, seat: int) -> PlayerSecret | None:
+        """This hand's key share: the stored one when replaying, else a new one. A hand whose
+        share is gone (deleted once the hand was signed, lost, or damaged) is replayed without
+        it, as an observer replays it; if we are still in it, we cannot write there (the
+        others time us out: silence, bounded) and :class:`ShareMissing` says why."""
         stored = self._stored_secrets.get(self.hand)
         if stored is not None:
-            return decode_secret(hctx, seat, stored)
+            try:
+                return decode_secret(hctx, seat, stored)
+            except (ValueError, MessageError) as exc:
+                self._lost_share = f"the stored key share of hand {self.hand} is damaged ({exc})"
+                return None
+        if self._replaying:
+            self._lost_share = f"no stored key share for hand {self.hand}"
+            return None
+        return self._new_secret(hctx, seat)
+
+    def _new_secret(self, hctx: HandDeckContext, seat: int) -> PlayerSecret:
         secret = PlayerSecret.generate(hctx, seat)
         self._new_secrets.append((self.hand, encode_secret(secret)))
         return secret

@@ -51,6 +51,7 @@ from dealerless.protocol.table.events import (
     CardsShown,
     LocalProtocolError,
     RemoteProtocolError,
+    ShareMissing,
     Stale,
     TableEvent,
     Violation,
@@ -118,6 +119,8 @@ class TableMachine(HandCycle, Moves):
         self.participants: tuple[int, ...] = tuple(range(self.players))
         self.round: Round | None = Round(list(self.participants))
         self.reveal_due: Reveal | None = None
+        self._lost_share: str | None = None
+        self._wrote_in_hand = False
         self.engine: Engine = new_engine(config.game, first_dealer(config))
         self.deck: HandDeck | None = None
         self.secret: PlayerSecret | None = None
@@ -184,9 +187,32 @@ class TableMachine(HandCycle, Moves):
         machine._outbox.clear()
         machine._new_records.clear()
         machine.events.clear()
+        machine._after_replay()
         machine.held = hold
         machine._drive()
         return machine
+
+    def _after_replay(self) -> None:
+        """A hand we are in but whose key share is missing: if nothing of ours is on its chain
+        yet (we crashed before storing a share), a fresh share is safe; else we play it blind."""
+        if self._lost_share is None or self.seat is None or self.over:
+            return
+        if not self._wrote_in_hand and self.deck is not None:
+            hctx = self.deck.hctx
+            self.secret = self._new_secret(hctx, self.seat)
+            self.deck.secret = self.secret
+            self._lost_share = None
+            return
+        self.events.append(ShareMissing(self.hand, self._lost_share))
+
+    @property
+    def blind(self) -> bool:
+        """We are in this hand without its key share: we can only sign its result."""
+        return (
+            self._lost_share is not None
+            and self.seat in self.participants
+            and self.phase not in (Phase.CONFIG, Phase.OVER)
+        )
 
     def release(self, now: float) -> list[TableEvent]:
         """End the hold of :meth:`resume`: write what is due now."""
@@ -268,6 +294,7 @@ class TableMachine(HandCycle, Moves):
             self.phase is Phase.PLAY
             and self.seat is not None
             and not self.held
+            and not self.blind
             and self.arbiter() == self.seat
         )
 
@@ -298,6 +325,8 @@ class TableMachine(HandCycle, Moves):
             raise LocalProtocolError("a peer can only act for its own seat")
         if self.held:
             raise LocalProtocolError("back after a restart: waiting to hear from the peers")
+        if self.blind:
+            raise LocalProtocolError(f"cannot play this hand: {self._lost_share}")
         if self.phase is not Phase.PLAY:
             raise LocalProtocolError(f"no moves now: the table is in the {self.phase} phase")
         try:
@@ -360,6 +389,8 @@ class TableMachine(HandCycle, Moves):
         """Write every automatic step that is ours, and admit pending requests."""
         while self.seat is not None and not self.over and not self._replaying and not self.held:
             if self.arbiter() != self.seat:
+                return
+            if self.blind and self.phase is not Phase.RESULT:
                 return
             if self.phase is Phase.PLAY:
                 request = self._admissible_request()
@@ -529,6 +560,8 @@ class TableMachine(HandCycle, Moves):
             return
         if not own and not self._replaying and self.now - self.step_since < self.timeout:
             self._in_time.add(self.head)
+        if seat == self.seat:
+            self._wrote_in_hand = True
         self._append([message.frame], message.digest)
         self.events.append(Accepted(message.kind, seat, message.seq, self.state_hash()))
         self._advance()

@@ -89,8 +89,9 @@ class VotingTable(Protocol):
 
     def _release_future(self) -> None: ...
 
-    def _sign(self, kind: str, body: dict[str, object], *, at: bytes | None = None) -> SignedMessage:
-        ...
+    def _sign(
+        self, kind: str, body: dict[str, object], *, at: bytes | None = None
+    ) -> SignedMessage: ...
 
     def _report(self, event: Violation) -> None: ...
 
@@ -258,7 +259,9 @@ class VoteBook:
         """Our votes that wait for the rest of their certificate (a node resends them)."""
         me = self.m.seat
         return [
-            votes[me] for book in (self.timeout, self.abort) for votes in book.values()
+            votes[me]
+            for book in (self.timeout, self.abort)
+            for votes in book.values()
             if me in votes
         ]
 

@@ -37,7 +37,11 @@ GAMES = {
 
 
 def forge(
-    sim: ProtocolGame, voter: int, kind: str, body: dict[str, object], at: TableMachine,
+    sim: ProtocolGame,
+    voter: int,
+    kind: str,
+    body: dict[str, object],
+    at: TableMachine,
     head: bytes | None = None,
 ) -> bytes:
     """A vote signed with a colluder's real key at a head of the honest machine ``at``."""
@@ -56,8 +60,12 @@ def forge(
 
 
 def abort_vote(
-    sim: ProtocolGame, voter: int, culprit: int, at: TableMachine,
-    evidence: Iterable[bytes] = (), head: bytes | None = None,
+    sim: ProtocolGame,
+    voter: int,
+    culprit: int,
+    at: TableMachine,
+    evidence: Iterable[bytes] = (),
+    head: bytes | None = None,
 ) -> bytes:
     anchor = at.head if head is None else head
     body = {"culprit": culprit, "anchor": anchor, "reason": b"I say so", "evidence": list(evidence)}
@@ -303,19 +311,22 @@ def _random_vote(
         evidence = rng.sample(pool, min(len(pool), rng.randrange(3)))
         if rng.random() < 0.3:
             evidence.append(rng.randbytes(rng.randrange(1, 300)))
-        body = {
-            "culprit": accused, "anchor": head, "reason": b"random", "evidence": evidence[:2]
-        }
+        body = {"culprit": accused, "anchor": head, "reason": b"random", "evidence": evidence[:2]}
         kind = "abort-vote"
     return sign_message(
-        sim.keys[voter], table_id=sim.table.table_id, hand=hand, seq=seq, prev=head,
-        seat=voter, kind=kind, body=body, registry=TABLE_REGISTRY,
+        sim.keys[voter],
+        table_id=sim.table.table_id,
+        hand=hand,
+        seq=seq,
+        prev=head,
+        seat=voter,
+        kind=kind,
+        body=body,
+        registry=TABLE_REGISTRY,
     ).frame
 
 
-COALITIONS = [
-    (key, k) for key in GAMES for k in range(1, GAMES[key].players)
-]
+COALITIONS = [(key, k) for key in GAMES for k in range(1, GAMES[key].players)]
 
 
 @pytest.mark.parametrize(("key", "k"), COALITIONS)
