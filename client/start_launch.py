@@ -50,6 +50,7 @@ def host_argv(settings: Settings, choice: StartChoice) -> list[str]:
         str(choice.bots + 1),
         "--step-timeout",
         str(settings.timeout_s),
+        *(["--lan-only"] if choice.lan_only else []),  # default: the Nostr relays and the LAN
         *_rules(settings, choice.game),
         *_common(settings),
     ]

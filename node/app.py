@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import logging
+import math
 import secrets
 import socket
 import time
@@ -30,6 +31,7 @@ from dealerless.node.links import (
 from dealerless.node.relay_pins import RelayPins
 from dealerless.node.seat import Driver, NodeOptions, SeatNode
 from dealerless.node.store import TableMeta, TableStore, list_tables, prune
+from dealerless.node.table_ways import Connector, start_ways
 from dealerless.node.transport import PeerPin
 from dealerless.protocol.crypto import generators
 from dealerless.protocol.rules.base import GameConfig
@@ -136,10 +138,11 @@ async def _run_node(
     host = meta.role == "host"
     invite = Invite.decode(meta.invite)
     attach = attach_message(invite, host)
-    connector: Callable[[], Awaitable[tuple[Link, dict[str, Any]]]]
+    connector: Connector
 
     async with trio.open_nursery() as nursery:
-        if host and not meta.relay:
+        direct: tuple[str, Connector] | None = None
+        if host and not meta.relay and meta.direct:
             local_hub = hub or Hub(say=say, owner=key)
             try:
                 listeners = await nursery.start(
@@ -153,19 +156,47 @@ async def _run_node(
             if not meta.address:
                 meta.address = advertised_address(meta.listen_host)
 
-            async def connector() -> tuple[Link, dict[str, Any]]:
+            async def local() -> tuple[Link, dict[str, Any]]:
                 return await open_local(local_hub, key, attach)
 
-        else:
-            connector = _remote_connector(identity, home, meta, invite, attach, say)
+            direct = (f"direct {meta.address}:{meta.port}", local)
+        elif meta.relay or (meta.direct and meta.address):
+            kind = "relay" if meta.relay else "direct"
+            direct = (
+                f"{kind} {meta.address}:{meta.port}",
+                _remote_connector(identity, home, meta, invite, attach, say),
+            )
 
-        if host and not invite.direct and invite.relay is None:
-            ways: dict[str, Any] = {"direct": ((meta.address, meta.port),)}
+        if meta.nostr or (not host and direct is not None):
+            # A joiner tries every way at once; before it ever reached the table it gives up
+            # after a bounded time and says what it tried (afterwards it keeps trying).
+            opt = options or NodeOptions()
+            reached = store.load_config() is not None
+            limit = math.inf if reached or host else opt.first_join_wait
+            connector = await start_ways(
+                nursery,
+                meta,
+                identity,
+                invite,
+                direct,
+                say,
+                first_timeout=limit,
+                backoff_cap=opt.reconnect_cap,
+            )
+        elif direct is not None:
+            connector = direct[1]
+        else:
+            say("this table has no way in (no direct address, relay or Nostr relays)")
+            nursery.cancel_scope.cancel()
+            return 1
+
+        if host and not invite.direct and invite.relay is None and not invite.nostr:
+            ways: dict[str, Any] = {"nostr": tuple(meta.nostr)}
             if meta.relay:
-                ways = {
-                    "relay": (meta.address, meta.port),
-                    "relay_fingerprint": meta.relay_fingerprint,
-                }
+                ways["relay"] = (meta.address, meta.port)
+                ways["relay_fingerprint"] = meta.relay_fingerprint
+            elif meta.direct:
+                ways["direct"] = ((meta.address, meta.port),)
             meta.invite = dataclasses.replace(invite, **ways).encode()
         store.save_meta(meta)
         if on_ready is not None:
@@ -254,6 +285,8 @@ async def host_table(
     options: NodeOptions | None = None,
     on_ready: Callable[[TableMeta], None] | None = None,
     hub: Hub | None = None,
+    nostr: list[str] | None = None,
+    direct: bool = True,
 ) -> int:
     """Open a table and host it; ``hub`` (direct mode: the hub to serve, default one that only
     this host may open tables on) is for tests and the soak run. The table id is derived from
@@ -278,6 +311,8 @@ async def host_table(
         options=dict(game.options),
         listen_host=listen[0],
         invite=invite.encode(),  # no ways in yet: _run_node adds them once it listens
+        nostr=list(nostr or []),
+        direct=direct,
     )
     return await _run_node(
         identity,
@@ -311,6 +346,8 @@ def meta_for_invite(invite: Invite, *, name: str, bot: bool, transcript: str) ->
         step_timeout_ms=invite.step_timeout_ms,
         options=dict(invite.options),
         invite=invite.encode(),
+        nostr=list(invite.nostr),
+        direct=bool(invite.direct or invite.relay),
     )
 
 
@@ -336,7 +373,7 @@ async def join_table(
             "--min-step-timeout lowers the floor for bot tables)"
         )
         return 1
-    if not invite.direct and invite.relay is None:
+    if not invite.direct and invite.relay is None and not invite.nostr:
         say("refused: the invite code holds no way to reach the table this version can use")
         return 1
     store = TableStore(home, invite.table_id)

@@ -46,6 +46,7 @@ class NodeOptions:
     linger: float = 10.0  # after the game: wait this long at most for peers to catch up
     sync_wait: float = 3.0  # after a restart: wait this long at most for the peers' records
     reconnect_cap: float = 2.0
+    first_join_wait: float = 60.0  # a joiner that never reached its table gives up after this
     hello_every: float = 1.0
     quiet_every: float = 10.0  # nothing missing: announce our record count this seldom at most
     min_step_timeout_ms: int = 10_000  # a joiner refuses a table with a shorter step timeout

@@ -60,6 +60,8 @@ class TableMeta:
     finished: bool = False
     options: dict[str, Any] = field(default_factory=dict)
     listen_host: str = ""
+    nostr: list[str] = field(default_factory=list)  # the table's Nostr relays
+    direct: bool = True  # host: listen for direct links; join: connect to address:port
 
     @classmethod
     def from_record(cls, table_id: str, data: dict[str, Any]) -> TableMeta:
