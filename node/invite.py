@@ -237,6 +237,9 @@ class Invite:
             raw = base64.b64decode(padded, altchars=b"-_", validate=True)
         except (ValueError, TypeError):
             raise InviteError("the invite code has characters that do not belong in it") from None
+        if base64.urlsafe_b64encode(raw).decode("ascii").rstrip("=") != text:
+            # the last character's unused bits are not zero: not a code this program wrote
+            raise InviteError("the invite code is damaged (checksum mismatch): copy it again")
         fixed = 1 + TOKEN_BYTES + PIN_BYTES
         body, check = raw[:-CHECK_BYTES], raw[-CHECK_BYTES:]
         if len(raw) < fixed + CHECK_BYTES or _h(_CHECK_LABEL, body)[:CHECK_BYTES] != check:
