@@ -226,9 +226,11 @@ async def host_table(
     options: NodeOptions | None = None,
     on_ready: Callable[[TableMeta], None] | None = None,
     hub: Hub | None = None,
+    make_node: Callable[..., SeatNode] = SeatNode,
 ) -> int:
     """Open a table and host it; ``hub`` (direct mode: the hub to serve, default one that only
-    this host may open tables on) is for tests and the soak run. The table id is derived from
+    this host may open tables on) and ``make_node`` (a hostile host) are for tests and the soak
+    run. The table id is derived from
     the invite's fresh token (node/invite.py); ``on_ready(meta)`` gets it with the code."""
     key = identity.public_key
     invite = Invite.create(key, game, step_timeout_ms, token=secrets.token_bytes(16))
@@ -262,6 +264,7 @@ async def host_table(
         options=options,
         on_ready=on_ready,
         hub=hub,
+        make_node=make_node,
     )
 
 

@@ -19,8 +19,8 @@ from dealerless.protocol.table import TableMachine
 from dealerless.protocol.table.events import TableEvent
 
 RECS_CHUNK = 512 * 1024
-SERVE_RATE = 1 << 20  # bytes of records per second per peer ...
-SERVE_BURST = 8 << 20  # ... with this much burst (a whole long game fits in one answer)
+SERVE_RATE = 512 << 10  # bytes of records per second per peer ...
+SERVE_BURST = 4 << 20  # ... with this much burst (a whole long game fits in one answer)
 SAME_ASK_EVERY = 2.0  # the same count from the same peer is served again after this long
 ANSWER_EVERY = 1.0  # an ``ask`` from one peer is answered at most this often (nonces aside)
 NONCE_BYTES = 12
@@ -48,9 +48,9 @@ class PeerBudget:
     def take(self, amount: int, now: float) -> bool:
         self.level = min(SERVE_BURST, self.level + (now - self.stamp) * SERVE_RATE)
         self.stamp = now
-        if amount > self.level:
+        if self.level < 0:
             return False
-        self.level -= amount
+        self.level -= amount  # may go below zero once: a transcript larger than the burst
         return True
 
 

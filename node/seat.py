@@ -148,15 +148,19 @@ class SeatNode(JoinHandshake, CatchUp):
         if to is not None:
             message["to"] = to
         self.queue_hub(message)
+        if payload["t"] != "sig":
+            self.emit(ev="out", t=payload["t"])
 
     def queue_signed(self, payload: dict[str, Any], to: bytes | None = None) -> None:
         self.queue(seal(self.identity, self.store.table_id, payload), to)
+        self.emit(ev="out", t=payload["t"])
 
     def queue_records(self, payload: dict[str, Any], to: bytes, size: int) -> bool:
         """Records for another seat, unless too many already wait (it will ask again)."""
         if self.outbox_bytes + size > RECS_QUEUED_BYTES:
             return False
         self.queue_hub({"t": "send", "data": encode(payload), "to": to}, size)
+        self.emit(ev="out", t="recs")
         return True
 
     def _stop(self, reason: str) -> None:
