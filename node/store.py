@@ -83,7 +83,11 @@ class TableStore:
         return (self.dir / "meta.json").exists()
 
     def save_meta(self, meta: TableMeta) -> None:
-        self.dir.mkdir(mode=0o700, parents=True, exist_ok=True)
+        # Every level 0700 (mkdir's mode applies to the last one only): tables/ lists the
+        # tables this home plays, and each holds the invite's token and the key shares.
+        for folder in (self.dir.parent.parent, self.dir.parent, self.dir):
+            folder.mkdir(mode=0o700, exist_ok=True)
+        os.chmod(self.dir.parent, 0o700)  # a tables/ made world-readable by an old version
         (self.dir / "secrets").mkdir(mode=0o700, exist_ok=True)
         _write_atomic(self.dir / "meta.json", json.dumps(asdict(meta), indent=1).encode())
 
@@ -119,7 +123,9 @@ class TableStore:
         """
         path = self.transcript_path
         if not path.exists():
-            self._file = open(path, "xb")  # noqa: SIM115 - closed by close()
+            # 0600: the transcript shows every card this seat saw (its own hands included).
+            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+            self._file = open(fd, "wb")  # noqa: SIM115 - closed by close()
             self._writer = TranscriptWriter.create(self._file, config.to_wire(), fsync=False)
             self._sync()
             _fsync_dir(path.parent)
