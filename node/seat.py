@@ -630,7 +630,10 @@ class SeatNode(JoinHandshake, CatchUp):
             culprits = sorted({self.name_of(v.culprit) for v in blamed})
             extra = f" (+{self.cheats_uncounted} more)" if self.cheats_uncounted else ""
             self.say(f"caught cheating: {', '.join(culprits)}: {len(blamed)} violation(s){extra}")
-        self.exit_code = 0 if verified and not blamed else 1
+        started = machine.hand >= 1  # hand 0 is the configuration's signatures
+        if not started:
+            self.say("the table never started: the seats did not all sign the configuration")
+        self.exit_code = 0 if verified and started and not blamed else 1
         self.meta.finished = True
         self.store.save_meta(self.meta)
         sent = self.sent_bytes + (self.link.sent_bytes if self.link is not None else 0)

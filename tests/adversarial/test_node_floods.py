@@ -10,7 +10,7 @@ import collections
 import secrets
 from pathlib import Path
 
-from attacks import clean
+from attacks import TamperFrame, clean, kind_is
 
 from dealerless.node.catch_up import SERVE_BURST, SERVE_RATE
 from dealerless.node.hostile import Attack, HostileSeatNode, Send, run_table
@@ -105,3 +105,27 @@ def test_frames_by_non_seats_are_dropped_before_signature_work(tmp_path: Path) -
     # No honest node reported them as damaged or charged anybody: they never reached a machine.
     for seat in run.honest_seats():
         assert not any("refused a damaged" in line for line in run.lines.get(seat, [])), run.log()
+
+
+def test_a_caught_cheat_is_never_evicted_by_junk(tmp_path: Path) -> None:
+    """An equivocation (a caught cheat), then 400 frames with broken signatures (unattributable
+    junk, more than the machine keeps): every honest node still reports the cheat and exits 1."""
+    from test_hostile_peers import _two_commits
+
+    def cheat_then_junk(node: HostileSeatNode, frame: bytes) -> list[Send]:
+        first, second, a, b = _two_commits(node, frame)
+        junk = [
+            frame[:-64] + bytes(64 - 1 - i % 64) + bytes([1 + i // 64]) + bytes(i % 64)
+            for i in range(400)
+        ]
+        return [Send(first, (a, b)), Send(second, (b,)), *(Send(j) for j in junk)]
+
+    run = run_table(
+        tmp_path, GAME, TamperFrame(kind_is("key-commit"), cheat_then_junk), step_timeout_ms=5000
+    )
+    assert run.hostile_key is not None
+    for index, lines in run.lines.items():
+        if index == 1:
+            continue  # the hostile node
+        assert run.codes[index] == 1, run.log()
+        assert any("caught cheating: seat" in line for line in lines), run.log()
