@@ -16,7 +16,7 @@ import trio
 
 from dealerless.node.hub import Hub, bound_port
 from dealerless.node.identity import Identity
-from dealerless.node.invite import Invite
+from dealerless.node.invite import Invite, InviteError
 from dealerless.node.line_driver import LineDriver
 from dealerless.node.links import (
     FatalLinkError,
@@ -107,7 +107,14 @@ async def _run_node(
     warm_up()
     key = identity.public_key
     host = meta.role == "host"
-    invite = Invite.decode(meta.invite)
+    try:
+        invite = Invite.decode(meta.invite)
+    except InviteError as exc:
+        say(
+            f"cannot use table {meta.table_id[:12]}: its stored invite is unusable ({exc}); "
+            "tables made before invite format 2 cannot be resumed"
+        )
+        return 1
     attach = attach_message(invite, host)
     connector: Callable[[], Awaitable[tuple[Link, dict[str, Any]]]]
 

@@ -323,8 +323,8 @@ class SeatNode(JoinHandshake, CatchUp):
             key, up = message.get("key"), bool(message.get("up"))
             if not isinstance(key, bytes):
                 return
-            if up:
-                self.peers_up.add(key)
+            if up and (len(self.peers_up) < 64 or key in self.seat_keys()):
+                self.peers_up.add(key)  # bounded: a hub can name any number of keys
             else:
                 self.peers_up.discard(key)
             self.say(f"{self._who(key)} {'connected' if up else 'disconnected'}")
