@@ -85,7 +85,8 @@ class TableStore:
     def save_meta(self, meta: TableMeta) -> None:
         # Every level 0700 (mkdir's mode applies to the last one only): tables/ lists the
         # tables this home plays, and each holds the invite's token and the key shares.
-        for folder in (self.dir.parent.parent, self.dir.parent, self.dir):
+        self.dir.parent.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+        for folder in (self.dir.parent, self.dir):
             folder.mkdir(mode=0o700, exist_ok=True)
         os.chmod(self.dir.parent, 0o700)  # a tables/ made world-readable by an old version
         (self.dir / "secrets").mkdir(mode=0o700, exist_ok=True)
