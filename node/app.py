@@ -18,7 +18,7 @@ import trio
 from dealerless.node.drivers import MakeBotDriver
 from dealerless.node.hub import Hub, bound_port
 from dealerless.node.identity import Identity
-from dealerless.node.invite import Invite
+from dealerless.node.invite import Invite, InviteError
 from dealerless.node.line_driver import LineDriver
 from dealerless.node.links import (
     FatalLinkError,
@@ -136,7 +136,14 @@ async def _run_node(
     warm_up()
     key = identity.public_key
     host = meta.role == "host"
-    invite = Invite.decode(meta.invite)
+    try:
+        invite = Invite.decode(meta.invite)
+    except InviteError as exc:
+        say(
+            f"cannot use table {meta.table_id[:12]}: its stored invite is unusable ({exc}); "
+            "tables made before invite format 2 cannot be resumed"
+        )
+        return 1
     attach = attach_message(invite, host)
     connector: Connector
 
@@ -287,9 +294,11 @@ async def host_table(
     hub: Hub | None = None,
     nostr: list[str] | None = None,
     direct: bool = True,
+    make_node: Callable[..., SeatNode] = SeatNode,
 ) -> int:
     """Open a table and host it; ``hub`` (direct mode: the hub to serve, default one that only
-    this host may open tables on) is for tests and the soak run. The table id is derived from
+    this host may open tables on) and ``make_node`` (a hostile host) are for tests and the soak
+    run. The table id is derived from
     the invite's fresh token (node/invite.py); ``on_ready(meta)`` gets it with the code."""
     key = identity.public_key
     invite = Invite.create(key, game, step_timeout_ms, token=secrets.token_bytes(16))
@@ -326,6 +335,7 @@ async def host_table(
         on_ready=on_ready,
         hub=hub,
         bot_driver=bot_driver,
+        make_node=make_node,
     )
 
 

@@ -19,10 +19,11 @@ from dealerless.protocol.table import TableMachine
 from dealerless.protocol.table.events import TableEvent
 
 RECS_CHUNK = 512 * 1024
-SERVE_RATE = 1 << 20  # bytes of records per second per peer ...
-SERVE_BURST = 8 << 20  # ... with this much burst (a whole long game fits in one answer)
+SERVE_RATE = 512 << 10  # bytes of records per second per peer ...
+SERVE_BURST = 4 << 20  # ... with this much burst (a whole long game fits in one answer)
 SAME_ASK_EVERY = 2.0  # the same count from the same peer is served again after this long
-ANSWER_EVERY = 1.0  # an ``ask`` from one peer is answered at most this often (nonces aside)
+ANSWER_EVERY = 1.0  # an ``ask`` from one peer is answered at most this often ...
+NONCE_ANSWER_EVERY = 0.25  # ... and one carrying a fresh nonce (a node waiting for proof)
 NONCE_BYTES = 12
 
 
@@ -48,9 +49,9 @@ class PeerBudget:
     def take(self, amount: int, now: float) -> bool:
         self.level = min(SERVE_BURST, self.level + (now - self.stamp) * SERVE_RATE)
         self.stamp = now
-        if amount > self.level:
+        if self.level < 0:
             return False
-        self.level -= amount
+        self.level -= amount  # may go below zero once: a transcript larger than the burst
         return True
 
 
@@ -123,7 +124,8 @@ class CatchUp:
         self.peer_counts[sender] = n
         now = self.now()
         budget = self._budget(sender)
-        answer = bool(payload.get("ask")) and (nonce or now - budget.answered >= ANSWER_EVERY)
+        every = NONCE_ANSWER_EVERY if nonce else ANSWER_EVERY
+        answer = bool(payload.get("ask")) and now - budget.answered >= every
         if self.machine is None:
             if self.resync is not None:
                 stored = self.resync.stored

@@ -112,6 +112,7 @@ class _Connection:
     address: str
     scope: trio.CancelScope
     member: Member | None = None
+    shaking: bool = False  # its handshake is under way
 
     @property
     def admitted(self) -> bool:
@@ -146,7 +147,6 @@ class Hub:
         self._open: dict[int, _Connection] = {}  # by id, in arrival order (dicts keep it)
         self._per_address: collections.Counter[str] = collections.Counter()
         self._shaking: collections.Counter[str] = collections.Counter()
-        self._handshakes = trio.Semaphore(self.limits.max_handshakes)
 
     def transport_config(self) -> TransportConfig:
         return TransportConfig(
@@ -385,13 +385,25 @@ class Hub:
             except WireError as exc:
                 self._error(member, str(exc))
 
+    @staticmethod
+    def _victim(candidates: list[_Connection]) -> _Connection | None:
+        """Whom to end to make room: the oldest connection of the source address that holds
+        the most of ``candidates`` (so one address, or a stranger's many, makes room first,
+        and a player's single connection last)."""
+        if not candidates:
+            return None
+        per_address = collections.Counter(c.address for c in candidates)
+        top = max(per_address.values())
+        return next(c for c in candidates if per_address[c.address] == top)
+
     def _make_room(self) -> bool:
-        """At the connection cap: end the oldest connection that is not an admitted member."""
-        for conn in self._open.values():
-            if not conn.admitted:
-                conn.scope.cancel()
-                return True
-        return False
+        """At the connection cap: end a connection that is not an admitted member."""
+        victim = self._victim([c for c in self._open.values() if not c.admitted])
+        if victim is None:
+            return False
+        victim.scope.cancel()
+        self._open.pop(id(victim), None)  # counted out now; its task ends at its next await
+        return True
 
     async def serve_stream(self, stream: trio.SocketStream, identity: Identity) -> None:
         limits = self.limits
@@ -410,11 +422,11 @@ class Hub:
         self.connections += 1
         try:
             with conn.scope:
-                channel = await self._handshake(stream, identity, address)
+                channel = await self._handshake(stream, identity, conn)
                 if channel is not None:
                     await self.serve_channel(channel, conn)
         finally:
-            del self._open[id(conn)]
+            self._open.pop(id(conn), None)
             self._per_address[address] -= 1
             if not self._per_address[address]:
                 del self._per_address[address]
@@ -423,25 +435,39 @@ class Hub:
                 await trio.aclose_forcefully(stream)
 
     async def _handshake(
-        self, stream: trio.SocketStream, identity: Identity, address: str
+        self, stream: trio.SocketStream, identity: Identity, conn: _Connection
     ) -> SecureChannel | None:
         limits = self.limits
+        address = conn.address
         if self._shaking[address] >= limits.handshakes_per_address:
             self.refused += 1
             return None
+        if sum(self._shaking.values()) >= limits.max_handshakes:
+            # Full: end a handshake of the address with the most under way (a stranger who
+            # opens many and never finishes them), not this newcomer's.
+            shaking = [c for c in self._open.values() if c.shaking and c is not conn]
+            victim = self._victim(shaking)
+            if victim is None or self._shaking[victim.address] <= self._shaking[address]:
+                self.refused += 1
+                return None
+            victim.scope.cancel()
+            victim.shaking = False
+            self._shaking[victim.address] -= 1
+        conn.shaking = True
         self._shaking[address] += 1
         try:
             config = self.transport_config()
             with trio.move_on_after(config.handshake_timeout):
-                async with self._handshakes:
-                    return await accept_channel(stream, identity, config=config)
+                return await accept_channel(stream, identity, config=config)
             return None
         except (HandshakeError, ChannelError, OSError, trio.BrokenResourceError) as exc:
             self.say(f"refused a connection: {exc}")
             return None
         finally:
-            self._shaking[address] -= 1
-            if not self._shaking[address]:
+            if conn.shaking:  # (not if it was ended to make room: counted out then)
+                conn.shaking = False
+                self._shaking[address] -= 1
+            if self._shaking[address] <= 0:
                 del self._shaking[address]
 
     async def serve_tcp(

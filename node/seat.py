@@ -151,15 +151,19 @@ class SeatNode(JoinHandshake, CatchUp):
         if to is not None:
             message["to"] = to
         self.queue_hub(message)
+        if payload["t"] != "sig":
+            self.emit(ev="out", t=payload["t"])
 
     def queue_signed(self, payload: dict[str, Any], to: bytes | None = None) -> None:
         self.queue(seal(self.identity, self.store.table_id, payload), to)
+        self.emit(ev="out", t=payload["t"])
 
     def queue_records(self, payload: dict[str, Any], to: bytes, size: int) -> bool:
         """Records for another seat, unless too many already wait (it will ask again)."""
         if self.outbox_bytes + size > RECS_QUEUED_BYTES:
             return False
         self.queue_hub({"t": "send", "data": encode(payload), "to": to}, size)
+        self.emit(ev="out", t="recs")
         return True
 
     def _stop(self, reason: str) -> None:
@@ -323,8 +327,8 @@ class SeatNode(JoinHandshake, CatchUp):
             key, up = message.get("key"), bool(message.get("up"))
             if not isinstance(key, bytes):
                 return
-            if up:
-                self.peers_up.add(key)
+            if up and (len(self.peers_up) < 64 or key in self.seat_keys()):
+                self.peers_up.add(key)  # bounded: a hub can name any number of keys
             else:
                 self.peers_up.discard(key)
             self.say(f"{self._who(key)} {'connected' if up else 'disconnected'}")
@@ -635,7 +639,10 @@ class SeatNode(JoinHandshake, CatchUp):
             culprits = sorted({self.name_of(v.culprit) for v in blamed})
             extra = f" (+{self.cheats_uncounted} more)" if self.cheats_uncounted else ""
             self.say(f"caught cheating: {', '.join(culprits)}: {len(blamed)} violation(s){extra}")
-        self.exit_code = 0 if verified and not blamed else 1
+        started = machine.hand >= 1  # hand 0 is the configuration's signatures
+        if not started:
+            self.say("the table never started: the seats did not all sign the configuration")
+        self.exit_code = 0 if verified and started and not blamed else 1
         self.meta.finished = True
         self.store.save_meta(self.meta)
         # The game is over: no resume needs the key shares any more (with the transcript they

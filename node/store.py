@@ -118,8 +118,12 @@ class TableStore:
         return self.db.has_table(self.key)
 
     def save_meta(self, meta: TableMeta) -> None:
-        self.dir.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
-        self.dir.mkdir(mode=0o700, exist_ok=True)
+        # Every level 0700 (mkdir's mode applies to the last one only): tables/ lists the
+        # tables this home plays, and each folder holds the table's transcript.
+        self.dir.parent.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+        for folder in (self.dir.parent, self.dir):
+            folder.mkdir(mode=0o700, exist_ok=True)
+        os.chmod(self.dir.parent, 0o700)  # a tables/ made world-readable by an old version
         self.db.put_meta(self.key, asdict(meta), meta.finished)
         self._transcript = None
 
@@ -160,7 +164,9 @@ class TableStore:
         """
         path = self.transcript_path
         if not path.exists():
-            self._file = open(path, "xb")  # noqa: SIM115 - closed by close()
+            # 0600: the transcript shows every card this seat saw (its own hands included).
+            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+            self._file = open(fd, "wb")  # noqa: SIM115 - closed by close()
             self._writer = TranscriptWriter.create(self._file, config.to_wire(), fsync=False)
             self._sync()
             fsync_directory(path.parent)

@@ -141,14 +141,14 @@ def _run_table(game: str, players: int, hands: int, root: Path, way: list[str]) 
         if time.monotonic() > deadline or procs[0].poll() is not None:
             raise RuntimeError("the host did not start")
         time.sleep(0.05)
-    code = invite.read_text().strip()
     for seat in range(1, players):
         procs.append(
             subprocess.Popen(  # noqa: S603
                 [
                     *cli,
                     "join",
-                    code,
+                    "--invite-file",  # the code holds the join token: never on a command line
+                    str(invite),
                     "--home",
                     str(root / f"h{seat}"),
                     "--name",

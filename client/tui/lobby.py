@@ -73,7 +73,9 @@ def lobby_text(lobby: LobbyState, lang: str, width: int = 80) -> StyleAndTextTup
     for number, name in enumerate(lobby.names):
         you = "  (" + tr(lang, "seat.you") + ")" if name == lobby.name else ""
         host = "  " + tr(lang, "lobby.host") if number == 0 else ""
-        line("", f"  {number + 1}. {name}{you}{host}")
+        prints = lobby.fingerprints
+        key = f"  [{prints[number]}]" if number < len(prints) else ""  # who really sits there
+        line("", f"  {number + 1}. {name}{you}{host}{key}")
     if lobby.need is None:
         line("class:dim", "  " + tr(lang, "lobby.connecting"))
     elif lobby.need > 0:

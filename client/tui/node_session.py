@@ -64,6 +64,7 @@ class LobbyState:
     table_id: str = ""
     fingerprint: str = ""  # ours
     names: list[str] = field(default_factory=list)  # who is at the table (host first)
+    fingerprints: list[str] = field(default_factory=list)  # of the same seats, if known
     need: int | None = None  # players still missing (None: not known yet)
     messages: list[str] = field(default_factory=list)  # everything the node said
     version: int = 0
@@ -155,6 +156,7 @@ class DriverSession:
         if self.machine is not None:
             return
         self.lobby.names = list(view.names)
+        self.lobby.fingerprints = list(view.fingerprints)
         self.lobby.need = view.need
         self._lobby_changed()
 

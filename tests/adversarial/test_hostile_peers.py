@@ -387,7 +387,7 @@ def test_garbage_msgpack_and_wire_payloads(tmp_path: Path) -> None:
             self.started = True
             junk = [b"", b"\xc1", b"\x92\x01", bytes(range(256)), b"\xdd\xff\xff\xff\xff"]
             for data in [*junk, b"\x81\xa1t\x05", b"\x82\xa1t\xa1f\xa1f\x07"]:
-                node.outbox.append({"t": "send", "data": data})  # past the node's own encoder
+                node.queue_hub({"t": "send", "data": data})  # past the node's own encoder
             node.wake.set()
             return [Send(j) for j in junk] + [Send(frame)]
 

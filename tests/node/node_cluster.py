@@ -152,6 +152,11 @@ class Cluster:
             ["resume", "--home", str(self.homes[seat]), "--bot", "--linger", str(linger)],
         )
 
+    def wait_for_config(self, seat: int, timeout: float = 60) -> None:
+        """Until this seat holds the signed configuration (every seat is taken)."""
+        path = self.store(seat).dir / "config.bin"
+        wait_for(path.exists, timeout, f"seat {seat}'s configuration", list(self.procs.values()))
+
     def kill(self, name: str) -> None:
         proc = self.procs[name]
         proc.send_signal(signal.SIGKILL)

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import stat
 import subprocess
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -14,8 +16,10 @@ from dealerless.node.hub import Hub, HubLimits, _Bucket, bound_port
 from dealerless.node.identity import Identity
 from dealerless.node.invite import Invite
 from dealerless.node.links import LinkError, attach_message, open_remote
+from dealerless.node.store import TableStore
 from dealerless.node.transport import TransportConfig
 from dealerless.protocol.rules.registry import make_config
+from dealerless.protocol.table import SeatInfo, TableConfig
 
 CLI = [sys.executable, "-m", "dealerless.client.cli"]
 
@@ -96,3 +100,33 @@ def test_hub_caps_frames_tables_and_members() -> None:
             nursery.cancel_scope.cancel()
 
     trio.run(main)
+
+
+def test_table_files_are_private(tmp_path: Path) -> None:
+    """Transcripts, invite files and table directories are readable by their owner only."""
+    invite_file = tmp_path / "invite"
+    host = subprocess.Popen(
+        [*CLI, "host", "--game", "tuppen", "--seats", "2", "--bot", "--home", str(tmp_path),
+         "--listen", "127.0.0.1:0", "--invite-file", str(invite_file)],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )  # fmt: skip
+    try:
+        deadline = time.monotonic() + 60
+        tables = tmp_path / "tables"
+        while not (invite_file.exists() and tables.exists() and any(tables.iterdir())):
+            assert time.monotonic() < deadline, "no invite file"
+            time.sleep(0.05)
+        table = next(tables.iterdir())
+        assert stat.S_IMODE(invite_file.stat().st_mode) == 0o600
+        assert stat.S_IMODE(tables.stat().st_mode) == 0o700
+        assert stat.S_IMODE(table.stat().st_mode) == 0o700
+        assert stat.S_IMODE((table / "meta.json").stat().st_mode) == 0o600
+    finally:
+        host.kill()
+        host.wait()
+    store = TableStore(tmp_path, bytes.fromhex(table.name))
+    seats = tuple(SeatInfo(n, Identity.generate().public_key) for n in "ab")
+    config = TableConfig(store.table_id, make_config("tuppen", 2, {}), seats)
+    store.open_transcript(config)
+    store.close()
+    assert stat.S_IMODE(store.transcript_path.stat().st_mode) == 0o600

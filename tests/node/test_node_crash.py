@@ -101,3 +101,28 @@ def test_a_node_back_alone_waits_for_a_peer_before_it_writes(cluster: Cluster) -
     assert "heard from a peer: writing again" in log.read_text()
     audit = cluster.check_identical(list(range(SEATS)))
     assert len(audit.records) > alone
+
+
+@pytest.mark.parametrize("damage", ["missing", "corrupt"])
+def test_a_lost_key_share_is_named_not_a_traceback(cluster: Cluster, damage: str) -> None:
+    """The stored key share of the running hand is gone or damaged when a node resumes: it
+    says which file is wrong and exits 1 (the table machine's voiding of the hand is the
+    protocol side's); no traceback."""
+    cluster.host("limit-tuppen", SEATS, ["hands=2"], step_timeout=4000, linger=3)
+    for seat in range(1, SEATS):
+        cluster.join(seat, linger=3)
+    wait_for(lambda: cluster.count(1) >= 20, 120, "seat1 in play", cluster.procs.values())
+    cluster.kill("seat1")
+    shares = sorted((cluster.store(1).dir / "secrets").glob("hand-*.key"))
+    assert shares
+    for share in shares:
+        if damage == "missing":
+            share.unlink()
+        else:
+            share.write_bytes(b"\x00garbage")
+    cluster.resume(1, linger=3)
+    codes = cluster.wait(["seat1"], 120)
+    log = cluster.logs["seat1#1"].read_text()
+    assert "Traceback" not in log, log
+    assert codes["seat1"] == 1, log
+    assert "key share" in log and "secrets" in log, log

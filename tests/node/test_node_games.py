@@ -45,7 +45,8 @@ def test_a_human_seat_plays_from_the_terminal(cluster: Cluster) -> None:
         "seat1",
         [
             "join",
-            cluster.invite_code,
+            "--invite-file",  # stdin carries the moves; the code holds the token: not in argv
+            str(cluster.root / "invite"),
             "--home",
             str(cluster.homes[1]),
             "--name",

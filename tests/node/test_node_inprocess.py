@@ -4,16 +4,18 @@ the game still completes; a joiner with a wrong host key refuses to talk."""
 from __future__ import annotations
 
 import dataclasses
+import stat
 from pathlib import Path
 from typing import Any
 
 import trio
 
 from dealerless.client.bots.driver import BotDriver
-from dealerless.node.app import _run_node, host_table, meta_for_invite
-from dealerless.node.hub import Hub, Member
+from dealerless.node.app import _remote_connector, _run_node, host_table, meta_for_invite
+from dealerless.node.hub import Hub, Member, bound_port
 from dealerless.node.identity import Identity
 from dealerless.node.invite import Invite, host_pin
+from dealerless.node.links import FatalLinkError, attach_message
 from dealerless.node.seat import NodeOptions
 from dealerless.node.store import TableMeta, TableStore
 from dealerless.node.wire import decode, encode
@@ -166,3 +168,41 @@ def test_wrong_host_key_is_refused(tmp_path: Path) -> None:
     trio.run(main)
     assert codes["join"] == 1
     assert any("identity mismatch" in line for line in lines), lines
+
+
+def test_a_relay_is_pinned_on_first_use(tmp_path: Path) -> None:
+    """A relay the invite names without a fingerprint is pinned to the key it showed first
+    (remembered 0600 per address); another key at that address later is refused."""
+    host = Identity.generate()
+    game = make_config("tuppen", 2, {})
+    port = 0
+    lines: list[str] = []
+
+    async def attach(relay_identity: Identity, port: int) -> None:
+        hub = Hub()
+        async with trio.open_nursery() as nursery:
+            listeners = await nursery.start(hub.serve_tcp, "127.0.0.1", port, relay_identity)
+            bound = bound_port(listeners)
+            invite = Invite.create(host.public_key, game, 60_000, relay=("127.0.0.1", bound))
+            meta = meta_for_invite(invite, name="h", bot=True, transcript="")
+            meta.role, meta.host_key = "host", host.public_key.hex()
+            connector = _remote_connector(
+                host, tmp_path, meta, invite, attach_message(invite, True), lines.append
+            )
+            lines.append(f"port {bound}")
+            try:
+                link, _ = await connector()
+                await link.aclose()
+            except FatalLinkError as exc:
+                lines.append(f"refused: {exc}")
+            finally:
+                nursery.cancel_scope.cancel()
+
+    trio.run(attach, Identity.generate(), 0)
+    port = int(next(x for x in lines if x.startswith("port")).split()[1])
+    assert not any(x.startswith("refused") for x in lines), lines
+    pins = tmp_path / "relays.json"
+    assert pins.exists() and stat.S_IMODE(pins.stat().st_mode) == 0o600
+    assert any("pinned from now on" in line for line in lines)
+    trio.run(attach, Identity.generate(), port)  # another relay key at the same address
+    assert "identity mismatch" in lines[-1], lines
