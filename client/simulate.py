@@ -8,11 +8,10 @@ bots still only look at what their seat may know. Randomness here is a seeded
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 
-from dealerless.client.bots import Bot, bot_for
+from dealerless.client.bots import Bot, lineup_bot
 from dealerless.protocol.cards import DECK, Card
 from dealerless.protocol.rules.base import (
     Action,
@@ -35,19 +34,6 @@ class SimulationError(RuntimeError):
 class HiddenInformationError(SimulationError):
     """A bot chose differently on the all-seeing engine than on its seat's view: it read
     something its seat cannot know."""
-
-
-def seat_bots(game: str, lineup: Sequence[str] | None) -> Bot:
-    """One chooser that asks the bot of each seat's kind (``lineup[seat]``; None: every seat
-    plays the basic bot)."""
-    if lineup is None:
-        return bot_for(game)
-    bots = [bot_for(game, kind) for kind in lineup]
-
-    def choose(engine: Engine, seat: int, rng: random.Random, required: bool) -> Action | None:
-        return bots[seat](engine, seat, rng, required)
-
-    return choose
 
 
 @dataclass
@@ -120,7 +106,7 @@ def play_game(
     _check_lineup(config, lineup)
     rng = random.Random(seed)
     engine = new_engine(config, first_dealer=rng.randrange(config.players))
-    bot = seat_bots(config.game, lineup)
+    bot = lineup_bot(config.game, lineup)
     record = GameRecord(config)
     while engine.outcome is None:
         if len(record.hands) >= max_hands:
@@ -163,7 +149,7 @@ def play_game_with_views(
     referee = new_engine(config, first_dealer=dealer)
     views = [new_engine(config, first_dealer=dealer) for _ in range(config.players)]
     engines = [referee, *views]
-    bot = seat_bots(config.game, lineup)
+    bot = lineup_bot(config.game, lineup)
     if check_hidden:
         bot = _blind_checked(bot, referee)
     record = GameRecord(config)

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import importlib
 import random
+from collections.abc import Sequence
 from typing import Protocol
 
 from dealerless.protocol.rules.base import Action, Engine
@@ -61,3 +62,16 @@ def bot_for(game: str, level: str = "basic") -> Bot:
     module = importlib.import_module(f"dealerless.client.bots.{family}{suffix}")
     chooser: Bot = module.choose_action
     return chooser
+
+
+def lineup_bot(game: str, lineup: Sequence[str] | None) -> Bot:
+    """One chooser that asks the bot of each seat's kind (``lineup[seat]``; None: every seat
+    plays the basic bot)."""
+    if lineup is None:
+        return bot_for(game)
+    bots = [bot_for(game, kind) for kind in lineup]
+
+    def choose(engine: Engine, seat: int, rng: random.Random, required: bool) -> Action | None:
+        return bots[seat](engine, seat, rng, required)
+
+    return choose

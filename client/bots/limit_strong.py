@@ -34,6 +34,7 @@ from dealerless.client.bots.tuppen_sim import (
     read_view,
     sample_deals,
 )
+from dealerless.protocol.cards import Card
 from dealerless.protocol.rules.base import Action, ActionKind, Engine
 from dealerless.protocol.rules.limit_laundry import is_dirty_laundry
 
@@ -62,14 +63,7 @@ def choose_action(engine: Engine, seat: int, rng: random.Random, required: bool)
     plays = [a for a in legal if a.kind == K.PLAY]
     if K.CALL not in kinds and (not required or not plays):
         return None  # an optional knock out of turn: only on its own turn
-    view = read_view(
-        len(state["hands"]),
-        seat,
-        mine,
-        state["trick"],
-        [len(h) for h in state["hands"]],
-        state["active"],
-    )
+    view = _read(state, seat, mine)
     betting = dict(state["betting"])
     betting["loose"] = loose_rates(state, seat)
     shown = _shown(state, seat)
@@ -84,8 +78,34 @@ def choose_action(engine: Engine, seat: int, rng: random.Random, required: bool)
         margin = BET_MARGIN if view.tricks_done == 3 else EARLY_MARGIN
         if best is not None and value > check + margin:
             return best
+    return _card(view, plays, shown, rng)
+
+
+def choose_card(engine: Engine, seat: int, rng: random.Random) -> Action:
+    """The card-play decision alone (the ``normal`` level plays its cards this way)."""
+    plays = [a for a in engine.legal_actions(seat) if a.kind == K.PLAY]
+    state: dict[str, Any] = engine.public_state()
+    mine = [s.card for s in engine.hand(seat) if s.card is not None]
+    return _card(_read(state, seat, mine), plays, _shown(state, seat), rng)
+
+
+def _read(state: dict[str, Any], seat: int, mine: list[Card]) -> TrickView:
+    return read_view(
+        len(state["hands"]),
+        seat,
+        mine,
+        state["trick"],
+        [len(h) for h in state["hands"]],
+        state["active"],
+    )
+
+
+def _card(
+    view: TrickView, plays: list[Action], shown: dict[int, float], rng: random.Random
+) -> Action:
     if len(plays) == 1:
         return plays[0]
+    seat = view.seat
     deals = sample_deals(view, rng, PLAY_SAMPLES)
     weights = [deal_weight(view, d, shown) for d in deals]
     values = card_values(view, deals, weights, lambda w: 1.0 if w == seat else 0.0)

@@ -82,8 +82,21 @@ def choose_action(engine: Engine, seat: int, rng: random.Random, required: bool)
         return by_kind[K.KNOCK]
     if not plays:
         return legal[0]
+    return _card(view, hand, plays, rng)
+
+
+def choose_card(engine: Engine, seat: int, rng: random.Random) -> Action:
+    """The card-play decision alone (the ``normal`` level plays its cards this way)."""
+    plays = [a for a in engine.legal_actions(seat) if a.kind == K.PLAY]
+    state: dict[str, Any] = engine.public_state()
+    mine = [s.card for s in engine.hand(seat) if s.card is not None]
+    return _card(_view(state, seat, mine), state["hand"], plays, rng)
+
+
+def _card(view: TrickView, hand: dict[str, Any], plays: list[Action], rng: random.Random) -> Action:
     if len(plays) == 1:
         return plays[0]
+    seat = view.seat
     deals = sample_deals(view, rng, PLAY_SAMPLES)
     weights = [deal_weight(view, d, _shown(hand, seat)) for d in deals]
     values = card_values(view, deals, weights, lambda w: 1.0 if w == seat else 0.0)
