@@ -101,12 +101,14 @@ def play_game(
     max_hands: int = 10_000,
     on_step: StepHook | None = None,
     lineup: Sequence[str] | None = None,
+    bots: Sequence[Bot] | None = None,
 ) -> GameRecord:
-    """One engine-only game; ``lineup`` names the bot kind of every seat (default: basic)."""
+    """One engine-only game; ``lineup`` names the bot kind of every seat (default: basic),
+    or ``bots`` gives every seat's chooser (benchmarks wrap them)."""
     _check_lineup(config, lineup)
     rng = random.Random(seed)
     engine = new_engine(config, first_dealer=rng.randrange(config.players))
-    bot = lineup_bot(config.game, lineup)
+    bot = lineup_bot(config.game, lineup) if bots is None else _per_seat(bots)
     record = GameRecord(config)
     while engine.outcome is None:
         if len(record.hands) >= max_hands:
@@ -119,6 +121,13 @@ def play_game(
 
 class DivergenceError(SimulationError):
     """Two views of the same game disagree on the public state."""
+
+
+def _per_seat(bots: Sequence[Bot]) -> Bot:
+    def choose(engine: Engine, seat: int, rng: random.Random, required: bool) -> Action | None:
+        return bots[seat](engine, seat, rng, required)
+
+    return choose
 
 
 def _check_lineup(config: GameConfig, lineup: Sequence[str] | None) -> None:

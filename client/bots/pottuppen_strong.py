@@ -37,7 +37,7 @@ from dealerless.protocol.rules.base import Action, ActionKind, Engine
 
 K = ActionKind
 PLAY_SAMPLES = 20
-BET_SAMPLES = 40
+BET_SAMPLES = 64
 BET_SHOWN = 6.0  # the hand value a bet usually shows
 PASS_SHOWN = 6.0  # ... and the value a pass usually stays below
 BET_ANYWAY = 0.04  # modelled chance that a seat bets whatever its cards
