@@ -24,9 +24,9 @@ from dealerless.protocol.rules.base import Action, ActionKind, Engine
 from dealerless.protocol.rules.belote_tricks import card_points, strength
 
 K = ActionKind
-PLAYOUT_BUDGET = 48  # playouts per card-play decision, shared among the legal cards
+PLAYOUT_BUDGET = 96  # playouts per card-play decision, shared among the legal cards
 MIN_DEALS = 4
-MAX_DEALS = 16
+MAX_DEALS = 24
 BID_VALUE = 46  # the basic bot's threshold, without its random jitter
 
 
