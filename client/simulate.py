@@ -235,11 +235,11 @@ def _blind_checked(bot: Bot, referee: Engine) -> Bot:
     """A bot that asks ``bot`` on the referee first (with a copy of the random state), then on
     the view, and insists on the same move and the same random state afterwards."""
 
-    def choose(view: Engine, seat: int, rng: random.Random, required: bool) -> Action | None:
+    def choose(engine: Engine, seat: int, rng: random.Random, required: bool) -> Action | None:
         twin = random.Random()
         twin.setstate(rng.getstate())
         seen_all = bot(referee, seat, twin, required)
-        chosen = bot(view, seat, rng, required)
+        chosen = bot(engine, seat, rng, required)  # the seat's view
         same_card = (seen_all is None) == (chosen is None) and (
             seen_all is None or chosen is None or replace(seen_all, position=None)
             == replace(chosen, position=None)

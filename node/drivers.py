@@ -13,11 +13,13 @@ import random
 from dataclasses import dataclass
 from typing import Protocol
 
-from dealerless.client.bots import bot_for
+from dealerless.client.bots import DEFAULT_LEVEL, bot_for
 from dealerless.protocol.rules.base import Action
 from dealerless.protocol.table import TableMachine
 
-__all__ = ["BotDriver", "Driver", "LobbyView", "NodeOptions"]
+DEFAULT_BOT_LEVEL = DEFAULT_LEVEL  # the level of a seat filled by a bot
+
+__all__ = ["DEFAULT_BOT_LEVEL", "BotDriver", "Driver", "LobbyView", "NodeOptions"]
 
 
 class Driver(Protocol):
@@ -25,14 +27,16 @@ class Driver(Protocol):
 
 
 class BotDriver:
-    """Plays a seat with the game's bot (chosen from the signed configuration)."""
+    """Plays a seat with the game's bot (chosen from the signed configuration) at ``level``
+    (strong by default: the seats filled for a person)."""
 
-    def __init__(self, seed: int | None = None) -> None:
+    def __init__(self, seed: int | None = None, level: str = DEFAULT_BOT_LEVEL) -> None:
         self.rng = random.Random(seed)  # noqa: S311 - bot choices are not secrets
+        self.level = level
 
     async def choose(self, machine: TableMachine) -> Action | None:
         assert machine.seat is not None
-        bot = bot_for(machine.config.game.game)
+        bot = bot_for(machine.config.game.game, self.level)
         return bot(machine.engine, machine.seat, self.rng, True)
 
 

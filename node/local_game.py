@@ -19,6 +19,7 @@ from typing import Any
 import trio
 
 from dealerless.node.app import host_table
+from dealerless.node.drivers import DEFAULT_BOT_LEVEL as DEFAULT_LEVEL
 from dealerless.node.identity import load_or_create_identity
 from dealerless.node.seat import BotDriver, Driver, NodeOptions
 from dealerless.node.store import TableMeta
@@ -50,9 +51,10 @@ async def local_game(
     step_timeout_ms: int = 60_000,
     bot_output: int | None = subprocess.DEVNULL,
     on_ready: Callable[[TableMeta], None] | None = None,
+    bot_level: str = DEFAULT_LEVEL,
 ) -> int:
     """Play one game (async; see :func:`run_local_game`). If cancelled (the player left),
-    the bot processes are killed."""
+    the bot processes are killed. ``bot_level``: the level of every bot seat."""
     if bots + 1 != game_config.players:
         raise ValueError(f"{game_config.players} seats need {game_config.players - 1} bots")
     with tempfile.TemporaryDirectory(prefix="dealerless-local-") as tmp:
@@ -76,12 +78,14 @@ async def local_game(
                     f"bot{number}",
                     "--linger",
                     "5",
+                    "--level",
+                    bot_level,
                 ]
                 procs.append(subprocess.Popen(args, stdout=bot_output, stderr=bot_output))  # noqa: S603
             if on_ready is not None:
                 on_ready(meta)
 
-        driver = human_driver or BotDriver()
+        driver = human_driver or BotDriver(level=bot_level)
         finished = False
         try:
             code = await host_table(
@@ -120,6 +124,7 @@ def run_local_game(
     say: Callable[[str], None] = print,
     step_timeout_ms: int = 60_000,
     bot_output: int | None = subprocess.DEVNULL,
+    bot_level: str = DEFAULT_LEVEL,
 ) -> int:
     """Play one game: seat 0 in this process (``human_driver``, or a bot when None), ``bots``
     bot seats as separate processes. Returns 0 for a complete game whose transcript verified.
@@ -136,5 +141,6 @@ def run_local_game(
             say=say,
             step_timeout_ms=step_timeout_ms,
             bot_output=bot_output,
+            bot_level=bot_level,
         )
     )

@@ -60,13 +60,13 @@ def _figures(times: Sequence[float]) -> dict[str, Any]:
 def measure(game: str, level: str, games: int, seed: int) -> dict[str, Any]:
     config = make_config(game, 4, {})
     measured = bot_for(game, level)
-    required: list[float] = []
+    waited: list[float] = []  # decisions the game waits for
     optional: list[float] = []
 
-    def timed(engine: Engine, seat: int, rng: random.Random, must: bool) -> Action | None:
+    def timed(engine: Engine, seat: int, rng: random.Random, required: bool) -> Action | None:
         started = time.perf_counter()
-        action = measured(engine, seat, rng, must)
-        (required if must else optional).append(time.perf_counter() - started)
+        action = measured(engine, seat, rng, required)
+        (waited if required else optional).append(time.perf_counter() - started)
         return action
 
     timed_bot: Bot = timed
@@ -78,7 +78,7 @@ def measure(game: str, level: str, games: int, seed: int) -> dict[str, Any]:
             play_game(config, seed + number, lineup=None, bots=bots)
         except SimulationError as exc:
             raise SystemExit(f"dealerless bench bots: {game} game {number} failed: {exc}") from exc
-    return {"required": _figures(required), "optional": _figures(optional)}
+    return {"required": _figures(waited), "optional": _figures(optional)}
 
 
 def run(args: argparse.Namespace) -> int:

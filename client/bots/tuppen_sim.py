@@ -16,6 +16,7 @@ the last trick pays) every seat does the opposite: keep the weakest card, shed t
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -234,7 +235,7 @@ def signal_weight(strength_shown: float, value: float, scale: float = 0.8) -> fl
         return 1.0
     if x < -8:
         return 0.05
-    return 0.05 + 0.95 / (1.0 + pow(2.718281828, -x))
+    return 0.05 + 0.95 / (1.0 + math.exp(-x))
 
 
 def deal_weight(view: TrickView, hands: Deal, shown: Mapping[int, float]) -> float:

@@ -8,10 +8,16 @@ from pathlib import Path
 
 import trio
 
-from dealerless.client.commands.play import add_screen_arguments, plain_mode, run_on_screen
+from dealerless.client.commands.play import (
+    add_level_argument,
+    add_screen_arguments,
+    plain_mode,
+    run_on_screen,
+)
 from dealerless.node.app import EventLog, join_table, stderr_say
 from dealerless.node.cli_common import add_common, default_name, load_identity_or_say, node_options
 from dealerless.node.identity import Identity
+from dealerless.node.seat import BotDriver
 from dealerless.node.wire import Invite, InviteError
 
 HELP = "join a table with an invite code (the same command resumes it after a crash)"
@@ -21,6 +27,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("code", metavar="CODE", help="the invite code (dl1:...)")
     parser.add_argument("--name", default="", help="your name at the table")
     add_common(parser)
+    add_level_argument(parser, "with --bot: the bot's level")
     add_screen_arguments(parser)
 
 
@@ -51,6 +58,7 @@ def run(args: argparse.Namespace) -> int:
                 name=args.name or default_name(),
                 bot=args.bot,
                 transcript=args.transcript,
+                driver=BotDriver(level=args.level) if args.bot else None,
                 say=say,
                 log=log,
                 options=node_options(args),

@@ -44,6 +44,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="a house-rule option; see `dealerless rules GAME`",
     )
     parser.add_argument("--name", default="", help="your name at the table")
+    add_level_argument(parser, "the bots' level")
     parser.add_argument(
         "--timeout",
         type=int,
@@ -52,6 +53,17 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="a seat silent this long at its step is timed out (default 120)",
     )
     add_screen_arguments(parser)
+
+
+def add_level_argument(parser: argparse.ArgumentParser, what: str) -> None:
+    from dealerless.client.bots import DEFAULT_LEVEL, LEVELS
+
+    parser.add_argument(
+        "--level",
+        choices=LEVELS,
+        default=DEFAULT_LEVEL,
+        help=f"{what}: {', '.join(LEVELS)} (default {DEFAULT_LEVEL})",
+    )
 
 
 def add_screen_arguments(parser: argparse.ArgumentParser) -> None:
@@ -106,7 +118,9 @@ def run(args: argparse.Namespace) -> int:
         from dealerless.node.local_game import run_local_game
 
         driver = LineDriver(unicode=not args.ascii)
-        return run_local_game(config, bots, driver, name=name, step_timeout_ms=step_ms)
+        return run_local_game(
+            config, bots, driver, name=name, step_timeout_ms=step_ms, bot_level=args.level
+        )
 
     from dealerless.client.tui.node_session import DriverSession, LobbyState
     from dealerless.node.local_game import local_game
@@ -124,6 +138,7 @@ def run(args: argparse.Namespace) -> int:
             say=session.say,
             step_timeout_ms=step_ms,
             on_ready=session.on_ready,
+            bot_level=args.level,
         )
 
     return run_on_screen(session, node_main, args)

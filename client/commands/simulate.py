@@ -133,7 +133,8 @@ def run(args: argparse.Namespace) -> int:
         except (ProtocolSimError, OSError) as exc:
             return _fail(f"game {number + 1} (seed {seed}) failed: {exc}")
     elapsed = time.perf_counter() - started
-    doc = {
+    kinds = summarise(games)
+    doc: dict[str, Any] = {
         "game": config.game,
         "players": config.players,
         "options": dict(config.options),
@@ -142,7 +143,7 @@ def run(args: argparse.Namespace) -> int:
         "seconds": round(elapsed, 3),
         "lineup": lineup or ["basic"] * players,
         "rotate": bool(args.rotate),
-        "kinds": summarise(games),
+        "kinds": kinds,
         "games": games,
     }
     if args.json:
@@ -155,7 +156,7 @@ def run(args: argparse.Namespace) -> int:
             + (f", lineup: {','.join(g['lineup'])}" if lineup is not None else "")
         )
     if lineup is not None:
-        for kind, f in doc["kinds"].items():
+        for kind, f in kinds.items():
             print(
                 f"{kind}: won {f['wins']} of {f['seat_games']} seat-games"
                 f" ({100 * f['win_rate']:.1f} %), mean {spec.score_kind}"

@@ -1,4 +1,5 @@
-"""The player's settings (name, language, time per move, suit letters, house rules), kept as
+"""The player's settings (name, language, time per move, bot level, suit letters, house rules),
+kept as
 JSON in the platform's config folder."""
 
 from __future__ import annotations
@@ -8,6 +9,7 @@ import os
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
+from dealerless.client.bots import DEFAULT_LEVEL, LEVELS
 from dealerless.client.tui.i18n import LANGUAGES
 from dealerless.protocol.rules.base import OptionValue
 
@@ -17,6 +19,7 @@ class Settings:
     name: str = "player"
     lang: str = "en"
     timeout_s: int = 120
+    level: str = DEFAULT_LEVEL  # of the bots that fill the seats
     ascii: bool = False
     game: str = "tuppen"
     bots: int = 3
@@ -42,6 +45,8 @@ class Settings:
                     setattr(settings, key, value)
         if settings.lang not in LANGUAGES:
             settings.lang = "en"
+        if settings.level not in LEVELS:
+            settings.level = DEFAULT_LEVEL
         return settings
 
     def save(self, path: Path | None = None) -> None:

@@ -45,4 +45,7 @@ def test_basic_bot_keeps_its_misreading_of_the_folded_leader() -> None:
     e = folded_leader_position()
     table = [(1, Card.parse("9H")), (2, Card.parse("7C"))]
     assert basic.hand_strength([Card.parse("JH")], table, {0, 2}) == 0.0
+    choices = [basic.choose_action(e, 0, random.Random(s), True) for s in range(40)]
+    knocks = sum(1 for a in choices if a is not None and a.kind == K.KNOCK)
+    assert knocks <= 6  # only its rare bluff
 
