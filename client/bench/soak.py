@@ -19,7 +19,6 @@ from __future__ import annotations
 import argparse
 import json
 import random
-import secrets
 import signal
 import subprocess
 import sys
@@ -33,6 +32,7 @@ from typing import Any
 import trio
 
 from dealerless.node.app import host_table
+from dealerless.node.cli_common import write_private
 from dealerless.node.drivers import BotDriver, NodeOptions
 from dealerless.node.hostile import FaultyHub
 from dealerless.node.identity import Identity
@@ -82,12 +82,13 @@ async def _play(
     homes = [root / f"node{i}" for i in range(game.players)]
     for home in homes:
         home.mkdir(parents=True, exist_ok=True)
-    played = Played(secrets.token_bytes(16), homes)
+    played = Played(b"", homes)  # the table id comes with the invite
     invite: list[str] = []
     ready = trio.Event()
 
     def on_ready(meta: TableMeta) -> None:
         invite.append(meta.invite)
+        played.table_id = bytes.fromhex(meta.table_id)
         ready.set()
 
     async def host() -> None:
@@ -103,13 +104,14 @@ async def _play(
             options=NodeOptions(linger=5.0),
             on_ready=on_ready,
             hub=hub,
-            table_id=played.table_id,
         )
 
     async def joiner(i: int) -> None:
         await ready.wait()
         command = [*CLI, "join", "--bot", "--home", str(homes[i]), "--name", f"n{i}"]
-        command += ["--linger", "5", invite[0]]
+        invite_file = homes[i] / "invite"  # the code holds the join token: a 0600 file, not argv
+        write_private(str(invite_file), invite[0] + "\n")
+        command += ["--linger", "5", "--invite-file", str(invite_file)]
         with open(homes[i] / "node.log", "ab") as log:
             while True:
                 proc = await trio.lowlevel.open_process(
@@ -189,6 +191,7 @@ def one_table(
     hashes = set()
     hands = 0
     caught = 0
+    silent_hands: list[dict[str, Any]] = []
     loaded = TableStore(played.homes[0], played.table_id).load_config()
     if loaded is None:
         why = "no configuration"
@@ -201,12 +204,20 @@ def one_table(
             hashes.add(report.state_hash)
             hands = max(hands, len(report.hands))
             caught += len(report.caught)
+            if i == 0:  # every honest transcript has the same hands; one is enough
+                silent_hands = [
+                    {"hand": h.hand, "seat": h.silent, "lost": -h.deltas[h.silent]}
+                    for h in report.hands
+                    if h.silent is not None
+                ]
         if len(hashes) > 1:
             why = "peers' final states differ"
         bad = {i: c for i, c in played.codes.items() if c != 0}
         if bad:
             why = why or f"node exit codes {bad}"
-    result.update(diverged=bool(why), why=why, hands=hands, caught=caught)
+    result.update(
+        diverged=bool(why), why=why, hands=hands, caught=caught, silent_hands=silent_hands
+    )
     return result
 
 
@@ -247,6 +258,10 @@ def run(args: argparse.Namespace) -> int:
         "hands": sum(t["hands"] for t in tables),
         "divergences": sum(1 for t in tables if t["diverged"]),
         "caught": sum(t.get("caught", 0) for t in tables),
+        # hands that ended for silence, and what each silent seat lost (score change, sign
+        # by the game: penalty points count up)
+        "hands_ended_by_timeout": sum(len(t.get("silent_hands", [])) for t in tables),
+        "silent_losses": [h for t in tables for h in t.get("silent_hands", [])][:50],
         "injected": dict(injected),
         "diverged_tables": [t for t in tables if t["diverged"]][:5],
     }
@@ -255,7 +270,8 @@ def run(args: argparse.Namespace) -> int:
     else:
         print(
             f"soak: {report['tables']} tables, {report['hands']} hands, "
-            f"{report['divergences']} divergence(s), {report['caught']} cheat(s) caught; "
+            f"{report['divergences']} divergence(s), {report['caught']} cheat(s) caught, "
+            f"{report['hands_ended_by_timeout']} hand(s) ended by timeout; "
             f"faults injected {dict(injected)}; seed {seed}"
         )
     return 1 if report["divergences"] else 0

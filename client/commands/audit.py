@@ -12,11 +12,17 @@ from dealerless.protocol.table.config import TableConfig
 from dealerless.protocol.transcript import TranscriptError, TranscriptReader
 
 HELP = "re-check a game transcript offline: signatures, chain, rules, every proof"
+EPILOG = (
+    "exit status: 0 a complete, clean game; 1 a damaged or forged file (a record that does not"
+    " check); 2 no such file; 3 an incomplete game (truncated, result signatures missing, or the"
+    " table never started); 4 the table caught a cheat"
+)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("file", help="a transcript written by a node or by simulate")
     parser.add_argument("--json", action="store_true", help="print the report as JSON")
+    parser.epilog = EPILOG
 
 
 def read_transcript(path: str) -> tuple[TableConfig, list[bytes]]:
@@ -30,9 +36,10 @@ def read_transcript(path: str) -> tuple[TableConfig, list[bytes]]:
 def _text(report: AuditReport) -> str:
     names = [s.name for s in report.config.seats]
     lines = [
-        f"{report.config.game.game}, {report.config.players} seats: {', '.join(names)};"
-        f" {report.records} records"
+        f"{report.config.game.game}, {report.config.players} seats; {report.records} records",
+        f"table {report.config.table_id.hex()}, configuration {report.config.digest().hex()}",
     ]
+    lines += [f"  seat {s['seat']}: {s['name']}  {s['fingerprint']}" for s in report.seats()]
     for hand in report.hands:
         flag = " (aborted)" if hand.aborted else ""
         lines.append(
@@ -40,12 +47,25 @@ def _text(report: AuditReport) -> str:
             f" - {hand.reason}"
         )
     for caught in report.caught:
-        lines.append(f"caught: seat {caught.culprit} - {caught.reason} (evidence checked)")
+        lines.append(
+            f"caught: {names[caught.culprit]} in hand {caught.hand} - {caught.reason}"
+            " (evidence checked)"
+        )
+    for silence in report.silences:
+        lines.append(f"silent: {names[silence.seat]} in hand {silence.hand} ({silence.phase})")
     if report.failure is not None:
-        who = "unknown" if report.culprit is None else f"seat {report.culprit}"
-        lines.append(f"FAILED at record {report.failure_record}: {report.failure} (culprit: {who})")
+        who = "nobody (damage of the file)" if report.culprit is None else names[report.culprit]
+        lines.append(
+            f"DAMAGED at record {report.failure_record}: {report.failure} (signed by: {who})"
+        )
     else:
-        state = "complete game" if report.complete else "game not finished"
+        state = {
+            "clean": "complete game",
+            "cheat": "a cheat was caught" + ("" if report.complete else "; game not finished"),
+            "incomplete": "the table never started"
+            if report.not_started
+            else "incomplete: the transcript stops before the end",
+        }[str(report.verdict)]
         lines.append(f"verified: {state}; standing {list(report.standings)}")
     return "\n".join(lines)
 
@@ -59,9 +79,13 @@ def run(args: argparse.Namespace) -> int:
     except (TranscriptError, ConfigError, OSError) as exc:
         print(f"dealerless audit: {args.file}: {exc}", file=sys.stderr)
         return 1
+    except Exception as exc:  # a crafted header: say what, never a traceback
+        print(f"dealerless audit: {args.file}: unreadable: {type(exc).__name__}: {exc}",
+              file=sys.stderr)
+        return 1
     report = audit_records(config, frames)
     if args.json:
         print(json.dumps(report.to_json(), indent=2))
     else:
         print(_text(report))
-    return 0 if report.ok else 1
+    return report.exit_status
