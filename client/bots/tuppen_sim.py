@@ -248,12 +248,3 @@ def deal_weight(view: TrickView, hands: Deal, shown: Mapping[int, float]) -> flo
             weight *= signal_weight(needed, power(cards))
     return weight
 
-
-def weak_weight(view: TrickView, hands: Deal, passed: Mapping[int, float]) -> float:
-    """Likelihood of a deal given seats that declined (passed): the complement of a signal."""
-    weight = 1.0
-    for seat, needed in passed.items():
-        if seat in hands:
-            cards = [*view.played_by.get(seat, []), *hands[seat]]
-            weight *= 1.05 - signal_weight(needed, power(cards))
-    return weight
