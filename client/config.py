@@ -8,7 +8,7 @@ with ``--home DIR`` / ``$DEALERLESS_HOME``. Read with :mod:`tomllib`, written at
 
     name = "ann"
     language = "de"            # en, de or nl; empty: from the locale
-    level = "normal"           # bot strength, for the commands that take --level
+    level = "strong"           # bot strength (strong, normal, basic): play --level, join --level
     time_per_move = 120        # seconds a seat may think at its step
     ascii = false              # suit letters instead of symbols
 
@@ -50,7 +50,7 @@ __all__ = [
 CONFIG_NAME = "config.toml"
 MAX_CONFIG_BYTES = 256 * 1024
 LANGUAGES = ("en", "de", "nl")
-LEVELS = ("easy", "normal", "hard")
+LEVELS = ("strong", "normal", "basic")  # client/bots: what a person may choose
 MAX_TIME_PER_MOVE_S = 24 * 3600
 
 
@@ -62,7 +62,7 @@ class ConfigFileError(Exception):
 class Config:
     name: str = field(default_factory=user_name)
     language: str = ""
-    level: str = "normal"
+    level: str = "strong"
     time_per_move: int = 120
     ascii: bool = False
     nostr_relays: list[str] = field(default_factory=list)

@@ -9,7 +9,12 @@ from pathlib import Path
 import trio
 
 from dealerless.client.bots.driver import BotDriver
-from dealerless.client.commands.play import add_screen_arguments, plain_mode, run_on_screen
+from dealerless.client.commands.play import (
+    add_level_argument,
+    add_screen_arguments,
+    plain_mode,
+    run_on_screen,
+)
 from dealerless.client.config import apply_config
 from dealerless.node.app import EventLog, join_table, logged_say, stderr_say
 from dealerless.node.cli_common import (
@@ -41,6 +46,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--name", default="", help="your name at the table")
     add_common(parser)
     add_floor(parser)
+    add_level_argument(parser, "with --bot: the bot's level")
     add_screen_arguments(parser)
 
 
@@ -69,7 +75,7 @@ def run(args: argparse.Namespace) -> int:
                 invite,
                 name=args.name or default_name(),
                 bot=args.bot,
-                bot_driver=BotDriver,
+                bot_driver=lambda: BotDriver(level=args.level),
                 transcript=args.transcript,
                 say=say,
                 log=log,

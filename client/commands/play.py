@@ -46,6 +46,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="a house-rule option; see `dealerless rules GAME`",
     )
     parser.add_argument("--name", default="", help="your name at the table")
+    add_level_argument(parser, "the bots' level")
     parser.add_argument(
         "--timeout",
         type=int,
@@ -76,6 +77,17 @@ def games_home(args: argparse.Namespace) -> Path:
     """Seat 0 plays from the real data directory, so the game is stored and listed by
     ``dealerless games`` like any other table."""
     return data_dir(getattr(args, "home", None))
+
+
+def add_level_argument(parser: argparse.ArgumentParser, what: str) -> None:
+    from dealerless.client.bots import DEFAULT_LEVEL, LEVELS
+
+    parser.add_argument(
+        "--level",
+        choices=LEVELS,
+        default=None,
+        help=f"{what}: {', '.join(LEVELS)} (default: the settings file's, else {DEFAULT_LEVEL})",
+    )
 
 
 def add_screen_arguments(parser: argparse.ArgumentParser) -> None:
@@ -136,7 +148,9 @@ def run(args: argparse.Namespace) -> int:
         from dealerless.node.line_driver import LineDriver
         from dealerless.node.local_game import run_local_game
 
-        driver: Driver = BotDriver() if args.bot else LineDriver(unicode=not args.ascii)
+        driver: Driver = (
+            BotDriver(level=args.level) if args.bot else LineDriver(unicode=not args.ascii)
+        )
         return run_local_game(
             config,
             bots,
@@ -146,6 +160,7 @@ def run(args: argparse.Namespace) -> int:
             name=name,
             say=stderr_say(),
             step_timeout_ms=step_ms,
+            bot_level=args.level,
         )
 
     from dealerless.client.tui.node_session import DriverSession, LobbyState
@@ -167,6 +182,7 @@ def run(args: argparse.Namespace) -> int:
             say=logged_say(session.say),
             step_timeout_ms=step_ms,
             on_ready=session.on_ready,
+            bot_level=args.level,
         )
 
     return run_on_screen(session, node_main, args)

@@ -169,6 +169,7 @@ _EN: dict[str, str] = {
     "settings.name": "Name: {value}",
     "settings.lang": "Language: {value}",
     "settings.timeout": "Time per move: {value}s",
+    "settings.level": "Bot level: {value}",
     "settings.ascii": "Suit letters instead of symbols: {value}",
     "settings.hint": "Up/Down select, Left/Right change, Esc back",
     # replay
@@ -330,6 +331,7 @@ _DE: dict[str, str] = {
     "settings.name": "Name: {value}",
     "settings.lang": "Sprache: {value}",
     "settings.timeout": "Zeit pro Zug: {value}s",
+    "settings.level": "Stärke der Bots: {value}",
     "settings.ascii": "Farbbuchstaben statt Symbole: {value}",
     "settings.hint": "Hoch/Runter wählen, Links/Rechts ändern, Esc zurück",
     "replay.title": "Wiedergabe: {file}",
@@ -490,6 +492,7 @@ _NL: dict[str, str] = {
     "settings.name": "Naam: {value}",
     "settings.lang": "Taal: {value}",
     "settings.timeout": "Tijd per zet: {value}s",
+    "settings.level": "Sterkte van de bots: {value}",
     "settings.ascii": "Kleurletters in plaats van symbolen: {value}",
     "settings.hint": "Op/Neer kiezen, Links/Rechts wijzigen, Esc terug",
     "replay.title": "Terugkijken: {file}",

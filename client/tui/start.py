@@ -24,6 +24,7 @@ from prompt_toolkit.layout import ConditionalContainer, HSplit, Layout, Window
 from prompt_toolkit.layout.controls import BufferControl
 from prompt_toolkit.output import Output
 
+from dealerless.client.bots import LEVELS
 from dealerless.client.tui.i18n import LANGUAGES, tr
 from dealerless.client.tui.session import TableSession
 from dealerless.client.tui.settings import Settings
@@ -134,6 +135,7 @@ class StartScreen:
             ("name", tr(self.lang, "settings.name", value=s.name)),
             ("lang", tr(self.lang, "settings.lang", value=s.lang)),
             ("timeout", tr(self.lang, "settings.timeout", value=s.timeout_s)),
+            ("level", tr(self.lang, "settings.level", value=s.level)),
             ("ascii", tr(self.lang, "settings.ascii", value=s.ascii)),
             ("game", tr(self.lang, "start.game", game=s.game)),
         ]
@@ -219,6 +221,8 @@ class StartScreen:
             s.lang = LANGUAGES[(LANGUAGES.index(s.lang) + step) % len(LANGUAGES)]
         elif key == "timeout":
             s.timeout_s = max(10, min(3600, s.timeout_s + 10 * step))
+        elif key == "level":
+            s.level = LEVELS[(LEVELS.index(s.level) + step) % len(LEVELS)]
         elif key == "ascii":
             s.ascii = not s.ascii
         elif key == "game":
