@@ -255,13 +255,11 @@ def build_snapshot(
 
 
 def chips_in_front(state: Mapping[str, Any]) -> tuple[int, ...]:
-    """Limit Tuppen and its variants: each seat's stack less what it put into the pot this
-    hand (the scores of cash and play-money modes are net results, fixed at hand end)."""
-    bank, betting = state.get("bank"), state.get("betting")
+    """Limit Tuppen and its variants: the chips each seat has in front of it now. The engine
+    takes the ante and every bet off the stack when it is paid (limit_betting.Betting.pay), so
+    the stack already is what is in front; the pot holds the rest."""
+    bank = state.get("bank")
     stacks = bank.get("stacks") if isinstance(bank, Mapping) else None
     if not isinstance(stacks, list):
         return ()
-    paid = betting.get("contributions", []) if isinstance(betting, Mapping) else []
-    if not isinstance(paid, list) or len(paid) != len(stacks):
-        paid = [0] * len(stacks)
-    return tuple(int(st) - int(p) for st, p in zip(stacks, paid, strict=True))
+    return tuple(int(st) for st in stacks)
