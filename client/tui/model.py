@@ -14,6 +14,7 @@ from typing import Any
 from dealerless.protocol.cards import Card, Suit
 from dealerless.protocol.rules.base import Action, ActionKind, HandResult, Outcome
 from dealerless.protocol.rules.registry import game_spec
+from dealerless.protocol.rules.tuppen_stakes import knock_cap
 from dealerless.protocol.table import TableMachine
 from dealerless.protocol.table.events import (
     ActionApplied,
@@ -72,6 +73,10 @@ class TableSnapshot:
     version: int = 0
     extra: Mapping[str, Any] = field(default_factory=dict)
     stacks: tuple[int, ...] = ()  # chips in front of each seat now (games with stacks)
+    teams: tuple[int, ...] = ()  # Belote: each seat's team (0 or 1; shown counted from 1)
+    # Why the moves are what they are (i18n "note.*" key, values): a knock refused by the cap,
+    # a poverty hand, what calling or folding a knock costs.
+    notes: tuple[tuple[str, Mapping[str, InfoValue]], ...] = ()
 
     @property
     def players(self) -> int:
@@ -202,7 +207,14 @@ def build_snapshot(
         if isinstance(event, HandStarted):
             last_kind.clear()
         elif isinstance(event, ActionApplied):
-            status = _STATUS_OF_KIND.get(event.action.kind)
+            kind = event.action.kind
+            if kind in (ActionKind.KNOCK, ActionKind.PLAY, ActionKind.BET, ActionKind.RAISE):
+                # a pass of an earlier round (the laundry round, the bidding) is over: shown
+                # while answering a knock it would read like a fold
+                for s, status in list(last_kind.items()):
+                    if status in ("passed", "bid"):
+                        del last_kind[s]
+            status = _STATUS_OF_KIND.get(kind)
             if status is not None:
                 last_kind[event.action.seat] = status
     to_act = tuple(engine.to_act()) if running else ()
@@ -251,7 +263,63 @@ def build_snapshot(
         errors=tuple(errors),
         version=version,
         stacks=chips_in_front(state),
+        teams=tuple(s % 2 for s in range(machine.players))
+        if engine.config.game == "belote"
+        else (),
+        notes=move_notes(engine.config.game, state, seat, legal, tuple(engine.scores())),
     )
+
+
+def move_notes(
+    game: str,
+    state: Mapping[str, Any],
+    seat: int | None,
+    legal: Sequence[Action],
+    scores: Sequence[int],
+) -> tuple[tuple[str, Mapping[str, InfoValue]], ...]:
+    """Why this seat's moves are what they are (classic Tuppen: the knock cap, a poverty hand,
+    the price of calling or folding a knock); empty where nothing needs explaining."""
+    hand = state.get("hand")
+    if game != "tuppen" or seat is None or not isinstance(hand, Mapping):
+        return ()
+    notes: list[tuple[str, Mapping[str, InfoValue]]] = []
+    stake = int(hand.get("stake", 1))
+    active = [int(s) for s in hand.get("active", [])]
+    queue = [int(s) for s in hand.get("answer_queue", [])]
+    kinds = {a.kind for a in legal}
+    if hand.get("answer_kind") == "poverty" and queue and queue[0] == seat:
+        poor = [int(s) for s in hand.get("poor", [])]
+        notes.append(("note.poverty", {"seats": ",".join(map(str, poor)), "stake": stake}))
+    elif hand.get("answer_kind") == "knock" and queue and queue[0] == seat:
+        knocker = hand.get("last_knocker")
+        notes.append(
+            (
+                "note.answer",
+                {
+                    "seat": knocker if isinstance(knocker, int) else None,
+                    "stake": stake,
+                    "fold": stake - 1,
+                },
+            )
+        )
+    elif (
+        hand.get("phase") == "play"
+        and seat in active
+        and not queue
+        and hand.get("last_knocker") != seat
+        and ActionKind.KNOCK not in kinds
+        and active
+    ):
+        cap = knock_cap(scores, active)
+        if stake + 1 > cap:
+            top = max(active, key=lambda s: scores[s])
+            notes.append(("note.knock_cap", {"seat": top, "points": scores[top], "cap": cap}))
+    if ActionKind.KNOCK in kinds and seat < len(hand.get("holding", [])):
+        holding = hand.get("holding", [])[seat]
+        played = {int(p) for p in hand.get("played", [])}
+        if holding is not None and all(int(pos) in played for pos, _ in holding):
+            notes.append(("note.knock_empty", {"stake": stake + 1}))
+    return tuple(notes)
 
 
 def chips_in_front(state: Mapping[str, Any]) -> tuple[int, ...]:

@@ -34,6 +34,7 @@ from typing import Any
 import trio
 
 from dealerless.client.tui.model import TableSnapshot, build_snapshot
+from dealerless.client.tui.node_text import node_notice
 from dealerless.node.drivers import LobbyView
 from dealerless.protocol.rules.base import Action, IllegalAction
 from dealerless.protocol.table import TableConfig, TableMachine
@@ -259,12 +260,12 @@ class DriverSession:
         assert self._snapshot is not None
         return self._snapshot
 
-    def notice(self) -> str:
-        """The node's latest message if it is recent (the table screen shows it on the
-        status line for NOTICE_SECONDS)."""
+    def notice(self, lang: str = "en") -> str:
+        """The node's latest message if it is recent, in the screen's words (the table screen
+        shows it on the status line for NOTICE_SECONDS)."""
         if not self.lobby.messages or time.monotonic() - self._said_at > NOTICE_SECONDS:
             return ""
-        return self.lobby.messages[-1]
+        return node_notice(self.lobby.messages[-1], lang)
 
     def act(self, action: Action) -> None:
         """From the screen (outside Trio's context): hand the move to the node."""
