@@ -15,4 +15,8 @@ for top in TOP_LEVEL:
     packages.append(f"dealerless.{top}")
     packages.extend(f"dealerless.{top}.{sub}" for sub in find_packages(top))
 
-setup(packages=packages, package_dir=package_dir, package_data={p: ["py.typed"] for p in packages})
+package_data = {p: ["py.typed"] for p in packages}
+# the rules viewer's rule books (client/tui/rules_book.py)
+package_data["dealerless.client.tui"].append("rules/*.md")
+
+setup(packages=packages, package_dir=package_dir, package_data=package_data)

@@ -265,4 +265,8 @@ TEXTS: dict[str, str] = {
     "value.next": "der Platz nach dem Geber",
     "value.replace": "ersetzt die Kartenpunkte",
     "value.add": "zusätzlich zu den Kartenpunkten",
+    "rules.players": "{low} bis {high} Spieler.",
+    "rules.options": "Hausregeln (Vorgabe; auf der Kommandozeile: --rule NAME=WERT):",
+    "rules.option": "{name}: {value}   ({option})",
+    "rules.more": "Derselbe Text: dealerless rules {game}",
 }

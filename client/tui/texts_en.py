@@ -271,4 +271,8 @@ TEXTS: dict[str, str] = {
     "value.next": "the seat after the dealer",
     "value.replace": "replaces the card points",
     "value.add": "on top of the card points",
+    "rules.players": "{low} to {high} players.",
+    "rules.options": "House rules (default; on the command line: --rule NAME=VALUE):",
+    "rules.option": "{name}: {value}   ({option})",
+    "rules.more": "The same text: dealerless rules {game}",
 }

@@ -264,4 +264,8 @@ TEXTS: dict[str, str] = {
     "value.next": "de plaats na de gever",
     "value.replace": "vervangt de kaartpunten",
     "value.add": "bovenop de kaartpunten",
+    "rules.players": "{low} tot {high} spelers.",
+    "rules.options": "Huisregels (standaard; op de opdrachtregel: --rule NAAM=WAARDE):",
+    "rules.option": "{name}: {value}   ({option})",
+    "rules.more": "Dezelfde tekst: dealerless rules {game}",
 }
