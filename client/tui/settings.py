@@ -20,6 +20,7 @@ class Settings:
     ascii: bool = False
     game: str = "tuppen"
     bots: int = 3
+    result_pause_s: int = 0  # the result panel closes this long after the game goes on; 0: stays
     rules: dict[str, dict[str, OptionValue]] = field(default_factory=dict)  # game -> options
 
     @staticmethod
