@@ -8,7 +8,13 @@ from pathlib import Path
 
 import trio
 
-from dealerless.client.commands.play import add_screen_arguments, plain_mode, run_on_screen
+from dealerless.client.commands.play import (
+    add_screen_arguments,
+    line_driver,
+    line_say,
+    plain_mode,
+    run_on_screen,
+)
 from dealerless.node.app import EventLog, host_table, stderr_say
 from dealerless.node.cli_common import add_common, default_name, load_identity_or_say, node_options
 from dealerless.node.identity import Identity, normalize_fingerprint
@@ -126,7 +132,8 @@ def run(args: argparse.Namespace) -> int:
                 bot=args.bot,
                 transcript=args.transcript,
                 step_timeout_ms=args.step_timeout,
-                say=say,
+                driver=None if args.bot else line_driver(args),
+                say=say if args.bot else line_say(args, say),
                 log=log,
                 options=node_options(args),
                 on_ready=ready,
@@ -191,4 +198,4 @@ def _full_screen(
             on_ready=ready,
         )
 
-    return run_on_screen(session, node_main, args)
+    return run_on_screen(session, node_main, args, data_dir=home)

@@ -8,7 +8,13 @@ from pathlib import Path
 
 import trio
 
-from dealerless.client.commands.play import add_screen_arguments, plain_mode, run_on_screen
+from dealerless.client.commands.play import (
+    add_screen_arguments,
+    line_driver,
+    line_say,
+    plain_mode,
+    run_on_screen,
+)
 from dealerless.node.app import EventLog, join_table, stderr_say
 from dealerless.node.cli_common import add_common, default_name, load_identity_or_say, node_options
 from dealerless.node.identity import Identity
@@ -25,6 +31,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    args.code = "".join(args.code.split())  # a code pasted over two lines
     try:
         invite = Invite.decode(args.code)
     except InviteError as exc:
@@ -48,10 +55,11 @@ def run(args: argparse.Namespace) -> int:
                 identity,
                 home,
                 invite,
-                name=args.name or default_name(),
+                name=args.name or (bot_name(identity) if args.bot else default_name()),
                 bot=args.bot,
                 transcript=args.transcript,
-                say=say,
+                driver=None if args.bot else line_driver(args),
+                say=say if args.bot else line_say(args, say),
                 log=log,
                 options=node_options(args),
             )
@@ -59,6 +67,12 @@ def run(args: argparse.Namespace) -> int:
     finally:
         if log is not None:
             log.close()
+
+
+def bot_name(identity: Identity) -> str:
+    """A ``--bot`` seat's name when none is given: "bot" and its fingerprint's first letters
+    (so two bots can be told apart), never the login name or "player"."""
+    return f"bot-{identity.fingerprint[:4].lower()}"
 
 
 def _full_screen(args: argparse.Namespace, identity: Identity, home: Path, invite: Invite) -> int:
@@ -93,7 +107,7 @@ def _full_screen(args: argparse.Namespace, identity: Identity, home: Path, invit
         )
 
     try:
-        return run_on_screen(session, node_main, args)
+        return run_on_screen(session, node_main, args, data_dir=home)
     finally:
         if log is not None:
             log.close()

@@ -211,8 +211,8 @@ def build_snapshot(
             if kind in (ActionKind.KNOCK, ActionKind.PLAY, ActionKind.BET, ActionKind.RAISE):
                 # a pass of an earlier round (the laundry round, the bidding) is over: shown
                 # while answering a knock it would read like a fold
-                for s, status in list(last_kind.items()):
-                    if status in ("passed", "bid"):
+                for s, earlier in list(last_kind.items()):
+                    if earlier in ("passed", "bid"):
                         del last_kind[s]
             status = _STATUS_OF_KIND.get(kind)
             if status is not None:

@@ -67,6 +67,7 @@ class LobbyState:
     names: list[str] = field(default_factory=list)  # who is at the table (host first)
     need: int | None = None  # players still missing (None: not known yet)
     messages: list[str] = field(default_factory=list)  # everything the node said
+    ended: bool = False  # the node stopped before the table started (the lobby says why)
     version: int = 0
 
     @property
@@ -147,6 +148,8 @@ class DriverSession:
         owns the terminal, so nothing is printed)."""
         lobby = self.lobby
         self._said_at = time.monotonic()
+        if lobby.messages and lobby.messages[-1] == text:
+            return  # a repeat (a joiner's node retells who is at the table)
         lobby.messages.append(text)
         del lobby.messages[:-MESSAGES_KEPT]
         self._lobby_changed()

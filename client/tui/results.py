@@ -285,7 +285,8 @@ def _belote_points(snap: TableSnapshot, result: HandResult, hand: HandLog, look:
     if isinstance(cards, list) and len(cards) == 2:
         lines.append(tr(lang, "why.card_points", one=cards[0], two=cards[1]))
     if hand.tricks and hand.tricks[-1].winner is not None:
-        lines.append(tr(lang, "why.last_trick", who=plain_name(snap, hand.tricks[-1].winner, look)))
+        last = plain_name(snap, hand.tricks[-1].winner, look)
+        lines[-1] += "; " + tr(lang, "why.last_trick", who=last)
     if isinstance(d.get("belote_seat"), int):
         lines.append(tr(lang, "why.belote", who=plain_name(snap, d["belote_seat"], look)))
     if isinstance(d.get("capot_team"), int):
@@ -297,12 +298,22 @@ def _belote_points(snap: TableSnapshot, result: HandResult, hand: HandLog, look:
     return lines
 
 
+def paired(lines: list[str], width: int = 76) -> list[str]:
+    """Eight Belote tricks in two columns when they fit (the panel has 24 rows)."""
+    column = max((len(line) for line in lines), default=0) + 2
+    if len(lines) <= 4 or 2 * column > width:
+        return lines
+    half = (len(lines) + 1) // 2
+    left, right = lines[:half], lines[half:]
+    return [a.ljust(column) + b for a, b in zip(left, [*right, ""], strict=False)]
+
+
 def breakdown(snap: TableSnapshot, result: HandResult, look: Look) -> list[str]:
     """Who won which trick and what each knock, fold, check or bonus cost, and why."""
     hand = hand_log(snap.log, result.hand_number)
     if hand is None:
         return []
-    lines = [trick_line(snap, t, look) for t in hand.tricks]
+    lines = paired([trick_line(snap, t, look) for t in hand.tricks])
     if snap.game == "tuppen":
         lines.extend(_tuppen_costs(snap, result, hand, look))
     elif snap.game.endswith("limit-tuppen"):
@@ -340,19 +351,21 @@ def summary(snap: TableSnapshot, look: Look, result: HandResult | None) -> list[
         lines.append(tr(lang, "end.winners", names=winners_text(snap, result.winners, look)))
         lines.append(tr(lang, "end.reason", reason=hand_reason(snap, result, look)))
         lines.extend(breakdown(snap, result, look))
-        lines.extend(hand_result_lines(snap, result, look)[1:])
+        if not snap.teams:  # Belote's breakdown ends with the points of the hand
+            lines.extend(hand_result_lines(snap, result, look)[1:])
     lines.append(standings_line(snap, look))
+    signed = ""
     if result is not None and not snap.over:
-        signed = any(isinstance(e, HandSigned) and e.hand == result.hand_number for e in snap.log)
-        lines.append(tr(lang, "end.signed" if signed else "end.unsigned"))
+        done = any(isinstance(e, HandSigned) and e.hand == result.hand_number for e in snap.log)
+        signed = tr(lang, "end.signed" if done else "end.unsigned") + " "
     if snap.violations:
         text = "; ".join(
             f"{seat_name(snap, v.culprit, look)}: {machine_text(snap, v.reason, look)}"
             for v in snap.violations
         )
-        lines.append(tr(lang, "end.cheats", text=text))
+        lines.append(signed + tr(lang, "end.cheats", text=text))
     else:
-        lines.append(tr(lang, "end.proofs_ok"))
+        lines.append(signed + tr(lang, "end.proofs_ok"))
     return lines
 
 

@@ -32,7 +32,9 @@ class Settings:
     @classmethod
     def load(cls, path: Path | None = None) -> Settings:
         target = path or cls.default_path()
-        settings = cls(name=os.environ.get("USER", "player") or "player")
+        # the login name (USER on Unix, USERNAME on Windows) until the player sets one
+        user = os.environ.get("USER") or os.environ.get("USERNAME") or ""
+        settings = cls(name=user.strip()[:24] or "player")
         try:
             data = json.loads(target.read_text(encoding="utf-8"))
         except (OSError, ValueError):

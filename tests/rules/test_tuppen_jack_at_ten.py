@@ -3,10 +3,9 @@ wins the last trick with a jack (seed 003; spec/rules/tuppen.md decision 4 and J
 
 from __future__ import annotations
 
-from test_tuppen_support import new, start
+from test_tuppen_support import Table, new, start
 
 from dealerless.protocol.rules.base import ActionKind
-
 
 K = ActionKind
 
@@ -17,8 +16,15 @@ HANDS = {0: "JC QC KC 7D", 1: "7C 8C 9C 10C", 2: "7S 8S 9S JS"}
 STOCK = "7H 8H 9H 10H"
 
 
+def laundry_table(points: int) -> Table:
+    engine = new(3, dealer=1, scores=[0, 0, points], tupp_attempt=False, poverty=False)
+    return start(engine, HANDS, stock=STOCK)
+
+
 def test_a_seat_that_reached_ten_stays_out_after_a_jack_win() -> None:
-    table = start(new(3, dealer=1, scores=[0, 0, 9], tupp_attempt=False, poverty=False), HANDS, stock=STOCK)
+    table = start(
+        new(3, dealer=1, scores=[0, 0, 9], tupp_attempt=False, poverty=False), HANDS, stock=STOCK
+    )
     table.act(K.PASS, 2)
     table.act(K.LAUNDRY, 0)
     table.act(K.ACCEPT, 1)
@@ -37,7 +43,9 @@ def test_a_seat_that_reached_ten_stays_out_after_a_jack_win() -> None:
 
 
 def test_the_jack_still_takes_a_point_off_below_ten() -> None:
-    table = start(new(3, dealer=1, scores=[0, 0, 8], tupp_attempt=False, poverty=False), HANDS, stock=STOCK)
+    table = start(
+        new(3, dealer=1, scores=[0, 0, 8], tupp_attempt=False, poverty=False), HANDS, stock=STOCK
+    )
     table.act(K.PASS, 2)
     table.act(K.LAUNDRY, 0)
     table.act(K.ACCEPT, 1)
