@@ -4,9 +4,13 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
+from collections.abc import Sequence
 
+from dealerless.client.tui.safe_text import printable
 from dealerless.protocol.rules.base import ConfigError
+from dealerless.protocol.rules.registry import game_spec
 from dealerless.protocol.table.audit import AuditReport, audit_records
 from dealerless.protocol.table.config import TableConfig
 from dealerless.protocol.transcript import TranscriptError, TranscriptReader
@@ -28,26 +32,48 @@ def read_transcript(path: str) -> tuple[TableConfig, list[bytes]]:
 
 
 def _text(report: AuditReport) -> str:
-    names = [s.name for s in report.config.seats]
+    """The report for a person: seats by name, scores as "name +1", no Python lists."""
+    names = [printable(s.name, 24) for s in report.config.seats]
+
+    def who(seat: int | None) -> str:
+        if seat is None or not 0 <= seat < len(names):
+            return "nobody" if seat is None else f"seat {seat + 1}"
+        return names[seat]
+
+    def seats(numbers: Sequence[int]) -> str:
+        return ", ".join(who(s) for s in numbers) or "nobody"
+
+    def scores(values: Sequence[int], signed: bool) -> str:
+        if signed:
+            return ", ".join(f"{who(s)} {v:+d}" for s, v in enumerate(values) if v) or "no change"
+        return ", ".join(f"{who(s)} {v}" for s, v in enumerate(values))
+
+    spec = game_spec(report.config.game.game)
     lines = [
-        f"{report.config.game.game}, {report.config.players} seats: {', '.join(names)};"
-        f" {report.records} records"
+        f"{spec.title}, {report.config.players} seats: {', '.join(names)}; {report.records} records"
     ]
     for hand in report.hands:
-        flag = " (aborted)" if hand.aborted else ""
+        how = "voided" if hand.aborted else f"won by {seats(hand.winners)}"
+        reason = _SEAT.sub(lambda m: who(int(m.group(1))), printable(hand.reason, 200))
         lines.append(
-            f"hand {hand.hand}{flag}: winners {list(hand.winners)}, change {list(hand.deltas)}"
-            f" - {hand.reason}"
+            f"hand {hand.hand}: {how} ({reason}); {spec.score_kind}: {scores(hand.deltas, True)}"
         )
     for caught in report.caught:
-        lines.append(f"caught: seat {caught.culprit} - {caught.reason} (evidence checked)")
+        reason = _SEAT.sub(lambda m: who(int(m.group(1))), printable(caught.reason, 200))
+        lines.append(f"caught: {who(caught.culprit)}: {reason} (evidence checked)")
     if report.failure is not None:
-        who = "unknown" if report.culprit is None else f"seat {report.culprit}"
-        lines.append(f"FAILED at record {report.failure_record}: {report.failure} (culprit: {who})")
+        culprit = "unknown" if report.culprit is None else who(report.culprit)
+        failure = printable(report.failure, 300)
+        lines.append(f"FAILED at record {report.failure_record}: {failure} (culprit: {culprit})")
     else:
         state = "complete game" if report.complete else "game not finished"
-        lines.append(f"verified: {state}; standing {list(report.standings)}")
+        standing = scores(report.standings, False)
+        winners = f"; winners {seats(report.winners)}" if report.complete else ""
+        lines.append(f"verified: {state}; standings {standing}{winners}")
     return "\n".join(lines)
+
+
+_SEAT = re.compile(r"\bseat (\d+)\b")  # the rules' reasons count seats from 0
 
 
 def run(args: argparse.Namespace) -> int:

@@ -202,21 +202,7 @@ def build_snapshot(
             last = (_plays(done[-1].get("plays", [])), winner if isinstance(winner, int) else None)
     info, extra = game_info(engine.config.game, state)
     # seat statuses: the last move of each seat in this hand, then game-specific, then to act
-    last_kind: dict[int, str] = {}
-    for event in log:
-        if isinstance(event, HandStarted):
-            last_kind.clear()
-        elif isinstance(event, ActionApplied):
-            kind = event.action.kind
-            if kind in (ActionKind.KNOCK, ActionKind.PLAY, ActionKind.BET, ActionKind.RAISE):
-                # a pass of an earlier round (the laundry round, the bidding) is over: shown
-                # while answering a knock it would read like a fold
-                for s, earlier in list(last_kind.items()):
-                    if earlier in ("passed", "bid"):
-                        del last_kind[s]
-            status = _STATUS_OF_KIND.get(kind)
-            if status is not None:
-                last_kind[event.action.seat] = status
+    last_kind = last_moves(log)
     to_act = tuple(engine.to_act()) if running else ()
     statuses: list[tuple[str, ...]] = []
     for s in range(machine.players):
@@ -268,6 +254,26 @@ def build_snapshot(
         else (),
         notes=move_notes(engine.config.game, state, seat, legal, tuple(engine.scores())),
     )
+
+
+def last_moves(log: Sequence[TableEvent]) -> dict[int, str]:
+    """Each seat's status from its last move in the current hand (i18n "status.*")."""
+    last_kind: dict[int, str] = {}
+    for event in log:
+        if isinstance(event, HandStarted):
+            last_kind.clear()
+        elif isinstance(event, ActionApplied):
+            kind = event.action.kind
+            if kind in (ActionKind.KNOCK, ActionKind.PLAY, ActionKind.BET, ActionKind.RAISE):
+                # a pass of an earlier round (the laundry round, the bidding) is over: shown
+                # while answering a knock it would read like a fold
+                for s, earlier in list(last_kind.items()):
+                    if earlier in ("passed", "bid"):
+                        del last_kind[s]
+            status = _STATUS_OF_KIND.get(kind)
+            if status is not None:
+                last_kind[event.action.seat] = status
+    return last_kind
 
 
 def move_notes(

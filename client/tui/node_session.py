@@ -33,6 +33,7 @@ from typing import Any
 
 import trio
 
+from dealerless.client.tui.log_rebuild import rebuild_log
 from dealerless.client.tui.model import TableSnapshot, build_snapshot
 from dealerless.client.tui.node_text import node_notice
 from dealerless.node.drivers import LobbyView
@@ -126,6 +127,9 @@ class DriverSession:
             self._names = tuple(s.name for s in machine.config.seats)
             self._snapshot = None
             self._send_pending_chat(machine)
+            if machine.records and not self._log:
+                # a resumed table: what happened before, from the engine's own history
+                self._log.extend(rebuild_log(machine))
         for event in events:
             if isinstance(event, ChatReceived):
                 self._chat.append((event.seat, event.text[:200]))

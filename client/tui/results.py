@@ -286,7 +286,7 @@ def _belote_points(snap: TableSnapshot, result: HandResult, hand: HandLog, look:
         lines.append(tr(lang, "why.card_points", one=cards[0], two=cards[1]))
     if hand.tricks and hand.tricks[-1].winner is not None:
         last = plain_name(snap, hand.tricks[-1].winner, look)
-        lines[-1] += "; " + tr(lang, "why.last_trick", who=last)
+        lines.append(tr(lang, "why.last_trick", who=last))
     if isinstance(d.get("belote_seat"), int):
         lines.append(tr(lang, "why.belote", who=plain_name(snap, d["belote_seat"], look)))
     if isinstance(d.get("capot_team"), int):

@@ -195,7 +195,7 @@ TEXTS: dict[str, str] = {
     "why.pot": "Der Pott von {pot} geht an {who}.",
     "why.paid": "{who} zahlte {chips} in den Pott (Ante und Einsätze)",
     "why.paid_folded": "{who} zahlte {chips} in den Pott und stieg aus",
-    "why.card_points": "Kartenpunkte: Team 1 {one}, Team 2 {two} (mit 10 für den letzten Stich)",
+    "why.card_points": "Kartenpunkte: Team 1 {one}, Team 2 {two} (mit dem letzten Stich)",
     "why.last_trick": "Letzter Stich (+10): {who}",
     "why.belote": "Belote (König und Dame in Trumpf): Team von {who} +20",
     "why.capot": "Capot: {team} machte alle Stiche",

@@ -205,7 +205,7 @@ TEXTS: dict[str, str] = {
     "why.pot": "The pot of {pot} goes to {who}.",
     "why.paid": "{who} put {chips} into the pot (ante and bets)",
     "why.paid_folded": "{who} put {chips} into the pot, then folded",
-    "why.card_points": "Card points: team 1 {one}, team 2 {two} (with 10 for the last trick)",
+    "why.card_points": "Card points: team 1 {one}, team 2 {two} (with the last trick)",
     "why.last_trick": "Last trick (+10): {who}",
     "why.belote": "Belote (king and queen of trumps): {who}'s team +20",
     "why.capot": "Capot: {team} took every trick",

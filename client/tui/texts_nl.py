@@ -194,7 +194,7 @@ TEXTS: dict[str, str] = {
     "why.pot": "De pot van {pot} gaat naar {who}.",
     "why.paid": "{who} deed {chips} in de pot (ante en inzetten)",
     "why.paid_folded": "{who} deed {chips} in de pot en haakte af",
-    "why.card_points": "Kaartpunten: team 1 {one}, team 2 {two} (met 10 voor de laatste slag)",
+    "why.card_points": "Kaartpunten: team 1 {one}, team 2 {two} (met de laatste slag)",
     "why.last_trick": "Laatste slag (+10): {who}",
     "why.belote": "Belote (heer en vrouw van troef): team van {who} +20",
     "why.capot": "Capot: {team} haalde alle slagen",
