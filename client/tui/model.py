@@ -38,6 +38,10 @@ _STATUS_OF_KIND: Mapping[ActionKind, str] = {
 }
 
 
+# Every status a seat line can show (i18n "status.*"; the translation test checks them).
+STATUS_KEYS = (*_STATUS_OF_KIND.values(), "to_act", "out", "taker")
+
+
 @dataclass(frozen=True)
 class TableSnapshot:
     game: str
