@@ -277,8 +277,8 @@ def actions(
                 high = action_text(group[-1], look, with_kind=False)
                 out.append(("class:action", f" {tr(lang, f'act.{kind.value}')} ({low} .. {high})"))
     for key, values in snap.notes:
-        out.append(("", "\n "))
-        out.append(("class:note", note_text(snap, key, values, look)))
+        out.append(("", "\n"))
+        out.append(("class:note", " * " + note_text(snap, key, values, look)))
     out.append(("", "\n"))
     return out
 

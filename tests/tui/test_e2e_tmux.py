@@ -71,17 +71,23 @@ def moves_text(screen: str) -> str:
     for i, line in enumerate(lines):
         if line.startswith("Your moves:"):
             block = []
-            for text in lines[i : i + 3]:
+            for text in lines[i : i + 4]:
                 if "? help" in text or text.startswith("---"):
                     break  # the countdown and key-hint line
-                block.append(text)
+                if not text.startswith(" * "):  # a note on why the moves are what they are
+                    block.append(text)
             return " ".join(block)
     return ""
 
 
+CLOCK = re.compile(r"\d+s left")
+
+
 def steady(screen: str) -> str:
-    """The screen without the countdown line (it changes every second)."""
-    return "\n".join(line for line in screen.splitlines() if "s left for" not in line)
+    """The screen without the countdown line and the seats' clocks (they change every
+    second)."""
+    lines = (CLOCK.sub("", line) for line in screen.splitlines() if "s left for" not in line)
+    return "\n".join(lines)
 
 
 def choose(screen: str, prefer: str) -> str | None:
