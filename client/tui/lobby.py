@@ -85,6 +85,16 @@ def lobby_text(lobby: LobbyState, lang: str, width: int = 80) -> StyleAndTextTup
     title = lobby.game
     with contextlib.suppress(KeyError, ValueError):
         title = game_spec(lobby.game).title if lobby.game else ""
+    refused = any(table_full(m) for m in lobby.messages)
+    if (lobby.ended or refused) and not lobby.names:
+        # nothing is known about the table (resume found none, the host refused): say why
+        reason = tr(lang, "node.refused_full") if refused else (node_lines(lobby, lang) or [""])[-1]
+        line("class:title", " " + (title or tr(lang, "app.title")) + " ")
+        line("", "")
+        line("class:error", tr(lang, "lobby.ended", reason=reason))
+        line("", "")
+        out.append(("class:dim", tr(lang, "lobby.ended_keys")))
+        return out
     line("class:title", " " + tr(lang, "lobby.title", game=title or "?", seats=lobby.seats or "?"))
     line("", "")
     if lobby.invite:
@@ -100,7 +110,6 @@ def lobby_text(lobby: LobbyState, lang: str, width: int = 80) -> StyleAndTextTup
         you = "  (" + tr(lang, "seat.you") + ")" if name == lobby.name else ""
         host = "  " + tr(lang, "lobby.host") if number == 0 else ""
         line("", f"  {number + 1}. {printable(name, 40)}{you}{host}")
-    refused = any(table_full(m) for m in lobby.messages)
     if lobby.ended or refused:
         reason = tr(lang, "node.refused_full") if refused else (node_lines(lobby, lang) or [""])[-1]
         line("class:error", "  " + tr(lang, "lobby.ended", reason=reason))

@@ -32,6 +32,12 @@ _RULES: tuple[_Rule, ...] = (
         lambda lg, m: tr(lg, "node.waiting", name=printable(m.group(1), 40), seconds=m.group(2)),
     ),
     (re.compile(r"^link lost\b"), lambda lg, m: tr(lg, "node.link_lost")),
+    (
+        re.compile(r"^table ready: (\S+), (\d+) seats; we are seat \d+ \((.*)\)$"),
+        lambda lg, m: tr(
+            lg, "node.ready", game=m.group(1), seats=m.group(2), name=printable(m.group(3), 40)
+        ),
+    ),
     (re.compile(r"refused.*the table is full"), lambda lg, m: tr(lg, "node.refused_full")),
 )
 

@@ -269,4 +269,5 @@ TEXTS: dict[str, str] = {
     "rules.options": "Hausregeln (Vorgabe; auf der Kommandozeile: --rule NAME=WERT):",
     "rules.option": "{name}: {value}   ({option})",
     "rules.more": "Derselbe Text: dealerless rules {game}",
+    "node.ready": "der Tisch ist bereit: {game}, {seats} Plätze; du spielst als {name}",
 }

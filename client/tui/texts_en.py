@@ -275,4 +275,5 @@ TEXTS: dict[str, str] = {
     "rules.options": "House rules (default; on the command line: --rule NAME=VALUE):",
     "rules.option": "{name}: {value}   ({option})",
     "rules.more": "The same text: dealerless rules {game}",
+    "node.ready": "the table is ready: {game}, {seats} seats; you play as {name}",
 }

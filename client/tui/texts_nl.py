@@ -268,4 +268,5 @@ TEXTS: dict[str, str] = {
     "rules.options": "Huisregels (standaard; op de opdrachtregel: --rule NAAM=WAARDE):",
     "rules.option": "{name}: {value}   ({option})",
     "rules.more": "Dezelfde tekst: dealerless rules {game}",
+    "node.ready": "de tafel is klaar: {game}, {seats} plaatsen; je speelt als {name}",
 }
