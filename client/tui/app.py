@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import textwrap
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
@@ -108,7 +109,7 @@ class TableApp:
                 lambda: self.ui.confirm_quit,
             ),
             overlay(
-                text_window(self._summary_text),
+                text_window(self._summary_text, wrap=False),
                 lambda: tr(lang_, "end.game" if self.ui.summary_game else "end.title"),
                 lambda: self.ui.summary is not None or self.ui.summary_game,
             ),
@@ -272,7 +273,10 @@ class TableApp:
             go_on = tr(lang, "end.continue")
         keys = [go_on, tr(lang, "end.save"), tr(lang, "end.quit")]
         lines.append("   ".join(keys))
-        return [("", "\n".join(lines))]
+        # wrapped here at spaces (the window would cut words), to the panel's inner width
+        width = max(30, self.app.output.get_size().columns - 4)
+        wrapped = [part for line in lines for part in textwrap.wrap(line, width) or [""]]
+        return [("", "\n".join(wrapped))]
 
     def close_summary(self) -> None:
         """Space on the result panel: the next waiting result, or back to the table."""
@@ -411,7 +415,7 @@ class TableApp:
             if self.replay is None:
                 self.save()
 
-        @kb.add("h", filter=~chatting & ~helping & ~confirming)
+        @kb.add("h", filter=~chatting & ~helping & ~confirming & ~summary)
         def _history(event: KeyPressEvent) -> None:
             self.ui.history = not self.ui.history
             self.ui.history_top = max(0, len(self.history_lines()) - 18)  # the newest first
@@ -574,10 +578,13 @@ def run_table_app(
     mono: bool = False,
     save_dir: Path | None = None,
     trio_main: TrioMain | None = None,
+    result_pause: float = 0.0,
 ) -> int:
     """Show the table of ``session`` full screen until the player quits; the exit code.
 
     A networked driver passes its Trio node as ``trio_main``: it runs in Trio guest mode on the
     screen's asyncio loop (see :meth:`TableApp.run`)."""
-    app = TableApp(session, lang=lang, unicode=unicode, mono=mono, save_dir=save_dir)
+    app = TableApp(
+        session, lang=lang, unicode=unicode, mono=mono, save_dir=save_dir, result_pause=result_pause
+    )
     return app.run(trio_main)

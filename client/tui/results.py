@@ -354,18 +354,17 @@ def summary(snap: TableSnapshot, look: Look, result: HandResult | None) -> list[
         if not snap.teams:  # Belote's breakdown ends with the points of the hand
             lines.extend(hand_result_lines(snap, result, look)[1:])
     lines.append(standings_line(snap, look))
-    signed = ""
     if result is not None and not snap.over:
         done = any(isinstance(e, HandSigned) and e.hand == result.hand_number for e in snap.log)
-        signed = tr(lang, "end.signed" if done else "end.unsigned") + " "
+        lines.append(tr(lang, "end.signed" if done else "end.unsigned"))
     if snap.violations:
         text = "; ".join(
             f"{seat_name(snap, v.culprit, look)}: {machine_text(snap, v.reason, look)}"
             for v in snap.violations
         )
-        lines.append(signed + tr(lang, "end.cheats", text=text))
+        lines.append(tr(lang, "end.cheats", text=text))
     else:
-        lines.append(signed + tr(lang, "end.proofs_ok"))
+        lines.append(tr(lang, "end.proofs_ok"))
     return lines
 
 

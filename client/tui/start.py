@@ -425,7 +425,11 @@ def run_client(
                 bot_delay=0.4,
             )
             run_table_app(
-                session, lang=settings.lang, unicode=not settings.ascii, save_dir=save_dir
+                session,
+                lang=settings.lang,
+                unicode=not settings.ascii,
+                save_dir=save_dir,
+                result_pause=float(settings.result_pause_s),
             )
         elif choice.kind == "host" and host is not None:
             host(settings, choice)

@@ -69,7 +69,7 @@ TEXTS: dict[str, str] = {
     "act.bid": "bieten",
     "act.laundry": "schmutzige Wäsche",
     "act.tupp_attempt": "Tupp-Versuch",
-    "act.tupp": "Tupp!",
+    "act.tupp": "Tupp",
     "act.check": "Wäsche prüfen",
     "act.accept": "annehmen",
     "log.hand_started": "Runde {n} beginnt; {dealer} gibt.",

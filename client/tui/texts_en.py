@@ -72,7 +72,7 @@ TEXTS: dict[str, str] = {
     "act.bid": "bid",
     "act.laundry": "dirty laundry",
     "act.tupp_attempt": "Tupp attempt",
-    "act.tupp": "Tupp!",
+    "act.tupp": "Tupp",
     "act.check": "check the laundry",
     "act.accept": "accept",
     # log

@@ -69,7 +69,7 @@ TEXTS: dict[str, str] = {
     "act.bid": "bieden",
     "act.laundry": "vuile was",
     "act.tupp_attempt": "Toep-poging",
-    "act.tupp": "Toep!",
+    "act.tupp": "Toep",
     "act.check": "was controleren",
     "act.accept": "accepteren",
     "log.hand_started": "Ronde {n} begint; {dealer} geeft.",
