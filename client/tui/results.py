@@ -298,6 +298,28 @@ def _belote_points(snap: TableSnapshot, result: HandResult, hand: HandLog, look:
     return lines
 
 
+def _pottuppen_money(snap: TableSnapshot, result: HandResult, look: Look) -> list[str]:
+    lang, d = look.lang, result.details
+    lines: list[str] = []
+    antes = d.get("antes")
+    if isinstance(antes, int) and antes:
+        lines.append(tr(lang, "why.antes", chips=antes))
+    bets, taker = d.get("bets"), d.get("last_trick")
+    if isinstance(bets, dict) and isinstance(taker, int):
+        for seat, bet in sorted(bets.items()):
+            who = plain_name(snap, int(seat), look)
+            if int(seat) == taker:
+                lines.append(tr(lang, "why.bet_back", who=who, chips=bet))
+            else:
+                lines.append(tr(lang, "why.bet_in", who=who, chips=bet))
+        if not bets:
+            lines.append(tr(lang, "why.pass_round", who=plain_name(snap, taker, look)))
+    pot = d.get("pot")
+    if isinstance(pot, int):
+        lines.append(tr(lang, "why.pot_left", pot=pot))
+    return lines
+
+
 def paired(lines: list[str], width: int = 76) -> list[str]:
     """Eight Belote tricks in two columns when they fit (the panel has 24 rows)."""
     column = max((len(line) for line in lines), default=0) + 2
@@ -321,9 +343,7 @@ def breakdown(snap: TableSnapshot, result: HandResult, look: Look) -> list[str]:
     elif snap.game == "belote":
         lines.extend(_belote_points(snap, result, hand, look))
     elif snap.game == "pottuppen":
-        pot = result.details.get("pot")
-        if isinstance(pot, int):
-            lines.append(tr(look.lang, "why.pot_left", pot=pot))
+        lines.extend(_pottuppen_money(snap, result, look))
     return lines
 
 

@@ -56,7 +56,7 @@ TEXTS: dict[str, str] = {
     "info.phase": "Phase",
     "info.team": "Team {n}",
     "score.penalty points": "Strafpunkte",
-    "score.chips": "Chips",
+    "score.chips": "netto",
     "score.balance": "Saldo",
     "score.team points": "Team",
     "act.play": "spielen",
@@ -270,4 +270,8 @@ TEXTS: dict[str, str] = {
     "rules.option": "{name}: {value}   ({option})",
     "rules.more": "Derselbe Text: dealerless rules {game}",
     "node.ready": "der Tisch ist bereit: {game}, {seats} Plätze; du spielst als {name}",
+    "why.antes": "Jeder Platz zahlte {chips} in den Pott (Ante)",
+    "why.bet_back": "{who} machte den letzten Stich und nahm seinen Einsatz von {chips} zurück",
+    "why.bet_in": "{who} zahlte seinen Einsatz von {chips} in den Pott",
+    "why.pass_round": "Niemand hat gesetzt: {who} machte den letzten Stich und zahlt in den Pott",
 }

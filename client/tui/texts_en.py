@@ -58,7 +58,7 @@ TEXTS: dict[str, str] = {
     "info.phase": "phase",
     "info.team": "team {n}",
     "score.penalty points": "penalty",
-    "score.chips": "chips",
+    "score.chips": "net",
     "score.balance": "balance",
     "score.team points": "team",
     # actions
@@ -276,4 +276,8 @@ TEXTS: dict[str, str] = {
     "rules.option": "{name}: {value}   ({option})",
     "rules.more": "The same text: dealerless rules {game}",
     "node.ready": "the table is ready: {game}, {seats} seats; you play as {name}",
+    "why.antes": "Every seat paid {chips} into the pot (ante)",
+    "why.bet_back": "{who} took the last trick and its bet of {chips} back out of the pot",
+    "why.bet_in": "{who} paid its bet of {chips} into the pot",
+    "why.pass_round": "Nobody bet: {who} took the last trick and pays into the pot",
 }

@@ -56,7 +56,7 @@ TEXTS: dict[str, str] = {
     "info.phase": "fase",
     "info.team": "team {n}",
     "score.penalty points": "strafpunten",
-    "score.chips": "fiches",
+    "score.chips": "netto",
     "score.balance": "saldo",
     "score.team points": "team",
     "act.play": "spelen",
@@ -269,4 +269,8 @@ TEXTS: dict[str, str] = {
     "rules.option": "{name}: {value}   ({option})",
     "rules.more": "Dezelfde tekst: dealerless rules {game}",
     "node.ready": "de tafel is klaar: {game}, {seats} plaatsen; je speelt als {name}",
+    "why.antes": "Elke plaats legde {chips} in de pot (ante)",
+    "why.bet_back": "{who} haalde de laatste slag en nam zijn inzet van {chips} terug",
+    "why.bet_in": "{who} legde zijn inzet van {chips} in de pot",
+    "why.pass_round": "Niemand zette in: {who} haalde de laatste slag en betaalt in de pot",
 }
