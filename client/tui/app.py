@@ -275,7 +275,11 @@ class TableApp:
         lines.append("   ".join(keys))
         # wrapped here at spaces (the window would cut words), to the panel's inner width
         width = max(30, self.app.output.get_size().columns - 4)
-        wrapped = [part for line in lines for part in textwrap.wrap(line, width) or [""]]
+        wrapped = [
+            part
+            for line in lines
+            for part in textwrap.wrap(line, width, break_on_hyphens=False) or [""]
+        ]
         return [("", "\n".join(wrapped))]
 
     def close_summary(self) -> None:

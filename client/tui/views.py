@@ -134,7 +134,7 @@ def table_layout(
                     text_window(chat, bottom=True, width=Dimension(preferred=26, max=30)),
                 ],
                 # the spare rows go to the log (the parts above take what they need)
-                height=Dimension(min=3, weight=40),
+                height=Dimension(min=0, weight=40),
             ),
             ConditionalContainer(
                 VSplit([Window(chat_input, height=1)]), filter=Condition(chat_active)

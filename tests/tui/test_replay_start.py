@@ -33,7 +33,7 @@ def transcript(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def test_replay_plain_verifies(transcript: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert cli_main(["replay", "--plain", "--ascii", str(transcript)]) == 0
     out = capsys.readouterr().out
-    assert "Tuppen" in out and "seat 0 ann" in out
+    assert "Tuppen" in out and ": ann, bot1" in out and "seat 0" not in out
     assert "Hand 1 starts" in out and "Hand 1 signed by every seat" in out
     assert "Transcript verified" in out
 
