@@ -59,7 +59,7 @@ def test_s_on_the_game_over_panel_saves_and_the_path_is_not_cut(tmp_path: Path) 
     panel = "".join(text(app._summary_text()).split())
     assert "".join(f"Every table's transcript is kept in {tmp_path / 'data'}".split()) in panel
     assert str(saved) in panel
-    assert "s: save a copy" in panel
+    assert "s:saveacopy" in panel
 
 
 # --- 7. no developer text -----------------------------------------------------------------
