@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import secrets
 import socket
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
@@ -15,11 +16,20 @@ import trio
 
 from dealerless.node.hub import Hub, bound_port
 from dealerless.node.identity import Identity
+from dealerless.node.invite import Invite
 from dealerless.node.line_driver import LineDriver
-from dealerless.node.links import Link, open_local, open_remote
+from dealerless.node.links import (
+    FatalLinkError,
+    Link,
+    RemoteLink,
+    attach_message,
+    open_local,
+    open_remote,
+)
+from dealerless.node.relay_pins import RelayPins
 from dealerless.node.seat import BotDriver, Driver, NodeOptions, SeatNode
 from dealerless.node.store import TableMeta, TableStore, find_tables
-from dealerless.node.wire import Invite
+from dealerless.node.transport import PeerPin
 from dealerless.protocol.crypto import generators
 from dealerless.protocol.rules.base import GameConfig
 from dealerless.protocol.rules.registry import make_config
@@ -96,11 +106,14 @@ async def _run_node(
     store = TableStore(home, table_id)
     warm_up()
     key = identity.public_key
-    open_seats = meta.seats if meta.role == "host" else None
+    host = meta.role == "host"
+    invite = Invite.decode(meta.invite)
+    attach = attach_message(invite, host)
+    connector: Callable[[], Awaitable[tuple[Link, dict[str, Any]]]]
 
     async with trio.open_nursery() as nursery:
-        if meta.role == "host" and not meta.relay:
-            local_hub = hub or Hub(say=say)
+        if host and not meta.relay:
+            local_hub = hub or Hub(say=say, owner=key)
             try:
                 listeners = await nursery.start(
                     local_hub.serve_tcp, meta.listen_host, meta.port, identity
@@ -114,28 +127,19 @@ async def _run_node(
                 meta.address = advertised_address(meta.listen_host)
 
             async def connector() -> tuple[Link, dict[str, Any]]:
-                return await open_local(local_hub, key, table_id, open_seats)
+                return await open_local(local_hub, key, attach)
 
         else:
-            pin = meta.relay_fingerprint or None if meta.relay else bytes.fromhex(meta.host_key)
+            connector = _remote_connector(identity, home, meta, invite, attach, say)
 
-            async def connector() -> tuple[Link, dict[str, Any]]:
-                say(f"connecting to {meta.address}:{meta.port}")
-                return await open_remote(
-                    meta.address, meta.port, identity, pin, table_id, open_seats
-                )
-
-        if not meta.invite and meta.role == "host":
-            meta.invite = Invite(
-                meta.address,
-                meta.port,
-                table_id,
-                key,
-                relay=meta.relay,
-                relay_fingerprint=meta.relay_fingerprint,
-                game=meta.game,
-                seats=meta.seats,
-            ).encode()
+        if host and not invite.direct and invite.relay is None:
+            ways: dict[str, Any] = {"direct": ((meta.address, meta.port),)}
+            if meta.relay:
+                ways = {
+                    "relay": (meta.address, meta.port),
+                    "relay_fingerprint": meta.relay_fingerprint,
+                }
+            meta.invite = dataclasses.replace(invite, **ways).encode()
         store.save_meta(meta)
         if on_ready is not None:
             on_ready(meta)
@@ -153,6 +157,54 @@ async def _run_node(
         code = await node.run()
         nursery.cancel_scope.cancel()
     return code
+
+
+def _remote_connector(
+    identity: Identity,
+    home: Path,
+    meta: TableMeta,
+    invite: Invite,
+    attach: dict[str, Any],
+    say: Say,
+) -> Callable[[], Awaitable[tuple[Link, dict[str, Any]]]]:
+    """Connect to the host's hub or to a relay. The link is always pinned: in direct mode to
+    the host the invite names, at a relay to the fingerprint in the invite or, failing that,
+    to the one this relay address showed first (trust on first use, node/relay_pins.py). The
+    host a relay names for the table must be the one the invite's pin commits to."""
+    pins = RelayPins(home)
+    host = meta.role == "host"
+
+    def host_is(key: bytes) -> bool:
+        known = meta.host_key
+        return key.hex() == known if known else invite.is_host(key)
+
+    async def connector() -> tuple[Link, dict[str, Any]]:
+        say(f"connecting to {meta.address}:{meta.port}")
+        pin: PeerPin | None
+        if not meta.relay:
+            pin = host_is
+        else:
+            try:
+                pin = meta.relay_fingerprint or pins.get(meta.address, meta.port) or None
+            except ValueError as exc:
+                raise FatalLinkError(str(exc)) from None
+        link, joined = await open_remote(meta.address, meta.port, identity, pin, attach)
+        named = joined.get("host")
+        if not isinstance(named, bytes) or not host_is(named):
+            await link.aclose()
+            raise FatalLinkError(
+                f"{meta.address}:{meta.port} names a host for this table that the invite does "
+                "not (a relay or address that is not the host's); check the invite code"
+            )
+        if meta.relay and pin is None and isinstance(link, RemoteLink):
+            fingerprint = link.channel.peer_id.fingerprint
+            pins.remember(meta.address, meta.port, fingerprint)
+            say(f"relay {meta.address}:{meta.port} is {fingerprint}: pinned from now on")
+        if not host and not meta.host_key:
+            meta.host_key = named.hex()
+        return link, joined
+
+    return connector
 
 
 async def host_table(
@@ -174,14 +226,15 @@ async def host_table(
     options: NodeOptions | None = None,
     on_ready: Callable[[TableMeta], None] | None = None,
     hub: Hub | None = None,
-    table_id: bytes | None = None,
 ) -> int:
-    """Open a table and host it; ``hub`` (direct mode: the hub to serve, default a plain one)
-    and ``table_id`` (default a fresh random one) are for tests and the soak run."""
-    table_id = table_id if table_id is not None else secrets.token_bytes(16)
+    """Open a table and host it; ``hub`` (direct mode: the hub to serve, default one that only
+    this host may open tables on) is for tests and the soak run. The table id is derived from
+    the invite's fresh token (node/invite.py); ``on_ready(meta)`` gets it with the code."""
+    key = identity.public_key
+    invite = Invite.create(key, game, step_timeout_ms, token=secrets.token_bytes(16))
     address, port = relay if relay else (advertise, listen[1])
     meta = TableMeta(
-        table_id=table_id.hex(),
+        table_id=invite.table_id.hex(),
         role="host",
         address=address,
         port=port,
@@ -196,6 +249,7 @@ async def host_table(
         step_timeout_ms=step_timeout_ms,
         options=dict(game.options),
         listen_host=listen[0],
+        invite=invite.encode(),  # no ways in yet: _run_node adds them once it listens
     )
     return await _run_node(
         identity,
@@ -217,14 +271,17 @@ def meta_for_invite(invite: Invite, *, name: str, bot: bool, transcript: str) ->
         role="join",
         address=invite.address,
         port=invite.port,
-        host_key=invite.host_key.hex(),
-        relay=invite.relay,
+        host_key="",  # learnt from the first link, checked against the invite's pin
+        relay=invite.relay is not None,
         relay_fingerprint=invite.relay_fingerprint,
         name=name,
         bot=bot,
         transcript=str(Path(transcript).resolve()) if transcript else "",
         game=invite.game,
         seats=invite.seats,
+        step_timeout_ms=invite.step_timeout_ms,
+        options=dict(invite.options),
+        invite=invite.encode(),
     )
 
 
@@ -241,6 +298,17 @@ async def join_table(
     log: Callable[[dict[str, Any]], None] | None = None,
     options: NodeOptions | None = None,
 ) -> int:
+    floor = (options or NodeOptions()).min_step_timeout_ms
+    if invite.step_timeout_ms < floor:
+        say(
+            f"refused: the invite's step timeout is {invite.step_timeout_ms} ms, below the floor "
+            f"of {floor} ms (a seat could be timed out before a person can act; "
+            "--min-step-timeout lowers the floor for bot tables)"
+        )
+        return 1
+    if not invite.direct and invite.relay is None:
+        say("refused: the invite code holds no way to reach the table this version can use")
+        return 1
     store = TableStore(home, invite.table_id)
     if store.exists:
         meta = store.load_meta()

@@ -1,11 +1,16 @@
-"""Catch-up of a seat's node: peers tell each other how many transcript records they hold
-(``have``) and send the ones the other lacks (``recs``, in chunks); the votes a certificate still
-waits for are sent again; a node resumed without having heard from any peer holds its writes
-until a peer shows it is not behind. A mixin of :class:`~dealerless.node.seat.SeatNode`; see
+"""Catch-up of a seat's node: seats tell each other how many transcript records they hold
+(``have``, signed) and send the ones the other lacks (``recs``, in chunks); the votes a
+certificate still waits for are sent again; a node resumed without having heard from any peer
+holds its writes until a seat answers its own fresh nonce with a count no larger than ours.
+
+Only seated keys are served, each within a byte budget, so a small ``have`` cannot make us
+send a transcript again and again (no amplification); an idle table announces at most once
+per ``quiet_every`` seconds per seat. A mixin of :class:`~dealerless.node.seat.SeatNode`; see
 spec/node.md §3 and §6."""
 
 from __future__ import annotations
 
+import secrets
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -14,6 +19,11 @@ from dealerless.protocol.table import TableMachine
 from dealerless.protocol.table.events import TableEvent
 
 RECS_CHUNK = 512 * 1024
+SERVE_RATE = 1 << 20  # bytes of records per second per peer ...
+SERVE_BURST = 8 << 20  # ... with this much burst (a whole long game fits in one answer)
+SAME_ASK_EVERY = 2.0  # the same count from the same peer is served again after this long
+ANSWER_EVERY = 1.0  # an ``ask`` from one peer is answered at most this often (nonces aside)
+NONCE_BYTES = 12
 
 
 @dataclass
@@ -26,11 +36,31 @@ class Resync:
     answered: set[bytes] = field(default_factory=set)
 
 
+@dataclass
+class PeerBudget:
+    """What we last did for one seat: its records budget, its last served count."""
+
+    level: float
+    stamp: float
+    served: tuple[int, float] = (-1, -1e9)
+    answered: float = -1e9
+
+    def take(self, amount: int, now: float) -> bool:
+        self.level = min(SERVE_BURST, self.level + (now - self.stamp) * SERVE_RATE)
+        self.stamp = now
+        if amount > self.level:
+            return False
+        self.level -= amount
+        return True
+
+
 class CatchUp:
     # State and helpers of the seat node.
     machine: TableMachine | None
     peer_counts: dict[bytes, int]
+    budgets: dict[bytes, PeerBudget]
     resync: Resync | None
+    nonce: bytes
     say: Callable[[str], None]
 
     def now(self) -> float:
@@ -39,15 +69,35 @@ class CatchUp:
     def queue(self, payload: dict[str, Any], to: bytes | None = None) -> None:
         raise NotImplementedError
 
+    def queue_signed(self, payload: dict[str, Any], to: bytes | None = None) -> None:
+        raise NotImplementedError
+
+    def queue_records(self, payload: dict[str, Any], to: bytes, size: int) -> bool:
+        raise NotImplementedError
+
     def _after(self, events: list[TableEvent]) -> None:
         raise NotImplementedError
 
-    def _announce(self) -> None:
-        """Tell every peer how many records we hold; resend our votes that wait for a
+    def _have(self, n: int, ask: bool, to: bytes | None = None, echo: bytes = b"") -> None:
+        payload: dict[str, Any] = {"t": "have", "n": n, "ask": ask}
+        if ask and self._waiting_for_proof():
+            payload["nonce"] = self.nonce
+        if echo:
+            payload["echo"] = echo
+        self.queue_signed(payload, to)
+
+    def _waiting_for_proof(self) -> bool:
+        return self.resync is not None or (self.machine is not None and self.machine.held)
+
+    def new_nonce(self) -> None:
+        self.nonce = secrets.token_bytes(NONCE_BYTES)
+
+    def _announce(self, ask: bool = True) -> None:
+        """Tell every seat how many records we hold; resend our votes that wait for a
         certificate (a hub may have dropped them)."""
         machine = self.machine
         assert machine is not None
-        self.queue({"t": "have", "n": len(machine.records), "ask": True})
+        self._have(len(machine.records), ask)
         if machine.seat is None:
             return
         for book in (machine.votes.timeout, machine.votes.abort):
@@ -56,41 +106,70 @@ class CatchUp:
                 if head == machine.head and vote is not None:
                     self.queue({"t": "f", "f": vote.frame})
 
+    def _budget(self, sender: bytes) -> PeerBudget:
+        budget = self.budgets.get(sender)
+        if budget is None:  # only seats get here, so this holds at most one per seat
+            budget = self.budgets[sender] = PeerBudget(SERVE_BURST, self.now())
+        return budget
+
     def _on_have(self, sender: bytes, payload: dict[str, Any]) -> None:
+        """A seat's signed count (its author was checked to be a seat before the signature)."""
         n = payload.get("n")
-        if not isinstance(n, int) or n < 0:
+        if not isinstance(n, int) or isinstance(n, bool) or n < 0:
             return
+        nonce = payload.get("nonce")
+        nonce = nonce if isinstance(nonce, bytes) and len(nonce) == NONCE_BYTES else b""
+        fresh = payload.get("echo") == self.nonce  # an answer to our own latest question
         self.peer_counts[sender] = n
+        now = self.now()
+        budget = self._budget(sender)
+        answer = bool(payload.get("ask")) and (nonce or now - budget.answered >= ANSWER_EVERY)
         if self.machine is None:
             if self.resync is not None:
                 stored = self.resync.stored
-                if n <= stored:
-                    self.resync.answered.add(sender)  # nothing more to get from this peer
-                if payload.get("ask"):
-                    self.queue({"t": "have", "n": stored, "ask": False}, to=sender)
+                if n <= stored and fresh:
+                    self.resync.answered.add(sender)  # nothing more to get from this seat
+                if answer:
+                    budget.answered = now
+                    self._have(stored, False, to=sender, echo=nonce)
             return
         records = self.machine.records
-        if self.machine.held and n <= len(records):
-            # A peer is not ahead of us (its records come before its count on the link).
+        if self.machine.held and n <= len(records) and fresh:
+            # A seat answered our fresh nonce and is not ahead of us (its records come before
+            # its count on the link).
             self._release()
         if len(records) > n:
-            chunk: list[bytes] = []
-            size, start = 0, n
-            for frame in records[n:]:
-                if chunk and size + len(frame) > RECS_CHUNK:
-                    self.queue({"t": "recs", "start": start, "frames": chunk}, to=sender)
-                    start, chunk, size = start + len(chunk), [], 0
-                chunk.append(frame)
-                size += len(frame)
-            self.queue({"t": "recs", "start": start, "frames": chunk}, to=sender)
-        if payload.get("ask"):
-            self.queue({"t": "have", "n": len(records), "ask": False}, to=sender)
+            self._serve(sender, budget, n, now)
+        elif n > len(records) and not answer and now - budget.answered >= ANSWER_EVERY:
+            # That seat is ahead: tell it where we are, so it sends what we lack.
+            budget.answered = now
+            self._have(len(records), False, to=sender)
+        if answer:
+            budget.answered = now
+            self._have(len(records), False, to=sender, echo=nonce)
 
-    def _on_recs(self, sender: bytes, payload: dict[str, Any]) -> None:
-        frames = [f for f in payload.get("frames", []) if isinstance(f, bytes)]
-        start = payload.get("start")
-        if not isinstance(start, int):
-            return
+    def _serve(self, sender: bytes, budget: PeerBudget, n: int, now: float) -> None:
+        assert self.machine is not None
+        if budget.served[0] == n and now - budget.served[1] < SAME_ASK_EVERY:
+            return  # sent just now; it is on its way
+        records = self.machine.records[n:]
+        if not budget.take(sum(len(f) for f in records), now):
+            return  # over its budget: it asks again later
+        budget.served = (n, now)
+        chunk: list[bytes] = []
+        size, start = 0, n
+        for frame in records:
+            if chunk and size + len(frame) > RECS_CHUNK:
+                payload = {"t": "recs", "start": start, "frames": chunk}
+                if not self.queue_records(payload, sender, size):
+                    return
+                start, chunk, size = start + len(chunk), [], 0
+            chunk.append(frame)
+            size += len(frame)
+        self.queue_records({"t": "recs", "start": start, "frames": chunk}, sender, size)
+
+    def _on_recs(self, sender: bytes, frames: list[bytes], start: int) -> None:
+        """Records from a seat (frames by non-seat authors were already dropped)."""
         if self.machine is None:
             sync = self.resync
             if sync is not None and start == sync.stored:

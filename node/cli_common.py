@@ -9,7 +9,14 @@ from pathlib import Path
 from dealerless.node.identity import Identity, IdentityError, load_or_create_identity, resolve_home
 from dealerless.node.seat import NodeOptions
 
-__all__ = ["add_common", "load_identity_or_say", "node_options"]
+__all__ = [
+    "add_common",
+    "add_floor",
+    "load_identity_or_say",
+    "node_options",
+    "read_invite_code",
+    "write_private",
+]
 
 
 def add_common(parser: argparse.ArgumentParser, *, seat: bool = True) -> None:
@@ -33,8 +40,54 @@ def add_common(parser: argparse.ArgumentParser, *, seat: bool = True) -> None:
     parser.add_argument("--event-log", default="", help=argparse.SUPPRESS)
 
 
+def add_floor(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--min-step-timeout",
+        type=float,
+        default=NodeOptions.min_step_timeout_ms / 1000,
+        metavar="SECONDS",
+        help="refuse a table whose step timeout is shorter (default %(default)g; lower it only "
+        "for bot tables and tests)",
+    )
+
+
 def node_options(args: argparse.Namespace) -> NodeOptions:
-    return NodeOptions(linger=args.linger)
+    floor = getattr(args, "min_step_timeout", None)
+    if floor is None:
+        return NodeOptions(linger=args.linger)
+    return NodeOptions(linger=args.linger, min_step_timeout_ms=max(0, round(floor * 1000)))
+
+
+def read_invite_code(code: str | None, invite_file: str) -> str:
+    """The invite code from the argument, ``-`` (stdin) or a file; ValueError saying why not.
+    A code on the command line is visible to every user of this machine (``ps``): scripts
+    and local bot processes pass it on stdin or in a 0600 file instead."""
+    if invite_file:
+        try:
+            return Path(invite_file).read_text().strip()
+        except OSError as exc:
+            raise ValueError(f"cannot read the invite file: {exc}") from None
+    if code is None or code == "-":
+        import sys
+
+        line = sys.stdin.readline(4096).strip()
+        if not line:
+            raise ValueError("no invite code: give one, or pipe it in with CODE '-'")
+        return line
+    return code
+
+
+def write_private(path: str, text: str) -> None:
+    """Write ``text`` to ``path`` atomically, readable by its owner only (0600)."""
+    tmp = path + ".tmp"
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    try:
+        os.write(fd, text.encode())
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+    os.chmod(tmp, 0o600)  # an older file of that name keeps its mode otherwise
+    os.replace(tmp, path)
 
 
 def load_identity_or_say(home: str | None) -> tuple[Identity, Path] | None:

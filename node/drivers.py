@@ -43,6 +43,7 @@ class LobbyView:
 
     names: tuple[str, ...]
     need: int
+    fingerprints: tuple[str, ...] = ()  # of the same seats, in the same order
 
 
 @dataclass
@@ -53,3 +54,5 @@ class NodeOptions:
     sync_wait: float = 3.0  # after a restart: wait this long at most for the peers' records
     reconnect_cap: float = 2.0
     hello_every: float = 1.0
+    quiet_every: float = 10.0  # nothing missing: announce our record count this seldom at most
+    min_step_timeout_ms: int = 10_000  # a joiner refuses a table with a shorter step timeout

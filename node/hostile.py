@@ -21,7 +21,6 @@ from __future__ import annotations
 import collections
 import functools
 import random
-import secrets as _secrets
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -33,9 +32,9 @@ from dealerless.node.app import _run_node, host_table, meta_for_invite
 from dealerless.node.drivers import BotDriver, Driver, NodeOptions
 from dealerless.node.hub import Hub, Member
 from dealerless.node.identity import Identity
+from dealerless.node.invite import Invite
 from dealerless.node.seat import SeatNode
 from dealerless.node.store import TableMeta, TableStore
-from dealerless.node.wire import Invite
 from dealerless.protocol.messages import SignedMessage, decode_message, sign_message
 from dealerless.protocol.rules.base import Action, GameConfig
 from dealerless.protocol.table import TableConfig, TableMachine
@@ -183,9 +182,12 @@ class HostileSeatNode(SeatNode):
             for send in out:
                 self.send_raw(send)
             return
-        if kind == "recs" and self.attack.started:
-            return
         super().queue(payload, to)
+
+    def queue_records(self, payload: dict[str, Any], to: bytes, size: int) -> bool:
+        if self.attack.started:
+            return False  # an attacker serves no catch-up once its attack began
+        return super().queue_records(payload, to, size)
 
     def _after(self, events: list[TableEvent]) -> None:
         super()._after(events)
@@ -322,7 +324,7 @@ def run_table(
     (None: every seat honest); ``honest_driver(i)`` makes the driver of honest node ``i`` (default
     the bot). Returns when every honest node has exited (the hostile node is
     then cancelled)."""
-    opts = options or NodeOptions(linger=1.5, stall=0.5, sync_wait=1.0)
+    opts = options or NodeOptions(linger=1.5, stall=0.5, sync_wait=1.0, min_step_timeout_ms=0)
     n = game.players
     ids = [Identity.generate() for _ in range(n)]
     homes = [root / f"node{i}" for i in range(n)]
@@ -331,8 +333,6 @@ def run_table(
         (home / "key").write_bytes(ident.public_key)
     hostile_key = ids[hostile_index].public_key if attack is not None else None
     run = TableRun(game, homes, hostile_key)
-    table_id = _secrets.token_bytes(16)
-    run.table_id = table_id
 
     def driver(i: int) -> Driver:
         return honest_driver(i) if honest_driver is not None else BotDriver(seed + i)
@@ -348,6 +348,7 @@ def run_table(
 
         def on_ready(meta: TableMeta) -> None:
             invite.append(Invite.decode(meta.invite))
+            run.table_id = bytes.fromhex(meta.table_id)
             ready.set()
 
         host_say = sayer(0)
@@ -372,8 +373,7 @@ def run_table(
                 log=None,
                 options=opts,
                 on_ready=on_ready,
-                hub=hub or Hub(say=lambda _s: None),
-                table_id=table_id,
+                hub=hub or Hub(say=lambda _s: None, owner=ids[0].public_key),
             )
 
         async def join(i: int, cancel: trio.CancelScope | None = None) -> None:
@@ -419,6 +419,6 @@ def run_table(
         trio.run(main)
     except trio.TooSlowError:
         raise AssertionError(f"the table did not finish in {timeout} s\n{run.log()}") from None
-    loaded = TableStore(homes[0], table_id).load_config()
+    loaded = TableStore(homes[0], run.table_id).load_config()
     run.config = loaded[0] if loaded is not None else None
     return run

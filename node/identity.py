@@ -51,6 +51,7 @@ __all__ = [
     "load_identity",
     "load_or_create_identity",
     "normalize_fingerprint",
+    "parse_fingerprint",
     "resolve_home",
 ]
 

@@ -1,24 +1,61 @@
-"""The join handshake of a seat's node: a joiner says hello, the host keeps the lobby (who is
-at the table, told to every joiner and to its own driver) and, when the last seat is taken,
-signs the table configuration and sends it to everyone. A mixin of
-:class:`~dealerless.node.seat.SeatNode`; see spec/node.md §2."""
+"""The join handshake of a seat's node: a joiner proves it holds the invite's token (an HMAC
+bound to its key, the table and the host, never the token itself), the host keeps the lobby
+(who is at the table with their fingerprints, told to every joiner and to its own driver),
+admits exactly those keys at the hub, and when the last seat is taken signs the table
+configuration. A joiner checks that configuration against the invite before its machine signs
+anything. Every message here is signed by its author (node/wire.py ``seal``). A mixin of
+:class:`~dealerless.node.seat.SeatNode`; see spec/node.md §3."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from typing import Any
 
-from dealerless.node.drivers import Driver, LobbyView
-from dealerless.node.identity import Identity, PeerId
+from dealerless.node.drivers import Driver, LobbyView, NodeOptions
+from dealerless.node.identity import Identity, PeerId, format_fingerprint
+from dealerless.node.invite import Invite
 from dealerless.node.store import TableMeta, TableStore
-from dealerless.protocol.rules.base import GameConfig
+from dealerless.protocol.rules.base import ConfigError, GameConfig
 from dealerless.protocol.table import SeatInfo, TableConfig
 
 CONFIG_LABEL = b"dealerless/node/config"
+REFUSALS_KEPT = 256  # strangers we remember refusing (so a flood of hellos costs one answer)
+REFUSE_EVERY = 5.0  # seconds between two refusals to the same key
 
 
 def config_signature_ok(config: TableConfig, signature: bytes, host_key: bytes) -> bool:
     return PeerId(host_key).verify(signature, CONFIG_LABEL + config.digest())
+
+
+def config_problem(config: TableConfig, invite: Invite, host_key: bytes, floor_ms: int) -> str:
+    """Why a joiner must not sign ``config`` (empty if it matches the invite)."""
+    if config.table_id != invite.table_id:
+        return "it is for another table"
+    if config.seats[0].key != host_key:
+        return "seat 0 is not the invite's host"
+    try:
+        agreed = invite.game_config()
+    except ConfigError as exc:
+        return f"the invite's game is not valid here ({exc})"
+    if config.game.game != agreed.game or config.players != agreed.players:
+        return (
+            f"it is {config.game.game} for {config.players} seats, the invite says "
+            f"{agreed.game} for {agreed.players}"
+        )
+    if dict(config.game.options) != dict(agreed.options):
+        changed = sorted(
+            k for k in {*config.game.options, *agreed.options}
+            if config.game.options.get(k) != agreed.options.get(k)
+        )  # fmt: skip
+        return f"its house rules differ from the invite's ({', '.join(changed)})"
+    if config.step_timeout_ms != invite.step_timeout_ms:
+        return (
+            f"its step timeout is {config.step_timeout_ms} ms, the invite says "
+            f"{invite.step_timeout_ms} ms"
+        )
+    if config.step_timeout_ms < floor_ms:
+        return f"its step timeout {config.step_timeout_ms} ms is below our floor of {floor_ms} ms"
+    return ""
 
 
 class JoinHandshake:
@@ -26,6 +63,8 @@ class JoinHandshake:
     identity: Identity
     store: TableStore
     meta: TableMeta
+    invite: Invite
+    opt: NodeOptions
     driver: Driver | None
     game: GameConfig | None
     key: bytes
@@ -34,6 +73,9 @@ class JoinHandshake:
     config_sig: bytes
     lobby: list[tuple[bytes, str]]
     last_hello: float
+    refusals: dict[bytes, float]
+    exit_code: int
+    done: bool
     say: Callable[[str], None]
 
     def now(self) -> float:
@@ -42,55 +84,138 @@ class JoinHandshake:
     def queue(self, payload: dict[str, Any], to: bytes | None = None) -> None:
         raise NotImplementedError
 
+    def queue_signed(self, payload: dict[str, Any], to: bytes | None = None) -> None:
+        raise NotImplementedError
+
+    def queue_hub(self, message: dict[str, Any]) -> None:
+        raise NotImplementedError
+
     def _start(self, extension: list[bytes]) -> None:
         raise NotImplementedError
 
+    def _stop(self, reason: str) -> None:
+        raise NotImplementedError
+
+    # ---------------------------------------------------------------- joiner
     def _hello(self) -> None:
         self.last_hello = self.now()
-        self.queue({"t": "hello", "name": self.meta.name}, to=self.host_key)
+        proof = self.invite.proof(self.key, self.host_key)
+        self.queue_signed({"t": "hello", "name": self.meta.name, "proof": proof}, to=self.host_key)
+
+    def _on_lobby(self, payload: dict[str, Any]) -> None:
+        """Joiner: the host's list of who is at the table."""
+        names, keys, need = payload.get("names"), payload.get("keys"), payload.get("need")
+        if (
+            not isinstance(names, list)
+            or not isinstance(keys, list)
+            or len(keys) != len(names)
+            or not isinstance(need, int)
+            or isinstance(need, bool)
+        ):
+            self.say("refused a lobby message from the host: names, keys or need missing")
+            return
+        shown = names[: self.meta.seats]
+        prints = tuple(
+            format_fingerprint(k) if isinstance(k, bytes) and len(k) == 32 else "?"
+            for k in keys[: len(shown)]
+        )
+        view = LobbyView(tuple(str(n)[:40] for n in shown), max(0, need), prints)
+        listed = ", ".join(f"{n} [{p}]" for n, p in zip(view.names, prints, strict=True))
+        self.say(f"at the table: {listed}; waiting for {view.need} more player(s)")
+        self._lobby_hook(view)
+
+    def _on_refused(self, payload: dict[str, Any]) -> None:
+        reason = str(payload.get("reason", ""))[:200]
+        self._stop(f"the host refused us: {reason}")
+
+    def _on_config(self, payload: dict[str, Any]) -> None:
+        if self.config is not None:
+            return
+        try:
+            config = TableConfig.from_wire(payload.get("config"))
+            signature = payload.get("sig", b"")
+            if not isinstance(signature, bytes):
+                raise TypeError("the signature is not bytes")
+        except (ValueError, TypeError) as exc:
+            self.say(f"refused the table configuration: {exc}")
+            return
+        if not config_signature_ok(config, signature, self.host_key):
+            self.say("refused a table configuration with a bad host signature")
+            return
+        problem = config_problem(config, self.invite, self.host_key, self.opt.min_step_timeout_ms)
+        if problem:
+            # The host itself signed terms we did not agree to: we sign nothing and stop.
+            self._stop(f"refused the host's table configuration: {problem}")
+            return
+        if config.seat_of(self.key) is None:
+            self.say("the table configuration has no seat for us")
+            return
+        self.store.save_config(config, signature)
+        self.config, self.config_sig = config, signature
+        self._start([])
+
+    # ---------------------------------------------------------------- host
+    def _admit(self) -> None:
+        """Host: tell the hub which keys may hear the table (the lobby, then the seats)."""
+        if self.config is not None:
+            keys = [s.key for s in self.config.seats]
+        else:
+            keys = [self.key, *(k for k, _ in self.lobby)]
+        self.queue_hub({"t": "admit", "keys": keys})
 
     def _send_lobby(self, to: bytes | None = None) -> None:
         names = [self.meta.name] + [n for _, n in self.lobby]
-        self.queue({"t": "lobby", "names": names, "need": self.meta.seats - len(names)}, to)
+        keys = [self.key] + [k for k, _ in self.lobby]
+        payload = {"t": "lobby", "names": names, "keys": keys, "need": self.meta.seats - len(names)}
+        self.queue_signed(payload, to)
 
     def _lobby_changed(self) -> None:
         """Host: tell our own driver who is at the table now."""
         names = (self.meta.name, *(n for _, n in self.lobby))
-        self._lobby_hook(LobbyView(names, max(0, self.meta.seats - len(names))))
-
-    def _on_lobby(self, payload: dict[str, Any]) -> None:
-        """Joiner: the host's list of who is at the table."""
-        names = payload.get("names")
-        need = payload.get("need")
-        if not isinstance(names, list) or not isinstance(need, int) or isinstance(need, bool):
-            self.say("refused a lobby message from the host: names or need missing")
-            return
-        view = LobbyView(tuple(str(n)[:40] for n in names[: self.meta.seats]), max(0, need))
-        self.say(f"at the table: {', '.join(view.names)}; waiting for {view.need} more player(s)")
-        self._lobby_hook(view)
+        prints = tuple(format_fingerprint(k) for k in (self.key, *(k for k, _ in self.lobby)))
+        self._lobby_hook(LobbyView(names, max(0, self.meta.seats - len(names)), prints))
 
     def _lobby_hook(self, view: LobbyView) -> None:
         hook = getattr(self.driver, "on_lobby", None)
         if hook is not None:
             hook(view)
 
+    def proof_ok(self, sender: bytes, payload: dict[str, Any]) -> bool:
+        """Host, before any signature work: does this hello carry a valid token proof?"""
+        return self.invite.proof_ok(payload.get("proof"), sender, self.key)
+
+    def refuse(self, sender: bytes, reason: str) -> None:
+        now = self.now()
+        if now - self.refusals.get(sender, -1e9) < REFUSE_EVERY:
+            return
+        if len(self.refusals) >= REFUSALS_KEPT:
+            self.refusals.pop(next(iter(self.refusals)))
+        self.refusals[sender] = now
+        self.queue_signed({"t": "refused", "reason": reason}, to=sender)
+
     def _on_hello(self, sender: bytes, payload: dict[str, Any]) -> None:
+        """Host: a hello whose proof and signature were checked."""
         name = str(payload.get("name", ""))[:40] or "player"
         if self.config is not None:
             if self.config.seat_of(sender) is None:
-                self.queue({"t": "refused", "reason": "the table is full"}, to=sender)
+                self.refuse(sender, "the table is full")
             else:
+                self._admit()
                 self._send_config(sender)
             return
         if sender == self.key:
             return
         if all(k != sender for k, _ in self.lobby):
             if len(self.lobby) + 1 >= self.meta.seats:
-                self.queue({"t": "refused", "reason": "the table is full"}, to=sender)
+                self.refuse(sender, "the table is full")
                 return
             self.lobby.append((sender, name))
-            self.say(f"{name!r} joined ({len(self.lobby) + 1}/{self.meta.seats})")
+            self.say(
+                f"{name!r} [{format_fingerprint(sender)}] joined "
+                f"({len(self.lobby) + 1}/{self.meta.seats})"
+            )
             self._lobby_changed()
+        self._admit()
         if len(self.lobby) + 1 < self.meta.seats:
             self._send_lobby()
             return
@@ -100,31 +225,11 @@ class JoinHandshake:
         signature = self.identity.sign(CONFIG_LABEL + config.digest())
         self.store.save_config(config, signature)
         self.config, self.config_sig = config, signature
+        self._admit()
         self._send_config(None)
         self._start([])
 
     def _send_config(self, to: bytes | None) -> None:
         assert self.config is not None
-        self.queue({"t": "config", "config": self.config.to_wire(), "sig": self.config_sig}, to)
-
-    def _on_config(self, payload: dict[str, Any]) -> None:
-        if self.config is not None:
-            return
-        try:
-            config = TableConfig.from_wire(payload.get("config"))
-            signature = bytes(payload.get("sig", b""))
-        except (ValueError, TypeError) as exc:
-            self.say(f"refused the table configuration: {exc}")
-            return
-        if config.table_id != self.store.table_id or config.seats[0].key != self.host_key:
-            self.say("refused a table configuration for another table or host")
-            return
-        if not config_signature_ok(config, signature, self.host_key):
-            self.say("refused a table configuration with a bad host signature")
-            return
-        if config.seat_of(self.key) is None:
-            self.say("the table configuration has no seat for us")
-            return
-        self.store.save_config(config, signature)
-        self.config, self.config_sig = config, signature
-        self._start([])
+        payload = {"t": "config", "config": self.config.to_wire(), "sig": self.config_sig}
+        self.queue_signed(payload, to)

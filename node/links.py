@@ -8,6 +8,7 @@ import trio
 
 from dealerless.node.hub import Hub, Member
 from dealerless.node.identity import Identity
+from dealerless.node.invite import Invite
 from dealerless.node.transport import (
     ChannelError,
     HandshakeError,
@@ -25,6 +26,7 @@ __all__ = [
     "LinkError",
     "LocalLink",
     "RemoteLink",
+    "attach_message",
     "open_local",
     "open_remote",
 ]
@@ -113,18 +115,24 @@ async def _joined(link: Link) -> dict[str, Any]:
     raise LinkError(f"the hub did not answer within {JOIN_TIMEOUT} s")
 
 
-def _hello(table_id: bytes, open_seats: int | None) -> dict[str, Any]:
-    if open_seats is None:
-        return {"t": "join", "table": table_id}
-    return {"t": "open", "table": table_id, "seats": open_seats}
+def attach_message(invite: Invite, host: bool) -> dict[str, Any]:
+    """What a seat sends first: the host opens its table (with what the id is derived from,
+    so that the hub binds it to the host's key), a joiner asks to join it."""
+    if not host:
+        return {"t": "join", "table": invite.table_id}
+    return {
+        "t": "open",
+        "table": invite.table_id,
+        "seats": invite.seats,
+        "salt": invite.salt,
+        "terms": invite.terms,
+    }
 
 
-async def open_local(
-    hub: Hub, key: bytes, table_id: bytes, open_seats: int | None
-) -> tuple[Link, dict[str, Any]]:
+async def open_local(hub: Hub, key: bytes, hello: dict[str, Any]) -> tuple[Link, dict[str, Any]]:
     member, inbox = hub.new_member(key)
     link = LocalLink(hub, member, inbox)
-    await link.send(_hello(table_id, open_seats))
+    await link.send(hello)
     return link, await _joined(link)
 
 
@@ -137,8 +145,7 @@ async def open_remote(
     port: int,
     identity: Identity,
     pin: PeerPin | None,
-    table_id: bytes,
-    open_seats: int | None,
+    hello: dict[str, Any],
     *,
     config: TransportConfig | None = None,
 ) -> tuple[Link, dict[str, Any]]:
@@ -156,7 +163,7 @@ async def open_remote(
         raise LinkError(f"cannot connect to {address}:{port}: {exc}") from None
     link = RemoteLink(channel)
     try:
-        await link.send(_hello(table_id, open_seats))
+        await link.send(hello)
         return link, await _joined(link)
     except BaseException:
         await link.aclose()

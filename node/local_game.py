@@ -68,7 +68,9 @@ async def local_game(
                     "-m",
                     "dealerless.client.cli",
                     "join",
-                    meta.invite,
+                    "-",  # the code (it holds the join token) comes on stdin, never in argv
+                    "--min-step-timeout",
+                    str(step_timeout_ms / 1000),  # our own table: the floor is ours to lower
                     "--home",
                     str(root / f"bot{number}"),
                     "--bot",
@@ -77,7 +79,13 @@ async def local_game(
                     "--linger",
                     "5",
                 ]
-                procs.append(subprocess.Popen(args, stdout=bot_output, stderr=bot_output))  # noqa: S603
+                proc = subprocess.Popen(  # noqa: S603
+                    args, stdin=subprocess.PIPE, stdout=bot_output, stderr=bot_output
+                )
+                procs.append(proc)
+                assert proc.stdin is not None
+                proc.stdin.write(meta.invite.encode() + b"\n")
+                proc.stdin.close()
             if on_ready is not None:
                 on_ready(meta)
 

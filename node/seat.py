@@ -11,18 +11,29 @@ from __future__ import annotations
 
 import collections
 import math
+import secrets
 from collections.abc import Awaitable, Callable
 from typing import Any
 
 import trio
 
-from dealerless.node.catch_up import CatchUp, Resync
+from dealerless.node.catch_up import NONCE_BYTES, CatchUp, PeerBudget, Resync
 from dealerless.node.drivers import BotDriver, Driver, NodeOptions
 from dealerless.node.identity import Identity, PeerId
+from dealerless.node.invite import Invite
 from dealerless.node.join_handshake import JoinHandshake, config_signature_ok
 from dealerless.node.links import FatalLinkError, Link, LinkError
 from dealerless.node.store import TableMeta, TableStore
-from dealerless.node.wire import WireError, decode, encode
+from dealerless.node.wire import (
+    SIGNED_KINDS,
+    WireError,
+    decode,
+    encode,
+    frame_author,
+    seal,
+    unseal,
+    verify_sealed,
+)
 from dealerless.protocol.rules.base import ActionKind, GameConfig
 from dealerless.protocol.table import TableConfig, TableMachine
 from dealerless.protocol.table.events import (
@@ -45,6 +56,9 @@ __all__ = ["BotDriver", "Driver", "NodeOptions", "SeatNode", "config_signature_o
 Connector = Callable[[], Awaitable[tuple[Link, dict[str, Any]]]]
 Say = Callable[[str], None]
 PRESTART_BUFFER = 512
+CHEATS_KEPT = 64  # caught cheats are kept (never evicted by later junk); later ones counted
+MAX_OWN_QUEUED = 100_000  # own messages waiting for the link: past this the node fails loudly
+RECS_QUEUED_BYTES = 16 << 20  # records for others waiting for the link: past this, not queued
 
 
 class SeatNode(JoinHandshake, CatchUp):
@@ -74,9 +88,20 @@ class SeatNode(JoinHandshake, CatchUp):
         self.link: Link | None = None
         self.peers_up: set[bytes] = set()
         self.peer_counts: dict[bytes, int] = {}
+        self.invite = Invite.decode(meta.invite)
         self.lobby: list[tuple[bytes, str]] = []
         self.prestart: list[bytes] = []
-        self.outbox: collections.deque[dict[str, Any]] = collections.deque(maxlen=50_000)
+        # Never dropped from: our own frames and messages; records for others are bounded.
+        self.outbox: collections.deque[tuple[dict[str, Any], int]] = collections.deque()
+        self.outbox_bytes = 0
+        self.refusals: dict[bytes, float] = {}
+        self.budgets: dict[bytes, PeerBudget] = {}
+        self.nonce = secrets.token_bytes(NONCE_BYTES)
+        self.cheats: list[Violation] = []
+        self.cheats_uncounted = 0
+        self.dropped = 0  # messages dropped before any signature work (not from a seat)
+        self.admitted = False
+        self.quiet = self.opt.stall  # the announce interval while nothing changes
         self.wake = trio.Event()
         self.done = False
         self.acting = False
@@ -106,12 +131,41 @@ class SeatNode(JoinHandshake, CatchUp):
     def now(self) -> float:
         return trio.current_time()
 
+    def seat_keys(self) -> frozenset[bytes]:
+        return frozenset() if self.config is None else frozenset(s.key for s in self.config.seats)
+
+    def queue_hub(self, message: dict[str, Any], size: int = 0) -> None:
+        if len(self.outbox) >= MAX_OWN_QUEUED:
+            # Never drop our own messages silently: a link this stuck is a failure to report.
+            self._stop(f"{len(self.outbox)} of our own messages wait for the link; giving up")
+            return
+        self.outbox.append((message, size))
+        self.outbox_bytes += size
+        self.wake.set()
+
     def queue(self, payload: dict[str, Any], to: bytes | None = None) -> None:
         message: dict[str, Any] = {"t": "send", "data": encode(payload)}
         if to is not None:
             message["to"] = to
-        self.outbox.append(message)
+        self.queue_hub(message)
+
+    def queue_signed(self, payload: dict[str, Any], to: bytes | None = None) -> None:
+        self.queue(seal(self.identity, self.store.table_id, payload), to)
+
+    def queue_records(self, payload: dict[str, Any], to: bytes, size: int) -> bool:
+        """Records for another seat, unless too many already wait (it will ask again)."""
+        if self.outbox_bytes + size > RECS_QUEUED_BYTES:
+            return False
+        self.queue_hub({"t": "send", "data": encode(payload), "to": to}, size)
+        return True
+
+    def _stop(self, reason: str) -> None:
+        self.say(reason)
+        self.exit_code = 1
+        self.done = True
         self.wake.set()
+        if self.nursery is not None:
+            self.nursery.cancel_scope.cancel()
 
     def emit(self, **fields: Any) -> None:
         if self.log is not None:
@@ -166,6 +220,8 @@ class SeatNode(JoinHandshake, CatchUp):
 
     async def _session(self, link: Link, joined: dict[str, Any]) -> None:
         self.link = link
+        self.host_key = bytes.fromhex(self.meta.host_key)  # a joiner's connector checked it
+        self.admitted = bool(joined.get("admitted", True))
         self.peers_up = {k for k in joined.get("members", []) if k != self.key}
         self.say(f"connected; {len(self.peers_up)} other peer(s) present")
         failures: list[LinkError] = []
@@ -175,7 +231,9 @@ class SeatNode(JoinHandshake, CatchUp):
                 try:
                     while True:
                         while self.outbox:
-                            await link.send(self.outbox.popleft())
+                            message, size = self.outbox.popleft()
+                            self.outbox_bytes -= size
+                            await link.send(message)
                         self.wake = trio.Event()
                         await self.wake.wait()
                 except LinkError as exc:
@@ -183,11 +241,13 @@ class SeatNode(JoinHandshake, CatchUp):
                     nursery.cancel_scope.cancel()
 
             nursery.start_soon(sender)
+            if self.is_host:
+                self._admit()
             if self.machine is not None:
                 self._announce()
             elif self.config is not None and self.resync is not None:
                 self.resync.deadline = min(self.resync.deadline, self.now() + self.opt.sync_wait)
-                self.queue({"t": "have", "n": self.resync.stored, "ask": True})
+                self._have(self.resync.stored, True)
             elif not self.is_host:
                 self._hello()
             try:
@@ -212,7 +272,8 @@ class SeatNode(JoinHandshake, CatchUp):
                     self.link is not None
                     and not self.is_host
                     and self.config is None
-                    and now - self.last_hello >= self.opt.hello_every
+                    and now - self.last_hello
+                    >= (self.opt.hello_every if not self.admitted else self.opt.quiet_every)
                 ):
                     self._hello()
                 continue
@@ -221,12 +282,15 @@ class SeatNode(JoinHandshake, CatchUp):
                 self._report_slow(machine)
             if len(machine.records) != self.last_count:
                 self.last_count, self.last_progress = len(machine.records), now
-            if self.link is not None and (
-                self.ask_now or now - self.last_progress >= self.opt.stall
-            ):
+                self.quiet = self.opt.stall
+            if self.link is not None and (self.ask_now or now - self.last_progress >= self.quiet):
+                # Nothing changed: announce, then less and less often while nothing is
+                # missing (an idle table is quiet); at once again when a seat is ahead of us.
+                behind = any(c > len(machine.records) for c in self.peer_counts.values())
                 self.ask_now = False
                 self.last_progress = now
-                self._announce()
+                self._announce(ask=behind or machine.held)
+                self.quiet = self.opt.stall if behind else min(self.quiet * 2, self.opt.quiet_every)
             if machine.over:
                 self._linger(now)
 
@@ -244,6 +308,13 @@ class SeatNode(JoinHandshake, CatchUp):
                 self.say(f"refused a message from {self._who(sender)}: {exc}")
                 return
             self._on_peer(sender, payload, direct=bool(message.get("direct")))
+        elif kind == "admitted":
+            self.admitted = True
+            members = message.get("members")
+            if isinstance(members, list):
+                self.peers_up = {k for k in members if isinstance(k, bytes) and k != self.key}
+            if self.machine is not None:
+                self._announce()
         elif kind == "peer":
             key, up = message.get("key"), bool(message.get("up"))
             if not isinstance(key, bytes):
@@ -255,6 +326,7 @@ class SeatNode(JoinHandshake, CatchUp):
             self.say(f"{self._who(key)} {'connected' if up else 'disconnected'}")
             if not up and self.is_host and self.config is None:
                 self.lobby = [(k, n) for k, n in self.lobby if k != key]
+                self._admit()
                 self._send_lobby()
                 self._lobby_changed()
         elif kind == "error":
@@ -267,14 +339,72 @@ class SeatNode(JoinHandshake, CatchUp):
         for k, name in self.lobby:
             if k == key:
                 return repr(name)
-        return PeerId(key).fingerprint[:9]
+        try:
+            return PeerId(key).fingerprint[:9]
+        except ValueError:
+            return "an invalid key"
+
+    def _may_send(self, sender: bytes, kind: str, payload: dict[str, Any]) -> bool:
+        """May ``sender`` (as the hub says) author a signed message of ``kind`` at all? Cheap
+        checks only: the signature is verified after this, and only if it passes."""
+        if kind == "hello":
+            return self.is_host and sender != self.key and self.proof_ok(sender, payload)
+        if kind in ("lobby", "refused"):
+            return not self.is_host and sender == self.host_key and self.config is None
+        if kind == "config":
+            return not self.is_host and sender == self.host_key
+        return sender != self.key and sender in self.seat_keys()  # have
+
+    def _on_signed(self, sender: bytes, message: dict[str, Any]) -> None:
+        try:
+            payload, body, signature = unseal(message)
+        except WireError:
+            self.dropped += 1
+            return
+        kind = payload["t"]
+        if not self._may_send(sender, kind, payload):
+            self.dropped += 1
+            if kind == "hello" and self.is_host and sender != self.key:
+                self.refuse(sender, "no valid proof of the invite's token")
+            return
+        if not verify_sealed(sender, self.store.table_id, body, signature):
+            self.dropped += 1
+            self.say(f"refused a {kind!r} message with a bad signature ({self._who(sender)})")
+            return
+        if kind == "hello":
+            self._on_hello(sender, payload)
+        elif kind == "lobby":
+            self._on_lobby(payload)
+        elif kind == "refused":
+            self._on_refused(payload)
+        elif kind == "config":
+            self._on_config(payload)
+        else:
+            self._on_have(sender, payload)
+
+    def _seat_frames(self, frames: object) -> list[bytes]:
+        """The frames authored by seats; others are dropped before any curve or signature work
+        (before the configuration exists, the seats are not known and nothing is dropped)."""
+        if not isinstance(frames, list):
+            return []
+        seats = self.seat_keys()
+        kept = [
+            f for f in frames if isinstance(f, bytes) and (not seats or frame_author(f) in seats)
+        ]
+        self.dropped += len(frames) - len(kept)
+        return kept
 
     def _on_peer(self, sender: bytes, payload: dict[str, Any], direct: bool = False) -> None:
         kind = payload["t"]
-        if kind == "f":
-            frame = payload.get("f")
-            if not isinstance(frame, bytes):
+        if kind == "sig":
+            self._on_signed(sender, payload)
+        elif kind in SIGNED_KINDS:
+            self.dropped += 1  # unsigned: whoever sent it, it changes nothing
+        elif kind == "f":
+            frames = self._seat_frames([payload.get("f")])
+            if not frames:
                 return
+            frame = frames[0]
             if self.machine is not None:
                 fresh = frame not in self.machine.seen
                 self._after(self.machine.receive(frame, self.now()))
@@ -284,20 +414,12 @@ class SeatNode(JoinHandshake, CatchUp):
                     self.queue({"t": "f", "f": frame})
             elif len(self.prestart) < PRESTART_BUFFER:
                 self.prestart.append(frame)
-        elif kind == "have":
-            self._on_have(sender, payload)
         elif kind == "recs":
-            self._on_recs(sender, payload)
-        elif kind == "hello" and self.is_host:
-            self._on_hello(sender, payload)
-        elif kind == "lobby" and sender == self.host_key and self.config is None:
-            self._on_lobby(payload)
-        elif kind == "config" and sender == self.host_key:
-            self._on_config(payload)
-        elif kind == "refused" and sender == self.host_key:
-            self.say(f"the host refused us: {payload.get('reason')}")
-            self.exit_code = 1
-            self.done = True
+            start = payload.get("start")
+            if sender not in self.seat_keys() or not isinstance(start, int):
+                self.dropped += 1
+                return
+            self._on_recs(sender, self._seat_frames(payload.get("frames")), start)
 
     # ---------------------------------------------------------------- starting and resuming
     def _start(self, extension: list[bytes]) -> None:
@@ -358,6 +480,11 @@ class SeatNode(JoinHandshake, CatchUp):
             self._start(sync.best)
         except (TranscriptError, LocalProtocolError, OSError) as exc:
             self._cannot_resume(exc)
+        except Exception as exc:  # e.g. a stored key share that does not load
+            self._stop(
+                f"cannot resume: a stored key share in {self.store.dir / 'secrets'} is missing "
+                f"or damaged ({type(exc).__name__}: {exc}); the transcript was left untouched"
+            )
 
     def _cannot_resume(self, exc: Exception) -> None:
         self.say(
@@ -431,6 +558,10 @@ class SeatNode(JoinHandshake, CatchUp):
             else:
                 who = self.name_of(event.culprit)
                 self.say(f"refused a message from {who}: {event.reason}")
+                if len(self.cheats) < CHEATS_KEPT:
+                    self.cheats.append(event)  # kept to the end, whatever junk follows
+                else:
+                    self.cheats_uncounted += 1
         elif isinstance(event, GameOver):
             self.say(f"game over: {event.outcome}")
         elif isinstance(event, Accepted):
@@ -464,7 +595,7 @@ class SeatNode(JoinHandshake, CatchUp):
             self.wake.set()
         elif now - self.last_progress >= 0.3:
             self.last_progress = now
-            self.queue({"t": "have", "n": len(machine.records), "ask": True})
+            self._have(len(machine.records), True)
 
     def _peers_caught_up(self) -> bool:
         """Every other seat has told us it holds at least our records."""
@@ -488,8 +619,13 @@ class SeatNode(JoinHandshake, CatchUp):
             + (f"; {len(machine.violations)} violation(s)" if machine.violations else "")
         )
         # Unattributable garbage (culprit None: a damaged or misrouted frame, e.g. from a hub)
-        # is dropped and fetched again; only a seat's violation spoils the game.
-        blamed = [v for v in machine.violations if v.culprit is not None]
+        # is dropped and fetched again; only a seat's violation spoils the game, and those are
+        # kept by the node itself (the machine's own list is bounded and evicts).
+        blamed = self.cheats or [v for v in machine.violations if v.culprit is not None]
+        if blamed:
+            culprits = sorted({self.name_of(v.culprit) for v in blamed})
+            extra = f" (+{self.cheats_uncounted} more)" if self.cheats_uncounted else ""
+            self.say(f"caught cheating: {', '.join(culprits)}: {len(blamed)} violation(s){extra}")
         self.exit_code = 0 if verified and not blamed else 1
         self.meta.finished = True
         self.store.save_meta(self.meta)

@@ -1,41 +1,66 @@
-"""The node's own small messages (hub and seat-to-seat) and the invite code.
+"""The node's own small messages (hub and seat-to-seat) and how the ones that change what a
+seat does are signed.
 
 Hub messages and seat messages are msgpack maps with a ``"t"`` (type) field; see
 spec/node.md for every type. They travel inside the encrypted transport channel; table frames
-inside them are the signed messages of the table protocol, verified by the state machine.
+inside them are the signed messages of the table protocol, verified by the state machine. The
+invite code is in :mod:`dealerless.node.invite`.
 """
 
 from __future__ import annotations
 
-import base64
-import hashlib
-from dataclasses import dataclass
 from typing import Any
 
 import msgpack
 
-from dealerless.node.identity import PeerId, format_fingerprint, normalize_fingerprint
+from dealerless.node.identity import Identity, PeerId
 
 __all__ = [
-    "INVITE_PREFIX",
-    "Invite",
-    "InviteError",
+    "SIGNED_KINDS",
     "WireError",
     "decode",
     "encode",
+    "frame_author",
     "parse_address",
+    "seal",
+    "unseal",
+    "verify_sealed",
 ]
 
-INVITE_PREFIX = "dl1:"
 MAX_MESSAGE = 1 << 20
+# Seat messages that change what a seat does: each is signed by its author (spec/node.md §3).
+SIGNED_KINDS = frozenset({"hello", "lobby", "refused", "config", "have"})
+NODE_SIGNATURE_LABEL = b"dealerless/node/v2\x00"
 
 
 class WireError(ValueError):
     """A node message that does not decode."""
 
 
-class InviteError(ValueError):
-    """An invite code that cannot be used; the message says why."""
+def seal(identity: Identity, table_id: bytes, payload: dict[str, Any]) -> dict[str, Any]:
+    """``payload`` as a signed seat message: ``{t: "sig", b: body, s: signature}`` where the
+    signature covers the label, the table id and the exact body bytes."""
+    body = encode(payload)
+    return {"t": "sig", "b": body, "s": identity.sign(NODE_SIGNATURE_LABEL + table_id + body)}
+
+
+def unseal(message: dict[str, Any]) -> tuple[dict[str, Any], bytes, bytes]:
+    """The payload of a signed seat message, its body bytes and its signature (not verified
+    yet: the caller first checks that the author may send this kind at all, which is cheap)."""
+    body, signature = message.get("b"), message.get("s")
+    if not isinstance(body, bytes) or not isinstance(signature, bytes):
+        raise WireError("a signed node message needs a body and a signature")
+    payload = decode(body)
+    if payload["t"] not in SIGNED_KINDS:
+        raise WireError(f"{payload['t']!r} is not a signed node message")
+    return payload, body, signature
+
+
+def verify_sealed(author: bytes, table_id: bytes, body: bytes, signature: bytes) -> bool:
+    try:
+        return PeerId(author).verify(signature, NODE_SIGNATURE_LABEL + table_id + body)
+    except ValueError:
+        return False
 
 
 def encode(message: dict[str, Any]) -> bytes:
@@ -78,78 +103,6 @@ def parse_address(text: str, default_port: int | None = None) -> tuple[str, int]
     return host or "127.0.0.1", port
 
 
-@dataclass(frozen=True)
-class Invite:
-    """What a joiner needs: where to connect, which table, and whose table it is."""
-
-    address: str
-    port: int
-    table_id: bytes
-    host_key: bytes  # the host's raw Ed25519 public key: the joiner pins it
-    relay: bool = False  # the address is a relay, not the host itself
-    relay_fingerprint: str = ""  # pins the relay's link, if known
-    game: str = ""
-    seats: int = 0
-
-    @property
-    def host_fingerprint(self) -> str:
-        return format_fingerprint(self.host_key)
-
-    def encode(self) -> str:
-        data: dict[str, Any] = {
-            "a": self.address,
-            "p": self.port,
-            "t": self.table_id,
-            "k": self.host_key,
-            "g": self.game,
-            "n": self.seats,
-        }
-        if self.relay:
-            data["r"] = self.relay_fingerprint
-        body = encode(data)
-        check = hashlib.sha256(body).digest()[:4]
-        text = base64.urlsafe_b64encode(body + check).decode("ascii").rstrip("=")
-        return INVITE_PREFIX + text
-
-    @staticmethod
-    def decode(code: str) -> Invite:
-        code = "".join(code.split())
-        if not code.startswith(INVITE_PREFIX):
-            raise InviteError(f"an invite code starts with {INVITE_PREFIX!r}")
-        text = code[len(INVITE_PREFIX) :]
-        try:
-            raw = base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
-        except (ValueError, TypeError):
-            raise InviteError("the invite code has characters that do not belong in it") from None
-        if len(raw) < 5 or hashlib.sha256(raw[:-4]).digest()[:4] != raw[-4:]:
-            raise InviteError("the invite code is damaged (checksum mismatch): copy it again")
-        try:
-            data = decode_plain(raw[:-4])
-            invite = Invite(
-                address=str(data["a"]),
-                port=int(data["p"]),
-                table_id=bytes(data["t"]),
-                host_key=bytes(data["k"]),
-                relay="r" in data,
-                relay_fingerprint=str(data.get("r") or ""),
-                game=str(data.get("g", "")),
-                seats=int(data.get("n", 0)),
-            )
-        except (KeyError, TypeError, ValueError, WireError) as exc:
-            raise InviteError(f"the invite code does not hold a valid invite ({exc})") from None
-        if len(invite.table_id) != 16:
-            raise InviteError("the invite code holds a bad table id")
-        try:
-            PeerId(invite.host_key)
-            if invite.relay_fingerprint:
-                normalize_fingerprint(invite.relay_fingerprint)
-        except ValueError as exc:
-            raise InviteError(f"the invite code holds a bad key: {exc}") from None
-        if not 0 < invite.port < 65536:
-            raise InviteError("the invite code holds a bad port")
-        return invite
-
-
 def decode_plain(data: bytes) -> dict[str, Any]:
     try:
         value = msgpack.unpackb(data, raw=False, strict_map_key=True)
@@ -158,3 +111,19 @@ def decode_plain(data: bytes) -> dict[str, Any]:
     if not isinstance(value, dict):
         raise WireError("not a map")
     return value
+
+
+def frame_author(frame: bytes) -> bytes | None:
+    """The author key a table frame claims (spec/messages.md: element 6 of the packed array
+    before the 64-byte signature), read without any curve or signature work, so that frames
+    by keys that are not seats can be dropped first; None if the frame is not shaped so."""
+    if len(frame) <= 64:
+        return None
+    try:
+        value = msgpack.unpackb(frame[:-64], raw=False, strict_map_key=False, use_list=True)
+    except Exception:  # msgpack raises a family of unrelated exceptions
+        return None
+    if not isinstance(value, list) or len(value) != 9:
+        return None
+    author = value[6]
+    return author if isinstance(author, bytes) and len(author) == 32 else None

@@ -142,7 +142,7 @@ def test_audit_names_the_first_record_that_does_not_check(
     _tamper(vectors / "tuppen-2p.dlt", bad, record=7)
     code, out, _ = run(["audit", str(bad)], capsys)
     assert code == 1
-    assert "FAILED at record 7" in out
+    assert "DAMAGED at record 7" in out
 
 
 def test_audit_of_a_missing_or_damaged_file(

@@ -25,6 +25,7 @@ from __future__ import annotations
 import argparse
 import json
 import random
+import sys
 import time
 import traceback
 from collections import Counter
@@ -33,6 +34,8 @@ from typing import Any
 
 import msgpack
 
+from dealerless.client.bench.fuzz_audit import AuditFuzzer, memoised_proofs
+from dealerless.client.bench.fuzz_inputs import mutate, random_value
 from dealerless.client.protocol_sim import play_protocol_game
 from dealerless.node.wire import WireError
 from dealerless.node.wire import decode as wire_decode
@@ -45,68 +48,20 @@ from dealerless.protocol.table.kinds import TABLE_REGISTRY
 HELP = "fuzz the message decoder, the node's decoder and the table state machine for N seconds"
 
 
+TARGETS = ("random", "mutated", "resigned", "wire", "audit")
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--targets",
+        default=",".join(TARGETS),
+        help=f"comma-separated inputs to generate, round robin (default {','.join(TARGETS)})",
+    )
     parser.add_argument("--seconds", type=float, default=60.0, help="how long (default 60)")
     parser.add_argument("--seed", type=int, default=None, help="random seed (default: random)")
     parser.add_argument("--hang-ms", type=float, default=2000.0, help="an input slower than this")
     parser.add_argument("--out", default="", help="directory to keep crashing inputs in")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
-
-
-def random_value(rng: random.Random, depth: int = 0) -> Any:
-    pick = rng.randrange(12 if depth < 40 else 8)
-    if pick == 0:
-        return rng.choice([0, 1, -1, 2**63 - 1, -(2**63), 2**64 - 1, 255, 256, 65535])
-    if pick == 1:
-        return rng.randrange(-(2**40), 2**40)
-    if pick == 2:
-        return rng.random() * 10 ** rng.randrange(-5, 30)
-    if pick == 3:
-        return "".join(chr(rng.randrange(32, 0x2FFF)) for _ in range(rng.randrange(20)))
-    if pick == 4:
-        return rng.randbytes(rng.choice([0, 1, 16, 31, 32, 33, 64, rng.randrange(300)]))
-    if pick == 5:
-        return rng.choice([None, True, False])
-    if pick == 6:
-        return rng.choice(["action", "key-commit", "shuffle", "shares", "open", "play", "t", "f"])
-    if pick == 7:
-        return b""
-    if pick in (8, 9):
-        return [random_value(rng, depth + 1) for _ in range(rng.randrange(5))]
-    if pick == 10:  # deep nesting
-        value: Any = random_value(rng, 40)
-        for _ in range(rng.randrange(1, 60)):
-            value = [value]
-        return value
-    keys = ["action", "kind", "seat", "card", "position", "amount", "open", "nonmember", "t", "f"]
-    result: dict[Any, Any] = {}
-    for _ in range(rng.randrange(5)):
-        key = rng.choice(keys) if rng.random() < 0.7 else random_value(rng, depth + 1)
-        if isinstance(key, list | dict):
-            key = repr(key)[:20]  # map keys must be hashable here (msgpack allows any)
-        result[key] = random_value(rng, depth + 1)
-    return result
-
-
-def mutate(rng: random.Random, data: bytes, other: bytes) -> bytes:
-    buf = bytearray(data)
-    for _ in range(rng.randrange(1, 4)):
-        op = rng.randrange(5)
-        if op == 0 and buf:
-            i = rng.randrange(len(buf))
-            buf[i] ^= 1 << rng.randrange(8)
-        elif op == 1 and buf:
-            del buf[rng.randrange(len(buf)) :]
-        elif op == 2:
-            i = rng.randrange(len(buf) + 1)
-            buf[i:i] = rng.randbytes(rng.randrange(1, 9))
-        elif op == 3 and buf:
-            i = rng.randrange(len(buf))
-            del buf[i : i + rng.randrange(1, 9)]
-        else:
-            cut = rng.randrange(len(buf) + 1)
-            buf = buf[:cut] + bytearray(other[rng.randrange(len(other) + 1) :])
-    return bytes(buf)
 
 
 class Fuzzer:
@@ -130,6 +85,8 @@ class Fuzzer:
         self.rebuilds = 0
         self.slowest_ms = 0.0
         self.violations = 0
+        self.audits = AuditFuzzer(self.rng, seed)
+        self.verdicts: Counter[str] = Counter()
 
     def _rebuild(self, point: int) -> None:
         machine = TableMachine.resume(
@@ -202,7 +159,23 @@ class Fuzzer:
 
     def one(self, kind: str) -> None:
         start = time.monotonic()
-        if kind == "wire":
+        if kind == "audit":
+            data = b""
+            try:
+                how, report, trace = self.audits.one()
+                self.verdicts["refused-header" if report is None else str(report.verdict)] += 1
+                if trace is not None:
+                    self.crashes.append(
+                        {
+                            "target": f"audit/{how}",
+                            "error": trace[-300:],
+                            "input": "",
+                            "trace": trace[-1500:],
+                        }
+                    )
+            except Exception as exc:
+                self._record("audit", data, exc)
+        elif kind == "wire":
             data = self.wire_input()
             try:
                 wire_decode(data)
@@ -243,12 +216,21 @@ def run(args: argparse.Namespace) -> int:
     setup = time.monotonic()
     fuzzer = Fuzzer(seed, args.hang_ms, Path(args.out) if args.out else None)
     setup_s = time.monotonic() - setup
-    kinds = ["random", "mutated", "resigned", "wire"]
+    kinds = [k for k in args.targets.split(",") if k]
+    unknown = set(kinds) - set(TARGETS)
+    if unknown or not kinds:
+        print(
+            f"dealerless bench fuzz: unknown target(s) {sorted(unknown)}; "
+            f"choose from {','.join(TARGETS)}",
+            file=sys.stderr,
+        )
+        return 2
     start = time.monotonic()
     i = 0
-    while time.monotonic() - start < args.seconds:
-        fuzzer.one(kinds[i % len(kinds)])
-        i += 1
+    with memoised_proofs():
+        while time.monotonic() - start < args.seconds:
+            fuzzer.one(kinds[i % len(kinds)])
+            i += 1
     elapsed = time.monotonic() - start
     total = sum(fuzzer.counts.values())
     report = {
@@ -262,6 +244,7 @@ def run(args: argparse.Namespace) -> int:
         "hangs": len(fuzzer.hangs),
         "slowest_ms": round(fuzzer.slowest_ms, 1),
         "violations_reported": fuzzer.violations,
+        "audit_verdicts": dict(fuzzer.verdicts),
         "targets_rebuilt": fuzzer.rebuilds,
         "crash_examples": fuzzer.crashes[:5],
         "hang_examples": fuzzer.hangs[:5],

@@ -16,7 +16,6 @@ import json
 import math
 import os
 import resource
-import secrets
 import subprocess
 import sys
 import tempfile
@@ -27,7 +26,9 @@ from typing import Any
 import trio
 
 from dealerless.node.identity import Identity
-from dealerless.node.links import Link, LinkError, link_config, open_remote
+from dealerless.node.invite import Invite
+from dealerless.node.links import Link, LinkError, attach_message, link_config, open_remote
+from dealerless.protocol.rules.registry import make_config
 
 HELP = "messages per second and memory of one relay serving many tables"
 
@@ -97,26 +98,31 @@ async def _worker(args: argparse.Namespace, port: int) -> None:
 
     async with trio.open_nursery() as nursery:
 
-        async def connect(table: bytes, host: bool) -> None:
+        async def connect(identity: Identity, invite: Invite, host: bool) -> Link:
             async with limiter:
                 link, _ = await open_remote(
                     "127.0.0.1",
                     port,
-                    Identity.generate(),
+                    identity,
                     None,
-                    table,
-                    args.peers if host else None,
+                    attach_message(invite, host),
                     config=config,
                 )
             links.append(link)
             nursery.start_soon(reader, link)
+            return link
 
+        game = make_config("tuppen", args.peers, {})
         for _ in range(args.tables):
-            table = secrets.token_bytes(16)
-            await connect(table, True)
+            host = Identity.generate()
+            invite = Invite.create(host.public_key, game, 60_000)
+            host_link = await connect(host, invite, True)
+            peers = [Identity.generate() for _ in range(args.peers - 1)]
+            # The host admits its seats, as a host node does once they proved the invite.
+            await host_link.send({"t": "admit", "keys": [p.public_key for p in peers]})
             async with trio.open_nursery() as joins:
-                for _ in range(args.peers - 1):
-                    joins.start_soon(connect, table, False)
+                for peer in peers:
+                    joins.start_soon(connect, peer, invite, False)
         print("ready", flush=True)
         await trio.to_thread.run_sync(sys.stdin.readline)
         window[0] = trio.current_time() + 1.0  # one second of warm-up
@@ -157,6 +163,11 @@ def run(args: argparse.Namespace) -> int:
                 str(port_file),
                 "--max-connections",
                 str(need),
+                # Every simulated peer comes from 127.0.0.1: lift the per-address caps.
+                "--max-per-address",
+                str(need),
+                "--handshakes-per-address",
+                "64",
             ],
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,

@@ -19,7 +19,6 @@ from __future__ import annotations
 import argparse
 import json
 import random
-import secrets
 import signal
 import subprocess
 import sys
@@ -33,6 +32,7 @@ from typing import Any
 import trio
 
 from dealerless.node.app import host_table
+from dealerless.node.cli_common import write_private
 from dealerless.node.drivers import BotDriver, NodeOptions
 from dealerless.node.hostile import FaultyHub
 from dealerless.node.identity import Identity
@@ -82,12 +82,13 @@ async def _play(
     homes = [root / f"node{i}" for i in range(game.players)]
     for home in homes:
         home.mkdir(parents=True, exist_ok=True)
-    played = Played(secrets.token_bytes(16), homes)
+    played = Played(b"", homes)  # the table id comes with the invite
     invite: list[str] = []
     ready = trio.Event()
 
     def on_ready(meta: TableMeta) -> None:
         invite.append(meta.invite)
+        played.table_id = bytes.fromhex(meta.table_id)
         ready.set()
 
     async def host() -> None:
@@ -103,13 +104,14 @@ async def _play(
             options=NodeOptions(linger=5.0),
             on_ready=on_ready,
             hub=hub,
-            table_id=played.table_id,
         )
 
     async def joiner(i: int) -> None:
         await ready.wait()
         command = [*CLI, "join", "--bot", "--home", str(homes[i]), "--name", f"n{i}"]
-        command += ["--linger", "5", invite[0]]
+        invite_file = homes[i] / "invite"  # the code holds the join token: a 0600 file, not argv
+        write_private(str(invite_file), invite[0] + "\n")
+        command += ["--linger", "5", "--invite-file", str(invite_file)]
         with open(homes[i] / "node.log", "ab") as log:
             while True:
                 proc = await trio.lowlevel.open_process(

@@ -16,11 +16,17 @@ from dealerless.protocol.table.config import TableConfig
 from dealerless.protocol.transcript import TranscriptError, TranscriptReader
 
 HELP = "re-check a game transcript offline: signatures, chain, rules, every proof"
+EPILOG = (
+    "exit status: 0 a complete, clean game; 1 a damaged or forged file (a record that does not"
+    " check); 2 no such file; 3 an incomplete game (truncated, result signatures missing, or the"
+    " table never started); 4 the table caught a cheat"
+)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("file", help="a transcript written by a node or by simulate")
     parser.add_argument("--json", action="store_true", help="print the report as JSON")
+    parser.epilog = EPILOG
 
 
 def read_transcript(path: str) -> tuple[TableConfig, list[bytes]]:
@@ -32,7 +38,8 @@ def read_transcript(path: str) -> tuple[TableConfig, list[bytes]]:
 
 
 def _text(report: AuditReport) -> str:
-    """The report for a person: seats by name, scores as "name +1", no Python lists."""
+    """The report for a person: seats by name (counted from 1 where a number is shown), scores
+    as "name +1", every name and reason escaped, no Python lists."""
     names = [printable(s.name, 24) for s in report.config.seats]
 
     def who(seat: int | None) -> str:
@@ -48,32 +55,52 @@ def _text(report: AuditReport) -> str:
             return ", ".join(f"{who(s)} {v:+d}" for s, v in enumerate(values) if v) or "no change"
         return ", ".join(f"{who(s)} {v}" for s, v in enumerate(values))
 
+    def reason(text: str) -> str:  # the rules' reasons count seats from 0
+        return _SEAT.sub(lambda m: who(int(m.group(1))), printable(text, 300))
+
     spec = game_spec(report.config.game.game)
     lines = [
-        f"{spec.title}, {report.config.players} seats: {', '.join(names)}; {report.records} records"
+        f"{spec.title}, {report.config.players} seats: {', '.join(names)};"
+        f" {report.records} records",
+        f"table {report.config.table_id.hex()}, configuration {report.config.digest().hex()}",
+    ]
+    lines += [
+        f"  seat {s['seat'] + 1}: {printable(str(s['name']), 24)}  {s['fingerprint']}"
+        for s in report.seats()
     ]
     for hand in report.hands:
         how = "voided" if hand.aborted else f"won by {seats(hand.winners)}"
-        reason = _SEAT.sub(lambda m: who(int(m.group(1))), printable(hand.reason, 200))
         lines.append(
-            f"hand {hand.hand}: {how} ({reason}); {spec.score_kind}: {scores(hand.deltas, True)}"
+            f"hand {hand.hand}: {how} ({reason(hand.reason)});"
+            f" {spec.score_kind}: {scores(hand.deltas, True)}"
         )
     for caught in report.caught:
-        reason = _SEAT.sub(lambda m: who(int(m.group(1))), printable(caught.reason, 200))
-        lines.append(f"caught: {who(caught.culprit)}: {reason} (evidence checked)")
+        lines.append(
+            f"caught: {who(caught.culprit)} in hand {caught.hand}: {reason(caught.reason)}"
+            " (evidence checked)"
+        )
+    for silence in report.silences:
+        lines.append(f"silent: {who(silence.seat)} in hand {silence.hand} ({silence.phase})")
     if report.failure is not None:
-        culprit = "unknown" if report.culprit is None else who(report.culprit)
-        failure = printable(report.failure, 300)
-        lines.append(f"FAILED at record {report.failure_record}: {failure} (culprit: {culprit})")
+        signer = "nobody (damage of the file)" if report.culprit is None else who(report.culprit)
+        lines.append(
+            f"DAMAGED at record {report.failure_record}: {reason(report.failure)}"
+            f" (signed by: {signer})"
+        )
     else:
-        state = "complete game" if report.complete else "game not finished"
-        standing = scores(report.standings, False)
+        state = {
+            "clean": "complete game",
+            "cheat": "a cheat was caught" + ("" if report.complete else "; game not finished"),
+            "incomplete": "the table never started"
+            if report.not_started
+            else "incomplete: the transcript stops before the end",
+        }[str(report.verdict)]
         winners = f"; winners {seats(report.winners)}" if report.complete else ""
-        lines.append(f"verified: {state}; standings {standing}{winners}")
+        lines.append(f"verified: {state}; standings {scores(report.standings, False)}{winners}")
     return "\n".join(lines)
 
 
-_SEAT = re.compile(r"\bseat (\d+)\b")  # the rules' reasons count seats from 0
+_SEAT = re.compile(r"\bseat (\d+)\b")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -85,9 +112,15 @@ def run(args: argparse.Namespace) -> int:
     except (TranscriptError, ConfigError, OSError) as exc:
         print(f"dealerless audit: {args.file}: {exc}", file=sys.stderr)
         return 1
+    except Exception as exc:  # a crafted header: say what, never a traceback
+        print(
+            f"dealerless audit: {args.file}: unreadable: {type(exc).__name__}: {exc}",
+            file=sys.stderr,
+        )
+        return 1
     report = audit_records(config, frames)
     if args.json:
         print(json.dumps(report.to_json(), indent=2))
     else:
         print(_text(report))
-    return 0 if report.ok else 1
+    return report.exit_status

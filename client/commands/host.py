@@ -16,7 +16,13 @@ from dealerless.client.commands.play import (
     run_on_screen,
 )
 from dealerless.node.app import EventLog, host_table, stderr_say
-from dealerless.node.cli_common import add_common, default_name, load_identity_or_say, node_options
+from dealerless.node.cli_common import (
+    add_common,
+    default_name,
+    load_identity_or_say,
+    node_options,
+    write_private,
+)
 from dealerless.node.identity import Identity, normalize_fingerprint
 from dealerless.node.store import TableMeta
 from dealerless.node.wire import parse_address
@@ -145,10 +151,8 @@ def run(args: argparse.Namespace) -> int:
 
 
 def write_invite(args: argparse.Namespace, meta: TableMeta) -> None:
-    if args.invite_file:
-        tmp = Path(args.invite_file + ".tmp")
-        tmp.write_text(meta.invite + "\n")
-        tmp.replace(args.invite_file)
+    if args.invite_file:  # the code holds the join token: 0600
+        write_private(args.invite_file, meta.invite + "\n")
 
 
 def _full_screen(

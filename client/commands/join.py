@@ -16,25 +16,44 @@ from dealerless.client.commands.play import (
     run_on_screen,
 )
 from dealerless.node.app import EventLog, join_table, stderr_say
-from dealerless.node.cli_common import add_common, default_name, load_identity_or_say, node_options
+from dealerless.node.cli_common import (
+    add_common,
+    add_floor,
+    default_name,
+    load_identity_or_say,
+    node_options,
+    read_invite_code,
+)
 from dealerless.node.identity import Identity
-from dealerless.node.wire import Invite, InviteError
+from dealerless.node.invite import Invite, InviteError
 
 HELP = "join a table with an invite code (the same command resumes it after a crash)"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("code", metavar="CODE", help="the invite code (dl1:...)")
+    parser.add_argument(
+        "code",
+        metavar="CODE",
+        nargs="?",
+        default=None,
+        help="the invite code (dl2:...); '-' or none: read it from stdin. A code on the command "
+        "line is visible to other users of this machine",
+    )
+    parser.add_argument(
+        "--invite-file", default="", metavar="PATH", help="read the invite code from this file"
+    )
     parser.add_argument("--name", default="", help="your name at the table")
     add_common(parser)
+    add_floor(parser)
     add_screen_arguments(parser)
 
 
 def run(args: argparse.Namespace) -> int:
-    args.code = "".join(args.code.split())  # a code pasted over two lines
     try:
+        # white space dropped: a code pasted over two lines (the lobby's quoted join command)
+        args.code = "".join(read_invite_code(args.code, args.invite_file).split())
         invite = Invite.decode(args.code)
-    except InviteError as exc:
+    except (InviteError, ValueError) as exc:
         print(f"dealerless join: {exc}", file=sys.stderr)
         return 2
     loaded = load_identity_or_say(args.home)
@@ -44,10 +63,7 @@ def run(args: argparse.Namespace) -> int:
     if not args.bot and not plain_mode(args):
         return _full_screen(args, identity, home, invite)
     say = stderr_say()
-    say(
-        f"table {invite.table_id.hex()[:12]} ({invite.game or '?'}, {invite.seats} seats), "
-        f"host {invite.host_fingerprint}"
-    )
+    say(f"table {invite.table_id.hex()[:12]}: {invite.describe()}")
     log = EventLog(args.event_log) if args.event_log else None
     try:
         return trio.run(

@@ -31,6 +31,20 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--max-connections", type=int, default=HubLimits.max_connections)
     parser.add_argument("--max-tables", type=int, default=HubLimits.max_tables)
+    parser.add_argument(
+        "--max-per-address",
+        type=int,
+        default=HubLimits.max_per_address,
+        metavar="N",
+        help="connections from one source address (default %(default)s)",
+    )
+    parser.add_argument(
+        "--handshakes-per-address",
+        type=int,
+        default=HubLimits.handshakes_per_address,
+        metavar="N",
+        help="concurrent handshakes from one source address (default %(default)s)",
+    )
     add_common(parser, seat=False)
 
 
@@ -43,7 +57,13 @@ async def _serve(args: argparse.Namespace, host: str, port: int) -> int:
     # Thousands of long-lived connections make full garbage collections slow and frequent;
     # the hub creates no reference cycles on its per-message path, so collect rarely.
     gc.set_threshold(50_000, 50, 1000)
-    hub = Hub(HubLimits(max_connections=args.max_connections, max_tables=args.max_tables), say)
+    limits = HubLimits(
+        max_connections=args.max_connections,
+        max_tables=args.max_tables,
+        max_per_address=args.max_per_address,
+        handshakes_per_address=args.handshakes_per_address,
+    )
+    hub = Hub(limits, say)
     async with trio.open_nursery() as nursery:
         listeners = await nursery.start(hub.serve_tcp, host, port, identity)
         bound = bound_port(listeners)

@@ -289,7 +289,15 @@ class TableApp:
         self.ui.message = ""
 
     # ------------------------------------------------------------------ moves
+    _sent: tuple[int, Action] | None = None
+
     def send(self, action: Action) -> None:
+        # The same move again before the table changed is the same key pressed twice on a
+        # frame drawn before the first arrived: it must not be sent twice.
+        version = self.session.snapshot().version
+        if self._sent == (version, action):
+            return
+        self._sent = (version, action)
         self.ui.chooser = None
         self.ui.selected = None
         self.ui.message = ""

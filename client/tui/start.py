@@ -363,7 +363,7 @@ class StartScreen:
 
 def invite_problem(code: str) -> str | None:
     """Why ``code`` is not an invite code (None if it is one)."""
-    from dealerless.node.wire import Invite, InviteError
+    from dealerless.node.invite import Invite, InviteError
 
     try:
         Invite.decode(code)

@@ -18,6 +18,7 @@ sending MSG3, so it never reveals its own identity to an impostor.
 from __future__ import annotations
 
 import contextlib
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import trio
@@ -46,8 +47,9 @@ __all__ = [
     "responder_handshake",
 ]
 
-PeerPin = str | bytes | PeerId
-"""An expected peer: a fingerprint (as printed by ``dealerless id``), raw public key or PeerId."""
+PeerPin = str | bytes | PeerId | Callable[[bytes], bool]
+"""An expected peer: a fingerprint (as printed by ``dealerless id``), raw public key, PeerId, or
+a predicate on the raw public key (an invite's pin, which commits the key and the terms)."""
 
 MAGIC = b"DLTP"
 VERSION = 1
@@ -156,9 +158,15 @@ def _seal_auth(sym: SymmetricState, identity: Identity, context: bytes) -> bytes
 
 
 def _check_pin(peer: PeerId, expected: PeerPin | None, who: str) -> None:
-    if expected is None or peer.matches(expected):
+    if expected is None:
         return
-    if isinstance(expected, PeerId):
+    if callable(expected):
+        if expected(peer.public_key):
+            return
+        shown = "the key the invite names"
+    elif peer.matches(expected):
+        return
+    elif isinstance(expected, PeerId):
         shown = expected.fingerprint
     elif isinstance(expected, bytes):
         shown = PeerId(expected).fingerprint if len(expected) == PUBLIC_KEY_SIZE else "?"
@@ -172,7 +180,7 @@ def _check_pin(peer: PeerId, expected: PeerPin | None, who: str) -> None:
 
 def _validate_pin(expected: PeerPin | None) -> None:
     """Fail early (ValueError) on a malformed pin, before touching the network."""
-    if expected is None or isinstance(expected, PeerId):
+    if expected is None or isinstance(expected, PeerId) or callable(expected):
         return
     if isinstance(expected, bytes):
         PeerId(expected)

@@ -10,6 +10,8 @@ Every proof transcript starts with the items
     "hand"  = I2OSP(hand, 8)
     "seat"  = I2OSP(seat, 1)       seat of the prover
     "step"  = step label (1..64 bytes, e.g. b"deal/share/pos=5")
+    "config"= the table's configuration digest (32 bytes; only where a table is given one:
+              it names every seat's key, so a proof cannot be carried into a re-keyed table)
 
 followed by the generators, the whole statement and the prover's commitments (see spec).
 Challenge k is ``OS2IP(SHA-512(T || item("challenge", I2OSP(k, 4)))) mod n`` where T is the
@@ -37,8 +39,11 @@ class ProofContext:
     hand: int
     seat: int
     step: bytes
+    config: bytes = b""
 
     def __post_init__(self) -> None:
+        if not isinstance(self.config, bytes) or len(self.config) not in (0, 32):
+            raise DecodeError("config must be a 32-byte digest (or empty)")
         if not isinstance(self.table_id, bytes) or not 1 <= len(self.table_id) <= 64:
             raise DecodeError("table_id must be 1..64 bytes")
         if not isinstance(self.hand, int) or isinstance(self.hand, bool):
@@ -68,6 +73,8 @@ class Transcript:
         self.append(b"hand", ctx.hand.to_bytes(8, "big"))
         self.append(b"seat", bytes([ctx.seat]))
         self.append(b"step", ctx.step)
+        if ctx.config:
+            self.append(b"config", ctx.config)
 
     def append(self, label: bytes, data: bytes) -> None:
         self._h.update(_item(label, data))
@@ -93,15 +100,17 @@ class Transcript:
 
 @dataclass(frozen=True, slots=True)
 class HandDeckContext:
-    """One hand at one table: every proof of the hand is bound to (table_id, hand)."""
+    """One hand at one table: every proof of the hand is bound to (table_id, hand) and, at a
+    table, to its signed configuration digest (so to every seat's identity key)."""
 
     table_id: bytes
     hand: int
+    config: bytes = b""
 
     def __post_init__(self) -> None:
-        ProofContext(self.table_id, self.hand, 0, b"x")  # validates both fields
+        ProofContext(self.table_id, self.hand, 0, b"x", self.config)  # validates the fields
 
     def proof_context(self, seat: int, kind: str, step: str = "") -> ProofContext:
         """Context of a proof by ``seat``; the FS step label is ``kind`` or ``kind/step``."""
         label = kind if not step else f"{kind}/{step}"
-        return ProofContext(self.table_id, self.hand, seat, label.encode())
+        return ProofContext(self.table_id, self.hand, seat, label.encode(), self.config)

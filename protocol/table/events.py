@@ -73,8 +73,13 @@ class CardsShown(TableEvent):
 
 @dataclass(frozen=True)
 class HandEnded(TableEvent):
+    """A hand's result. ``aborted``: it ended early, for a proven violation of ``culprit`` or
+    because ``silent`` stayed silent where the hand could not go on without it."""
+
     result: HandResult
     aborted: bool = False
+    culprit: int | None = None
+    silent: int | None = None
 
 
 @dataclass(frozen=True)
@@ -105,6 +110,34 @@ class Stale(TableEvent):
 
     seat: int | None
     kind: str
+
+
+@dataclass(frozen=True)
+class ShareMissing(TableEvent):
+    """Back after a restart in a hand whose key share is missing or damaged: we cannot write
+    there (the others will time us out; silence costs at most the bounded settlement)."""
+
+    hand: int
+    reason: str
+
+
+@dataclass(frozen=True)
+class SeatSilent(TableEvent):
+    """A timeout certificate against this seat was carried out (silence, not a violation)."""
+
+    seat: int
+    phase: str
+    hand: int
+
+
+@dataclass(frozen=True)
+class TableNotStarted(TableEvent):
+    """The configuration round ended without every signature: the table does not start,
+    because ``culprit`` signed something else (proven) or ``silent`` did not sign."""
+
+    reason: str
+    culprit: int | None = None
+    silent: int | None = None
 
 
 @dataclass(frozen=True)

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 
 from dealerless.protocol.cards import Card
 from dealerless.protocol.crypto import HandDeckContext, PlayerSecret
-from dealerless.protocol.messages import SignedMessage
+from dealerless.protocol.messages import MessageError, SignedMessage
 from dealerless.protocol.rules.base import Deal, Engine, Reveal, TurnUp
 from dealerless.protocol.table.config import TableConfig
 from dealerless.protocol.table.events import (
@@ -23,9 +23,10 @@ from dealerless.protocol.table.events import (
     HandEnded,
     HandSigned,
     HandStarted,
+    SeatSilent,
     TableEvent,
+    TableNotStarted,
     TranscriptCut,
-    Violation,
 )
 from dealerless.protocol.table.hand_deck import DEAL, OPEN, HandDeck, decode_secret, encode_secret
 from dealerless.protocol.table.steps import Phase
@@ -59,7 +60,7 @@ class HandCycle:
     records: list[bytes]
     results: dict[int, bytes]
     requests: list[SignedMessage]
-    signed_at: dict[tuple[int, int, int], bytes]
+    head_arbiters: dict[bytes, int | None]
     hand_heads: list[tuple[bytes, int]]
     events: list[TableEvent]
     votes: VoteBook
@@ -70,6 +71,8 @@ class HandCycle:
     _new_secrets: list[tuple[int, bytes]]
     _replaying: bool
     _rolling_back: bool
+    _lost_share: str | None  # why this hand's key share is missing (we play it blind)
+    _wrote_in_hand: bool  # an element of ours is on the chain in this hand
 
     # Chain primitives of the table machine.
     def _append(self, frames: Sequence[bytes], digest: bytes) -> None:
@@ -82,6 +85,9 @@ class HandCycle:
         raise NotImplementedError
 
     def state_hash(self) -> bytes:
+        raise NotImplementedError
+
+    def _note_head(self) -> None:
         raise NotImplementedError
 
     # ---------------------------------------------------------------- moving on
@@ -122,8 +128,10 @@ class HandCycle:
         self.participants = tuple(self.engine.in_game())
         self.engine.start_hand()
         self.events.append(HandStarted(self.hand, self.engine.dealer))
-        hctx = HandDeckContext(self.config.table_id, self.hand)
+        hctx = HandDeckContext(self.config.table_id, self.hand, self.config.digest())
         playing = self.seat is not None and self.seat in self.participants
+        self._lost_share = None
+        self._wrote_in_hand = False
         self.secret = (
             self._hand_secret(hctx, self.seat) if playing and self.seat is not None else None
         )
@@ -131,12 +139,28 @@ class HandCycle:
         self._hand_start = (copy.deepcopy(self.engine), self.head, self.seq, len(self.records))
         self._hand_frames = []
         self.hand_heads = []
+        self.head_arbiters = {}
+        self.votes.new_hand()
         self._set_round(Phase.KEY_COMMIT, list(self.participants))
 
-    def _hand_secret(self, hctx: HandDeckContext, seat: int) -> PlayerSecret:
+    def _hand_secret(self, hctx: HandDeckContext, seat: int) -> PlayerSecret | None:
+        """This hand's key share: the stored one when replaying, else a new one. A hand whose
+        share is gone (deleted once the hand was signed, lost, or damaged) is replayed without
+        it, as an observer replays it; if we are still in it, we cannot write there (the
+        others time us out: silence, bounded) and :class:`ShareMissing` says why."""
         stored = self._stored_secrets.get(self.hand)
         if stored is not None:
-            return decode_secret(hctx, seat, stored)
+            try:
+                return decode_secret(hctx, seat, stored)
+            except (ValueError, MessageError) as exc:
+                self._lost_share = f"the stored key share of hand {self.hand} is damaged ({exc})"
+                return None
+        if self._replaying:
+            self._lost_share = f"no stored key share for hand {self.hand}"
+            return None
+        return self._new_secret(hctx, seat)
+
+    def _new_secret(self, hctx: HandDeckContext, seat: int) -> PlayerSecret:
         secret = PlayerSecret.generate(hctx, seat)
         self._new_secrets.append((self.hand, encode_secret(secret)))
         return secret
@@ -198,28 +222,43 @@ class HandCycle:
     def apply_certificate(
         self, frames: list[bytes], digest: bytes, effect: str, culprit: int, reason: str
     ) -> None:
-        """Append a complete certificate (votes in seat order) and carry out its effect."""
+        """Append a complete certificate (votes in seat order) and carry out its effect: an
+        abort (a proven violation) ends the hand by the cheat settlement; a timeout takes the
+        rules' timeout action, or ends the hand by the bounded settlement for silence."""
         self._append(frames, digest)
         self.events.append(Accepted(f"{effect}-certificate", None, self.seq - 1, self.state_hash()))
+        silence = effect == "timeout"
+        if silence:
+            self.events.append(SeatSilent(culprit, str(self.phase), self.hand))
         if self.phase is Phase.CONFIG:
             self.phase = Phase.OVER
-            self.events.append(Violation(culprit, f"the table did not start: {reason}"))
+            self.events.append(
+                TableNotStarted(
+                    reason,
+                    culprit=None if silence else culprit,
+                    silent=culprit if silence else None,
+                )
+            )
         elif self.phase is Phase.RESULT:
-            # The result is already fixed by the rules; only the culprit's signature is missing.
+            # The result is already fixed by the rules; only that seat's signature is missing.
             assert self.round is not None
             self.round.seats = [s for s in self.round.seats if s != culprit]
             self._advance()
-        elif effect == "timeout" and self.phase is Phase.PLAY:
-            action = self.engine.timeout_action(culprit)
-            if action is not None:
-                rules_events = self.engine.apply(action)
-                self.events.append(ActionApplied(action, tuple(rules_events), by_timeout=True))
-                self._advance()
-            else:
-                self._abort_hand(culprit, reason)
+        elif silence and self.phase is Phase.PLAY and self._timeout_move(culprit):
+            self._advance()
         else:
-            self._abort_hand(culprit, reason)
+            self._abort_hand(culprit, reason, silent=silence)
+        self._note_head()
         self._drive()
+
+    def _timeout_move(self, seat: int) -> bool:
+        """Apply the rules' move for a silent seat (a fold, a pass), if they have one."""
+        action = self.engine.timeout_action(seat)
+        if action is None:
+            return False
+        rules_events = self.engine.apply(action)
+        self.events.append(ActionApplied(action, tuple(rules_events), by_timeout=True))
+        return True
 
     # ---------------------------------------------------------------- rollback
     def seq_after(self, head: bytes) -> int:
@@ -253,10 +292,10 @@ class HandCycle:
         assert self._hand_start is not None and self.can_rollback_to(anchor)
         engine, head, seq, record_count = self._hand_start
         if anchor == head:
-            keep, anchor_seq = 0, seq
+            keep = 0
         else:
             index = next(i for i, (h, _) in enumerate(self.hand_heads) if h == anchor)
-            keep, anchor_seq = self.hand_heads[index][1], seq + index + 1
+            keep = self.hand_heads[index][1]
         frames = self._hand_frames[:keep]
         self.engine = copy.deepcopy(engine)
         self.head, self.seq = head, seq
@@ -265,11 +304,9 @@ class HandCycle:
         self._hand_frames, self.hand_heads = [], []
         self.results, self.requests = {}, []
         self.reveal_due = None
-        hctx = HandDeckContext(self.config.table_id, self.hand)
+        hctx = HandDeckContext(self.config.table_id, self.hand, self.config.digest())
         self.deck = HandDeck(hctx, self.participants, self.secret)
         self._set_round(Phase.KEY_COMMIT, list(self.participants))
-        for key in [k for k in self.signed_at if k[1] == self.hand and k[2] > anchor_seq]:
-            del self.signed_at[key]
         replaying, self._replaying = self._replaying, True
         self._rolling_back = True
         try:
@@ -283,11 +320,23 @@ class HandCycle:
         self._new_records = []
         self.events.append(TranscriptCut(len(self.records)))
 
-    def _abort_hand(self, culprit: int, reason: str) -> None:
+    def _abort_hand(self, culprit: int, reason: str, *, silent: bool = False) -> None:
+        """End the hand: for a proven violation (``culprit`` cheated) or for silence (the hand
+        cannot go on without that seat). Both use the rules' ``abort_hand`` settlement, which
+        costs the seat at most what losing the hand at the current stake costs (rules.md,
+        per game) and gives the others no more than that; only a violation is reported as a
+        cheat."""
         self.round = None
         self.reveal_due = None
         result = self.engine.abort_hand(culprit, reason)
-        self.events.append(HandEnded(result, aborted=True))
+        self.events.append(
+            HandEnded(
+                result,
+                aborted=True,
+                culprit=None if silent else culprit,
+                silent=culprit if silent else None,
+            )
+        )
         signers = [s for s in self.participants if s != culprit]
         self._set_round(Phase.RESULT, signers)
         if not signers:

@@ -51,6 +51,7 @@ from dealerless.protocol.table.events import (
     CardsShown,
     LocalProtocolError,
     RemoteProtocolError,
+    ShareMissing,
     Stale,
     TableEvent,
     Violation,
@@ -118,6 +119,8 @@ class TableMachine(HandCycle, Moves):
         self.participants: tuple[int, ...] = tuple(range(self.players))
         self.round: Round | None = Round(list(self.participants))
         self.reveal_due: Reveal | None = None
+        self._lost_share: str | None = None
+        self._wrote_in_hand = False
         self.engine: Engine = new_engine(config.game, first_dealer(config))
         self.deck: HandDeck | None = None
         self.secret: PlayerSecret | None = None
@@ -130,7 +133,14 @@ class TableMachine(HandCycle, Moves):
         self.hand_heads: list[tuple[bytes, int]] = []
         self._hand_start: tuple[Engine, bytes, int, int] | None = None
         self._hand_frames: list[bytes] = []
-        self.signed_at: dict[tuple[int, int, int], bytes] = {}  # (seat, hand, seq) -> frame
+        # (seat, prev) -> the first chain frame of that seat at that known head: a second one
+        # is an equivocation (two signed frames of one seat at one head).
+        self.signed_at: dict[tuple[int, bytes], bytes] = {}
+        self.head_arbiters: dict[bytes, int | None] = {}  # heads of this hand -> who wrote next
+        # Heads where the element that followed was written by us, or reached us, before our
+        # own deadline there: a timeout certificate for such a head is refuted for us.
+        self._in_time: set[bytes] = set()
+        self._untimed_head: bytes | None = None  # resumed here: how long it waited is unknown
         self.seen: set[bytes] = set()
         self.future = FutureFrames(MAX_FUTURE)
         self.requests: list[SignedMessage] = []
@@ -140,6 +150,7 @@ class TableMachine(HandCycle, Moves):
         self.step_since = now
         self.now = now
         self.held = False  # see resume(hold=True)
+        self._note_head()
         self._drive()
 
     @classmethod
@@ -172,12 +183,36 @@ class TableMachine(HandCycle, Moves):
             if not replayed and not machine._is_pending_vote(frame):
                 raise LocalProtocolError(f"transcript record {number} does not replay")
         machine._replaying = False
+        machine._untimed_head = machine.head
         machine._outbox.clear()
         machine._new_records.clear()
         machine.events.clear()
+        machine._after_replay()
         machine.held = hold
         machine._drive()
         return machine
+
+    def _after_replay(self) -> None:
+        """A hand we are in but whose key share is missing: if nothing of ours is on its chain
+        yet (we crashed before storing a share), a fresh share is safe; else we play it blind."""
+        if self._lost_share is None or self.seat is None or self.over:
+            return
+        if not self._wrote_in_hand and self.deck is not None:
+            hctx = self.deck.hctx
+            self.secret = self._new_secret(hctx, self.seat)
+            self.deck.secret = self.secret
+            self._lost_share = None
+            return
+        self.events.append(ShareMissing(self.hand, self._lost_share))
+
+    @property
+    def blind(self) -> bool:
+        """We are in this hand without its key share: we can only sign its result."""
+        return (
+            self._lost_share is not None
+            and self.seat in self.participants
+            and self.phase not in (Phase.CONFIG, Phase.OVER)
+        )
 
     def release(self, now: float) -> list[TableEvent]:
         """End the hold of :meth:`resume`: write what is due now."""
@@ -187,6 +222,25 @@ class TableMachine(HandCycle, Moves):
             self.step_since = now
             self._drive()
         return self.take_events()
+
+    def arbiter_at(self, head: bytes) -> int | None:
+        """The seat that had to write at ``head`` (the current one or an earlier one of this
+        hand); None where unknown."""
+        if head == self.head:
+            return self.arbiter()
+        return self.head_arbiters.get(head)
+
+    def moved_in_time(self, head: bytes) -> bool:
+        """The element at ``head`` was signed by us, or reached us, before our own deadline."""
+        return head in self._in_time
+
+    def own_deadline_passed(self) -> bool:
+        """The deadline at the current head passed on our clock (a head we resumed at counts as
+        passed: we were away for an unknown time)."""
+        return self.head == self._untimed_head or self.now - self.step_since >= self.timeout
+
+    def _note_head(self) -> None:
+        self.head_arbiters[self.head] = self.arbiter()
 
     def _is_pending_vote(self, frame: bytes) -> bool:
         """A vote that is waiting for the rest of its certificate."""
@@ -240,6 +294,7 @@ class TableMachine(HandCycle, Moves):
             self.phase is Phase.PLAY
             and self.seat is not None
             and not self.held
+            and not self.blind
             and self.arbiter() == self.seat
         )
 
@@ -270,6 +325,8 @@ class TableMachine(HandCycle, Moves):
             raise LocalProtocolError("a peer can only act for its own seat")
         if self.held:
             raise LocalProtocolError("back after a restart: waiting to hear from the peers")
+        if self.blind:
+            raise LocalProtocolError(f"cannot play this hand: {self._lost_share}")
         if self.phase is not Phase.PLAY:
             raise LocalProtocolError(f"no moves now: the table is in the {self.phase} phase")
         try:
@@ -322,6 +379,8 @@ class TableMachine(HandCycle, Moves):
         """Sign a chain element of ours, accept it locally and queue it for every peer."""
         message = self._sign(kind, body)
         self.seen.add(message.frame)
+        if self.head != self._untimed_head and self.now - self.step_since <= 0.9 * self.timeout:
+            self._in_time.add(self.head)  # a margin for the trip to the peers
         # Queue it first: accepting it may trigger our next automatic element, which must follow.
         self._outbox.append(message.frame)
         self._accept(message, own=True)
@@ -330,6 +389,8 @@ class TableMachine(HandCycle, Moves):
         """Write every automatic step that is ours, and admit pending requests."""
         while self.seat is not None and not self.over and not self._replaying and not self.held:
             if self.arbiter() != self.seat:
+                return
+            if self.blind and self.phase is not Phase.RESULT:
                 return
             if self.phase is Phase.PLAY:
                 request = self._admissible_request()
@@ -384,32 +445,37 @@ class TableMachine(HandCycle, Moves):
         if message.kind in SIDE_KINDS:
             self.votes.side_message(message)
             return
-        key = (culprit, message.hand, message.seq)
-        earlier = self.signed_at.get(key)
-        if earlier is not None and earlier != frame and not again:
-            if decode_message(earlier, registry=TABLE_REGISTRY).prev == message.prev:
+        if message.prev in self.history:
+            key = (culprit, message.prev)
+            earlier = self.signed_at.get(key)
+            if earlier is not None and earlier != frame:
                 self.votes.equivocation(culprit, earlier, frame)
                 return
-            # The same step on two branches is no equivocation: one branch was voided by a
-            # rollback, and an honest seat signs that step again on the other (a frame of the
-            # void branch may reach us only now). Keep the one on our chain.
-            if message.prev == self.head:
-                self.signed_at[key] = frame
-        else:
             self.signed_at[key] = frame
         if message.prev == self.head:
-            if self.votes.voted_silent(culprit, self.head):
-                # We already signed that this seat was silent here: its late element is refused.
-                self.events.append(Stale(culprit, message.kind))
-                return
             self._accept(message, own=False)
             self._release_future()
         elif message.prev in self.history:
-            self.events.append(Stale(culprit, message.kind))
+            self._stale(message, culprit)
         else:
             dropped = self.future.add(message, (self.hand, self.seq))
             if dropped is not None:
                 self.seen.discard(dropped)  # so that a later copy is taken
+
+    def _stale(self, message: SignedMessage, culprit: int) -> None:
+        """A frame built on a head we have left. Written by a seat that did not have to write
+        there, it is still that seat's violation (every peer knows who wrote at each head);
+        otherwise it lost its place (a late element, a void branch) and nobody is blamed."""
+        writer = self.head_arbiters.get(message.prev, culprit)
+        if message.prev in self.head_arbiters and writer != culprit:
+            self._violation(
+                culprit,
+                f"out of turn: seat {writer} wrote next there, not seat {culprit}",
+                (message.frame,),
+                anchor=message.prev,
+            )
+            return
+        self.events.append(Stale(culprit, message.kind))
 
     def _author_seat(self, message: SignedMessage) -> int | None:
         if message.table_id != self.config.table_id:
@@ -445,18 +511,27 @@ class TableMachine(HandCycle, Moves):
         return seat
 
     def _violation(
-        self, culprit: int | None, reason: str, evidence: tuple[bytes, ...], vote: bool = True
+        self,
+        culprit: int | None,
+        reason: str,
+        evidence: tuple[bytes, ...],
+        vote: bool = True,
+        anchor: bytes | None = None,
     ) -> None:
+        """Our own checks refused a frame: report it and, when it is signed by a seat, note the
+        violation as proven and vote to abort the hand with the frame as evidence."""
         kept = evidence
         if culprit is None:
             kept = tuple(e[:MAX_ANONYMOUS_EVIDENCE] for e in evidence)
-        event = Violation(culprit, reason, kept, {"hand": self.hand, "seq": self.seq})
+        self._report(Violation(culprit, reason, kept, {"hand": self.hand, "seq": self.seq}))
+        if vote and culprit is not None:
+            self.votes.vote_abort(culprit, reason, evidence, anchor=anchor)
+
+    def _report(self, event: Violation) -> None:
         self.violations.append(event)
         if len(self.violations) > MAX_VIOLATIONS:
             del self.violations[: len(self.violations) - MAX_VIOLATIONS]
         self.events.append(event)
-        if vote and culprit is not None:
-            self.votes.vote_abort(culprit, reason, evidence)
 
     # ---------------------------------------------------------------- accepting chain elements
     def _accept(self, message: SignedMessage, *, own: bool) -> None:
@@ -483,9 +558,14 @@ class TableMachine(HandCycle, Moves):
         except (CryptoError, IllegalAction, ValueError) as exc:
             self._refuse(message, seat, f"{message.kind}: {exc}", own)
             return
+        if not own and not self._replaying and self.now - self.step_since < self.timeout:
+            self._in_time.add(self.head)
+        if seat == self.seat:
+            self._wrote_in_hand = True
         self._append([message.frame], message.digest)
         self.events.append(Accepted(message.kind, seat, message.seq, self.state_hash()))
         self._advance()
+        self._note_head()
         self._drive()
 
     def _refuse(self, message: SignedMessage, seat: int, reason: str, own: bool) -> None:

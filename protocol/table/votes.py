@@ -4,24 +4,37 @@ A certificate is the set of votes of every seat in the hand but the accused one,
 head. It becomes one chain element: its vote frames are appended to the transcript in seat order
 and the new head is SHA-256 over a label and their hashes, so every peer (and an auditor) derives
 the same head from the same votes, whoever collected them first.
+
+Two rules keep the votes honest (spec/protocol.md §5, §6):
+
+* **An abort needs evidence that this peer verified itself.** A vote carries signed frames of the
+  accused; every peer runs them through its own checks. The certificate is carried out only
+  where those checks proved the violation (``proven``), so no number of votes convicts a seat
+  whose frames are valid: the accused itself, an auditor and every honest peer refuse it.
+* **Silence is not cheating.** A timeout vote counts only against the seat that had to write at
+  that head; the accused takes a certificate against itself only once its own deadline passed
+  and only if it did not write there in time; what silence costs is the bounded settlement of
+  the rules, never a cheat's.
 """
 
 from __future__ import annotations
 
 import hashlib
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from dealerless.protocol.messages import MessageError, SignedMessage, decode_message
 from dealerless.protocol.table.events import ChatReceived, TimeoutVoted, Violation
-from dealerless.protocol.table.kinds import TABLE_REGISTRY
+from dealerless.protocol.table.kinds import SIDE_KINDS, TABLE_REGISTRY
 from dealerless.protocol.table.steps import Phase
 
-if TYPE_CHECKING:
-    from dealerless.protocol.table.machine import TableMachine
-
 MAX_UNKNOWN_HEAD_VOTES = 64  # votes kept for heads this peer has not reached (yet)
+MAX_PROVEN = 256  # violations this peer verified, kept for certificates that may follow
+MAX_EVIDENCE = 2  # frames an abort vote carries
+MAX_EVIDENCE_BYTES = 65536
 TIMEOUT_LABEL = b"dealerless/certificate/timeout"
 ABORT_LABEL = b"dealerless/certificate/abort"
+
+VoteTable = dict[tuple[int, bytes], dict[int, SignedMessage]]
 
 
 def certificate_digest(label: bytes, frames: list[bytes]) -> bytes:
@@ -31,14 +44,86 @@ def certificate_digest(label: bytes, frames: list[bytes]) -> bytes:
     return h.digest()
 
 
+class VotingTable(Protocol):
+    """What the vote book reads and calls on the table machine (it never imports it)."""
+
+    seat: int | None
+    players: int
+    participants: tuple[int, ...]
+    phase: Phase
+    head: bytes
+    history: set[bytes]
+    timeout: float
+    now: float
+    step_since: float
+    held: bool
+    requests: list[SignedMessage]
+    events: list[object]
+    _outbox: list[bytes]
+    seen: set[bytes]
+    _replaying: bool
+    _rolling_back: bool
+
+    @property
+    def over(self) -> bool: ...
+
+    def arbiter(self) -> int | None: ...
+
+    def arbiter_at(self, head: bytes) -> int | None: ...
+
+    def moved_in_time(self, head: bytes) -> bool: ...
+
+    def own_deadline_passed(self) -> bool: ...
+
+    def can_rollback_to(self, anchor: bytes) -> bool: ...
+
+    def rollback_to(self, anchor: bytes) -> None: ...
+
+    def apply_certificate(
+        self, frames: list[bytes], digest: bytes, effect: str, culprit: int, reason: str
+    ) -> None: ...
+
+    def _drive(self) -> None: ...
+
+    def _receive(self, frame: bytes, *, again: bool = False) -> None: ...
+
+    def _release_future(self) -> None: ...
+
+    def _sign(
+        self, kind: str, body: dict[str, object], *, at: bytes | None = None
+    ) -> SignedMessage: ...
+
+    def _report(self, event: Violation) -> None: ...
+
+    def _violation(
+        self,
+        culprit: int | None,
+        reason: str,
+        evidence: tuple[bytes, ...],
+        vote: bool = True,
+        anchor: bytes | None = None,
+    ) -> None: ...
+
+
 class VoteBook:
-    def __init__(self, machine: TableMachine) -> None:
+    def __init__(self, machine: VotingTable) -> None:
         self.m = machine
         # (accused seat, head) -> voter seat -> vote
-        self.timeout: dict[tuple[int, bytes], dict[int, SignedMessage]] = {}
-        self.abort: dict[tuple[int, bytes], dict[int, SignedMessage]] = {}
+        self.timeout: VoteTable = {}
+        self.abort: VoteTable = {}
         self.applied: set[tuple[int, bytes]] = set()  # abort certificates already carried out
         self.timed_out: set[tuple[int, bytes]] = set()  # timeout certificates carried out
+        # (culprit, anchor) -> reason: violations this peer's own checks proved
+        self.proven: dict[tuple[int, bytes], str] = {}
+
+    def new_hand(self) -> None:
+        """Forget votes and proofs for heads the chain has left behind: none of them can form a
+        certificate any more (a certificate applies within the running hand)."""
+        head = self.m.head
+        for book in (self.timeout, self.abort):
+            for key in [k for k in book if k[1] in self.m.history and k[1] != head]:
+                del book[key]
+        self.proven = {k: v for k, v in self.proven.items() if k[1] == head}
 
     # ---------------------------------------------------------------- incoming
     def side_message(self, message: SignedMessage) -> None:
@@ -55,68 +140,64 @@ class VoteBook:
             return
         elif message.kind == "timeout-vote":
             silent = message.body["silent"]
-            if silent == seat or message.body["head"] != message.prev:
-                m._violation(seat, "malformed timeout vote", (message.frame,), vote=False)
+            if silent == seat or silent >= m.players or message.body["head"] != message.prev:
+                m._report(Violation(seat, "malformed timeout vote", (message.frame,)))
                 return
             if self._room_for(message.prev, self.timeout):
                 self.timeout.setdefault((silent, message.prev), {}).setdefault(seat, message)
         elif message.kind == "abort-vote":
-            culprit = message.body["culprit"]
-            if culprit == seat or message.body["anchor"] != message.prev:
-                m._violation(seat, "malformed abort vote", (message.frame,), vote=False)
-                return
-            key = (culprit, message.prev)
-            if key not in self.applied and self._room_for(message.prev, self.abort):
-                self.abort.setdefault(key, {}).setdefault(seat, message)
-            evidence = message.body.get("evidence", [])
-            for frame in evidence:
-                self._examine_evidence(frame)
-            if not evidence and self._agrees_silent(culprit, message.prev):
-                reason = bytes(message.body["reason"]).decode(errors="replace")
-                self.vote_abort(culprit, reason, (), anchor=message.prev)
+            self._abort_vote(message, seat)
         self.check_certificates()
 
-    def _room_for(
-        self, head: bytes, book: dict[tuple[int, bytes], dict[int, SignedMessage]]
-    ) -> bool:
+    def _abort_vote(self, message: SignedMessage, seat: int) -> None:
+        m = self.m
+        culprit = message.body["culprit"]
+        if culprit == seat or culprit >= m.players or message.body["anchor"] != message.prev:
+            m._report(Violation(seat, "malformed abort vote", (message.frame,)))
+            return
+        evidence = list(message.body.get("evidence", []))
+        if not evidence:
+            # A vote with nothing to check convicts nobody; it is the voter's signed false claim.
+            m._report(Violation(seat, "abort vote without evidence", (message.frame,)))
+            return
+        key = (culprit, message.prev)
+        if key not in self.applied and self._room_for(message.prev, self.abort):
+            self.abort.setdefault(key, {}).setdefault(seat, message)
+        for frame in evidence[:MAX_EVIDENCE]:
+            self._examine_evidence(frame, culprit)
+
+    def _room_for(self, head: bytes, book: VoteTable) -> bool:
         """Votes for heads we know are always kept; for unknown heads only a bounded number."""
         if head in self.m.history:
             return True
         unknown = sum(1 for _, h in book if h not in self.m.history)
         return unknown < MAX_UNKNOWN_HEAD_VOTES
 
-    def voted_silent(self, seat: int, head: bytes) -> bool:
-        """Whether this peer signed that ``seat`` was silent at ``head``."""
-        me = self.m.seat
-        return me is not None and me in self.timeout.get((seat, head), {})
-
-    def _agrees_silent(self, culprit: int, anchor: bytes) -> bool:
-        """Join an abort for silence: we voted so ourselves, or every seat but the culprit and
-        us did (we alone took its late element, so the timeout certificate can never form)."""
-        m = self.m
-        if m.seat is None or not m.can_rollback_to(anchor):
-            return False
-        votes = self.timeout.get((culprit, anchor), {})
-        if m.seat in votes:
-            return True
-        others = {s for s in m.participants if s not in (culprit, m.seat)}
-        return bool(others) and others <= set(votes)
-
-    def _examine_evidence(self, frame: bytes) -> None:
-        """Run evidence through our own checks: we vote only on what we verify ourselves."""
+    def _examine_evidence(self, frame: bytes, culprit: int) -> None:
+        """Run a chain frame of the accused through our own checks: what they refuse (or an
+        equivocation they find) is proven for us; a valid frame is simply taken, as any copy
+        of it would be."""
         try:
-            decode_message(frame, registry=TABLE_REGISTRY)
-        except MessageError:
+            message = decode_message(frame, registry=TABLE_REGISTRY)
+        except MessageError as exc:
+            if exc.signed_by is not None:
+                self.m._receive(frame)  # a signed frame that breaks its schema is evidence too
             return
+        if message.kind in SIDE_KINDS:
+            return  # only chain frames are evidence; side messages prove nothing
         self.m._receive(frame)
 
     def equivocation(self, culprit: int, first: bytes, second: bytes) -> None:
-        m = self.m
+        """Two different chain frames signed by one seat at one head: proof by themselves."""
         anchor = decode_message(first, registry=TABLE_REGISTRY).prev
         reason = "equivocation: two different signed messages for one step"
-        m.violations.append(Violation(culprit, reason, (first, second)))
-        m.events.append(m.violations[-1])
-        self.vote_abort(culprit, reason, (first, second), anchor=anchor)
+        self.m._violation(culprit, reason, (first, second), anchor=anchor)
+
+    def note_proven(self, culprit: int, anchor: bytes, reason: str) -> None:
+        """Our own checks proved a violation of ``culprit`` at ``anchor``."""
+        if (culprit, anchor) not in self.proven and len(self.proven) >= MAX_PROVEN:
+            self.proven.pop(next(iter(self.proven)))
+        self.proven.setdefault((culprit, anchor), reason)
 
     # ---------------------------------------------------------------- our votes
     def _participant(self) -> bool:
@@ -129,22 +210,24 @@ class VoteBook:
         evidence: tuple[bytes, ...],
         anchor: bytes | None = None,
     ) -> None:
+        """Our checks refused a signed frame of ``culprit`` (``evidence``): note it as proven and,
+        as a seat in the hand, sign an abort vote carrying that evidence."""
         m = self.m
+        anchor = m.head if anchor is None else anchor
+        self.note_proven(culprit, anchor, reason)
         if not self._participant() or culprit == m.seat or m.over or m._replaying:
             return
-        anchor = m.head if anchor is None else anchor
         if not m.can_rollback_to(anchor):
             return
         assert m.seat is not None
         key = (culprit, anchor)
         if m.seat in self.abort.get(key, {}) or key in self.applied:
             return
-        body = {
-            "culprit": culprit,
-            "anchor": anchor,
-            "reason": reason.encode()[:200],
-            "evidence": [e for e in evidence if len(e) <= 65536][:2],
-        }
+        kept = [e for e in evidence if len(e) <= MAX_EVIDENCE_BYTES][:MAX_EVIDENCE]
+        if not kept:
+            return  # nothing another peer could check: a vote would convict on our word
+        body = {"culprit": culprit, "anchor": anchor, "reason": reason.encode()[:200]}
+        body["evidence"] = kept
         vote = m._sign("abort-vote", body, at=anchor)
         m._outbox.append(vote.frame)
         m.seen.add(vote.frame)
@@ -152,6 +235,8 @@ class VoteBook:
         self.check_certificates()
 
     def check_timeouts(self) -> None:
+        """Vote a seat silent: only the seat that must write at our head, only once the deadline
+        passed on our own clock, and only if none of our checks caught it there already."""
         m = self.m
         self.check_certificates()
         if not self._participant() or m.over or m._replaying or m.held:
@@ -161,10 +246,7 @@ class VoteBook:
             return
         assert m.seat is not None
         key = (silent, m.head)
-        if m.seat in self.timeout.get(key, {}):
-            if m.now - m.step_since >= 2 * m.timeout:
-                # The certificate did not form (some peer took the late element): end the hand.
-                self.vote_abort(silent, f"seat {silent} was silent past two deadlines", ())
+        if m.seat in self.timeout.get(key, {}) or key in self.proven:
             return
         vote = m._sign("timeout-vote", {"silent": silent, "head": m.head})
         m._outbox.append(vote.frame)
@@ -172,6 +254,16 @@ class VoteBook:
         self.timeout.setdefault(key, {})[m.seat] = vote
         m.events.append(TimeoutVoted(silent))
         self.check_certificates()
+
+    def pending_own_votes(self) -> list[SignedMessage]:
+        """Our votes that wait for the rest of their certificate (a node resends them)."""
+        me = self.m.seat
+        return [
+            votes[me]
+            for book in (self.timeout, self.abort)
+            for votes in book.values()
+            if me in votes
+        ]
 
     # ---------------------------------------------------------------- certificates
     def check_certificates(self) -> None:
@@ -184,28 +276,55 @@ class VoteBook:
 
     def _complete_one(self) -> bool:
         m = self.m
-        for (culprit, anchor), votes in self.abort.items():
-            if m._rolling_back:
-                break  # a replay of the hand up to a fork point applies no abort
-            if m.can_rollback_to(anchor) and self._complete(votes, culprit):
-                del self.abort[(culprit, anchor)]
-                self.applied.add((culprit, anchor))
-                m.rollback_to(anchor)
-                frames = [votes[s].frame for s in sorted(votes)]
-                reason = bytes(votes[min(votes)].body["reason"]).decode(errors="replace")
-                m.apply_certificate(
-                    frames, certificate_digest(ABORT_LABEL, frames), "abort", culprit, reason
-                )
-                return True
-        if self._our_void_branch():
+        if m._rolling_back:
+            return False  # a replay of the hand up to a fork point applies no certificate
+        for key, votes in self.abort.items():
+            culprit, anchor = key
+            if key not in self.proven or not m.can_rollback_to(anchor):
+                continue
+            if not self._complete(votes, culprit):
+                continue
+            del self.abort[key]
+            self.applied.add(key)
+            m.rollback_to(anchor)
+            frames = [votes[s].frame for s in sorted(votes)]
+            # The reason goes into the signed result: take it from the certificate itself, so
+            # every peer and the auditor settle with the same text.
+            reason = bytes(votes[min(votes)].body["reason"]).decode(errors="replace")
+            m.apply_certificate(
+                frames, certificate_digest(ABORT_LABEL, frames), "abort", culprit, reason
+            )
             return True
-        silent = m.arbiter()
-        if silent is not None:
-            votes = self.timeout.get((silent, m.head), {})
-            if self._complete(votes, silent):
-                self._carry_out_timeout(silent, m.head, votes)
+        for key, votes in list(self.timeout.items()):
+            if self._timeout_applies(key, votes):
+                silent, anchor = key
+                del self.timeout[key]
+                m.rollback_to(anchor)
+                self._carry_out_timeout(silent, anchor, votes)
                 return True
         return False
+
+    def _timeout_applies(self, key: tuple[int, bytes], votes: dict[int, SignedMessage]) -> bool:
+        """A complete certificate against the seat that had to write at a head of this hand.
+
+        A seat takes it only as it would have voted itself: once its own deadline at that head
+        passed, and not where the element that followed reached it (or, for the accused, was
+        written) in time; a voter that took the element after its deadline takes the
+        certificate instead (it wins over the late element, by rollback). An auditor follows
+        the transcript. So a certificate that colluders complete alone (at a 2-seat hand, a
+        single vote) moves no honest seat that saw the move in time."""
+        m = self.m
+        silent, anchor = key
+        if key in self.timed_out or not m.can_rollback_to(anchor):
+            return False
+        if m.arbiter_at(anchor) != silent or not self._complete(votes, silent):
+            return False
+        if m.seat is not None:
+            if m.moved_in_time(anchor):
+                return False  # the element there refutes it: the seat was not silent for us
+            if anchor == m.head and not m.own_deadline_passed():
+                return False  # not yet silent on our clock; checked again on every tick
+        return True
 
     def _carry_out_timeout(
         self, silent: int, anchor: bytes, votes: dict[int, SignedMessage]
@@ -220,26 +339,6 @@ class VoteBook:
             silent,
             f"seat {silent} was silent past the deadline",
         )
-
-    def _our_void_branch(self) -> bool:
-        """Every other seat signed that we were silent at an earlier head of this hand, where
-        we wrote later (back after a crash or a long absence, before we heard of their votes):
-        they all refused what we wrote there, so our branch is void. Roll back to that head and
-        take their certificate, as every other peer did."""
-        m = self.m
-        if m.seat is None or m._rolling_back:
-            return False
-        for (silent, anchor), votes in list(self.timeout.items()):
-            if silent != m.seat or anchor == m.head or (silent, anchor) in self.timed_out:
-                continue
-            if not m.can_rollback_to(anchor) or not self._complete(votes, silent):
-                continue
-            # Out of the book first: the replay up to the anchor must not carry it out itself.
-            del self.timeout[(silent, anchor)]
-            m.rollback_to(anchor)
-            self._carry_out_timeout(silent, anchor, votes)
-            return True
-        return False
 
     def _complete(self, votes: dict[int, SignedMessage], accused: int) -> bool:
         required = {s for s in self.m.participants if s != accused}

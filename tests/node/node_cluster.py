@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
+from dealerless.node.invite import Invite
 from dealerless.node.store import TableStore
-from dealerless.node.wire import Invite
 from dealerless.protocol.table import TableConfig, TableMachine
 from dealerless.protocol.table.audit import audit_records
 
@@ -125,12 +125,16 @@ class Cluster:
         self.invite_code = invite_file.read_text().strip()
         self.invite = Invite.decode(self.invite_code)
 
-    def join(self, seat: int, linger: float = 10.0) -> None:
+    def join(self, seat: int, linger: float = 10.0, floor: float = 0.0) -> None:
+        """A joiner process; the code goes in on stdin (it holds the join token, so it is
+        never on a command line), and the step-timeout floor is ``floor`` seconds."""
         self.spawn(
             f"seat{seat}",
             [
                 "join",
-                self.invite_code,
+                "-",
+                "--min-step-timeout",
+                str(floor),
                 "--home",
                 str(self.homes[seat]),
                 "--bot",
@@ -139,6 +143,7 @@ class Cluster:
                 "--linger",
                 str(linger),
             ],
+            stdin=self.invite_code.encode() + b"\n",
         )
 
     def resume(self, seat: int, linger: float = 10.0) -> None:

@@ -2,18 +2,20 @@
 
 from __future__ import annotations
 
-import secrets
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 import trio
 
 from dealerless.node.hub import Hub, HubLimits, _Bucket, bound_port
 from dealerless.node.identity import Identity
-from dealerless.node.links import LinkError, open_remote
+from dealerless.node.invite import Invite
+from dealerless.node.links import LinkError, attach_message, open_remote
 from dealerless.node.transport import TransportConfig
+from dealerless.protocol.rules.registry import make_config
 
 CLI = [sys.executable, "-m", "dealerless.client.cli"]
 
@@ -25,11 +27,11 @@ def run_cli(*args: str, home: Path) -> subprocess.CompletedProcess[str]:
 
 
 def test_join_with_a_damaged_code_says_so(tmp_path: Path) -> None:
-    result = run_cli("join", "dl1:AAAAAAAAAAAAAAAAAAAA", home=tmp_path)
+    result = run_cli("join", "dl2:AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA", home=tmp_path)
     assert result.returncode == 2
     assert "damaged" in result.stderr
     result = run_cli("join", "hello", home=tmp_path)
-    assert result.returncode == 2 and "starts with 'dl1:'" in result.stderr
+    assert result.returncode == 2 and "starts with 'dl2:'" in result.stderr
 
 
 def test_host_refuses_a_bad_rule(tmp_path: Path) -> None:
@@ -67,20 +69,26 @@ def test_hub_caps_frames_tables_and_members() -> None:
             port = bound_port(listeners)
             small = TransportConfig(max_frame_size=4096)
 
-            async def connect(table: bytes, seats: int | None) -> object:
-                return await open_remote(
-                    "127.0.0.1", port, Identity.generate(), None, table, seats, config=small
-                )
+            async def connect(table: Invite, host: bool, who: Identity | None = None) -> Any:
+                who = who or Identity.generate()
+                message = attach_message(table, host)
+                return await open_remote("127.0.0.1", port, who, None, message, config=small)
 
-            t1 = secrets.token_bytes(16)
-            host, _ = await connect(t1, 2)  # type: ignore[misc]
+            def new_table(host: Identity) -> Invite:
+                return Invite.create(host.public_key, make_config("tuppen", 2, {}), 60_000)
+
+            owner, seated, third = Identity.generate(), Identity.generate(), Identity.generate()
+            t1 = new_table(owner)
+            host, _ = await connect(t1, True, owner)
+            await host.send({"t": "admit", "keys": [seated.public_key, third.public_key]})
             with pytest.raises(LinkError, match="too many tables"):
-                await connect(secrets.token_bytes(16), 2)
-            joiner = await connect(t1, None)  # keep it open (and referenced)
+                other = Identity.generate()
+                await connect(new_table(other), True, other)
+            joiner = await connect(t1, False, seated)  # keep it open (and referenced)
             with pytest.raises(LinkError, match="full"):
-                await connect(t1, None)
+                await connect(t1, False, third)
             with pytest.raises(LinkError, match="no such table"):
-                await connect(secrets.token_bytes(16), None)
+                await connect(new_table(Identity.generate()), False)
             # A frame over the limit: the sender's own channel refuses it before sending.
             with pytest.raises(Exception, match="exceeds"):
                 await host.send({"t": "send", "data": b"x" * 5000})  # type: ignore[attr-defined]

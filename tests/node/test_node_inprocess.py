@@ -3,18 +3,19 @@ the game still completes; a joiner with a wrong host key refuses to talk."""
 
 from __future__ import annotations
 
-import secrets
+import dataclasses
 from pathlib import Path
 from typing import Any
 
 import trio
 
-from dealerless.node.app import _run_node, meta_for_invite
+from dealerless.node.app import _run_node, host_table, meta_for_invite
 from dealerless.node.hub import Hub, Member
 from dealerless.node.identity import Identity
+from dealerless.node.invite import Invite, host_pin
 from dealerless.node.seat import NodeOptions
 from dealerless.node.store import TableMeta, TableStore
-from dealerless.node.wire import Invite, decode, encode
+from dealerless.node.wire import decode, encode
 from dealerless.protocol.rules.registry import make_config
 from dealerless.protocol.table import TableMachine
 
@@ -66,27 +67,13 @@ def test_tampering_hub_is_detected_and_the_game_completes(tmp_path: Path) -> Non
             ready.set()
 
         async def host() -> None:
-            meta = TableMeta(
-                secrets.token_hex(16),
-                "host",
-                "127.0.0.1",
-                0,
-                ids[0].public_key.hex(),
-                name="h",
-                bot=True,
-                game=game.game,
-                seats=3,
-                listen_host="127.0.0.1",
-                options=dict(game.options),
-            )
-            codes[0] = await _run_node(
+            codes[0] = await host_table(
                 ids[0],
                 homes[0],
-                meta,
-                game=game,
-                driver=None,
+                game,
+                name="h",
+                bot=True,
                 say=lines.append,
-                log=None,
                 options=options,
                 hub=hub,
                 on_ready=on_ready,
@@ -141,28 +128,13 @@ def test_wrong_host_key_is_refused(tmp_path: Path) -> None:
             ready.set()
 
         async def host() -> None:
-            meta = TableMeta(
-                secrets.token_hex(16),
-                "host",
-                "127.0.0.1",
-                0,
-                host_id.public_key.hex(),
-                name="h",
-                bot=True,
-                game=game.game,
-                seats=2,
-                listen_host="127.0.0.1",
-                options=dict(game.options),
-            )
-            codes["host"] = await _run_node(
+            codes["host"] = await host_table(
                 host_id,
                 tmp_path / "h",
-                meta,
-                game=game,
-                driver=None,
+                game,
+                name="h",
+                bot=True,
                 say=lambda _s: None,
-                log=None,
-                options=None,
                 on_ready=on_ready,
             )
 
@@ -170,7 +142,8 @@ def test_wrong_host_key_is_refused(tmp_path: Path) -> None:
             nursery.start_soon(host)
             await ready.wait()
             real = invite[0]
-            forged = Invite(real.address, real.port, real.table_id, impostor.public_key)
+            # The same table, pinned to another key (as if the code named the impostor).
+            forged = dataclasses.replace(real, pin=host_pin(impostor.public_key, real.terms))
             meta = meta_for_invite(forged, name="j", bot=True, transcript="")
             with trio.fail_after(30):
                 codes["join"] = await _run_node(

@@ -196,10 +196,29 @@ def test_automatic_step_out_of_turn_is_refused() -> None:
     m0 = ht.machines[0]
     first_commit = next(f for f in m0.records if decode(f).kind == "key-commit")
     early = ht.resign(genuine, seq=decode(first_commit).seq, prev=decode(first_commit).prev)
-    before = snapshot(ht)
+    before = ht.scores()
     ht.send(early)
-    # Built on a head the honest peers have passed: stale, not a violation, nothing changes.
+    # Built on a head the honest peers have passed, but every peer knows seat 0 wrote there:
+    # the frame proves by itself that seat 2 wrote out of turn.
+    ht.refused_and_aborted(early, before, hand=1)
+    assert any("out of turn" in v.reason for v in ht.violations(ht.honest[0]))
+
+
+def test_a_late_element_of_the_seat_that_wrote_there_is_only_stale() -> None:
+    """A second copy of a step the seat did have to write, re-signed unchanged, is no
+    violation; a different frame there is an equivocation."""
+    ht = HostileTable(make_config("tuppen", 3), 3, hostile=2)
+    ht.hold_when(lambda m: m.kind == "shuffle")
+    ht.play(lambda t: False)
+    ht.send(ht.held)  # its shuffle arrives: the table goes on
+    ht.play(lambda t: t.ref.phase == "play")
+    own_commit = next(
+        f for f in ht.ref.records if decode(f).kind == "key-commit" and decode(f).seat == 2
+    )
+    before = snapshot(ht)
+    ht.send(own_commit)
     assert snapshot(ht) == before
+    assert not any(ht.violations(s) for s in ht.honest)
 
 
 def test_request_for_a_move_the_rules_forbid_is_never_admitted() -> None:

@@ -11,7 +11,14 @@ from hostile import HostileTable, decode
 from dealerless.protocol.cards import Suit
 from dealerless.protocol.rules.base import Action, ActionKind, Engine
 from dealerless.protocol.rules.registry import make_config
-from dealerless.protocol.table.events import ActionApplied, HandSigned, Violation
+from dealerless.protocol.table.events import (
+    ActionApplied,
+    HandEnded,
+    HandSigned,
+    SeatSilent,
+    TableNotStarted,
+    Violation,
+)
 from dealerless.protocol.table.hand_deck import OPEN
 
 HOSTILE = 1
@@ -272,7 +279,9 @@ def test_silence_at_the_config_signature_means_the_table_does_not_start() -> Non
     ht.tick_past_deadline()
     for seat in ht.honest:
         assert ht.machines[seat].over
-        assert any(v.culprit == HOSTILE for v in ht.violations(seat))
+        assert any(isinstance(e, TableNotStarted) for e in ht.events(seat))
+        assert any(isinstance(e, SeatSilent) and e.seat == HOSTILE for e in ht.events(seat))
+        assert not ht.violations(seat), "silence is not a violation"
     ht.assert_converged()
     ht.audit()
 
@@ -336,6 +345,10 @@ def test_silence_on_a_card_play_aborts_the_hand(game: str, players: int) -> None
     before, hand = ht.scores(), ht.ref.hand
     ht.tick_past_deadline()
     ht.assert_hand_aborted(HOSTILE, hand, before)
+    for seat in ht.honest:
+        ends = [e for e in ht.events(seat) if isinstance(e, HandEnded) and e.aborted]
+        assert ends[-1].silent == HOSTILE and ends[-1].culprit is None
+        assert not ht.violations(seat), "silence is not a violation"
 
 
 def test_timeout_vote_before_the_deadline_is_not_counted() -> None:

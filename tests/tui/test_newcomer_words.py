@@ -219,3 +219,17 @@ def test_a_resumed_table_shows_what_happened_before() -> None:
     assert [e.action for e in again] == [e.action for e in live]
     assert sum(isinstance(e, HandStarted) for e in rebuilt) >= 1
     assert replace(session.snapshot(), log=tuple(rebuilt)).log
+
+
+class FrozenSession(FakeSession):
+    """A session whose table has not changed yet after a move (the move is on its way)."""
+
+    def act(self, action: Action) -> None:
+        self.acted.append(action)
+
+
+def test_a_key_pressed_twice_before_the_table_changed_sends_one_move() -> None:
+    play = Action(K.PLAY, 0, card=Card.parse("AS"))
+    session = FrozenSession(snapshot([play], [Card.parse("AS")]))
+    run_keys(session, ["1", "1", "q", "y"])
+    assert session.acted == [play]

@@ -15,7 +15,7 @@ from dealerless.client.tui.replay import ReplaySession, load_replay
 from dealerless.client.tui.session import LocalSession
 from dealerless.client.tui.settings import Settings
 from dealerless.client.tui.start import StartScreen
-from dealerless.node.wire import Invite
+from dealerless.node.invite import Invite
 from dealerless.protocol.messages import IdentityKey
 from dealerless.protocol.rules.registry import make_config
 from dealerless.protocol.transcript import TranscriptReader, TranscriptWriter
@@ -110,7 +110,8 @@ def test_start_screen_settings_and_rules() -> None:
 
 def _invite() -> str:
     key = IdentityKey.generate().peer_id.raw
-    return Invite("127.0.0.1", 4242, bytes(16), key, game="tuppen", seats=4).encode()
+    game = make_config("tuppen", 4)
+    return Invite.create(key, game, 60_000, direct=(("127.0.0.1", 4242),)).encode()
 
 
 def test_start_screen_host_join_need_a_node() -> None:

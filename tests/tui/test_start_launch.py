@@ -66,4 +66,4 @@ def test_run_client_hands_each_choice_to_its_launcher(monkeypatch: pytest.Monkey
 def test_a_bad_entry_reports_instead_of_raising(capsys: pytest.CaptureFixture[str]) -> None:
     code = start_launch.launch_join(settings(), StartChoice("join", code="not-a-code"))
     assert code == 2
-    assert "an invite code starts with 'dl1:'" in capsys.readouterr().err
+    assert "an invite code starts with 'dl2:'" in capsys.readouterr().err

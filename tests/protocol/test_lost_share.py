@@ -1,0 +1,104 @@
+"""Key shares are needed only while their hand runs (issue 11, property 6): a machine resumes
+from its transcript with the shares of signed hands deleted, and a share that is missing or
+damaged in the running hand voids that hand for silence (bounded), never a crash."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from dealerless.client.bots import bot_for
+from dealerless.client.protocol_sim import ProtocolGame, run_game, start_game
+from dealerless.protocol.rules.registry import make_config
+from dealerless.protocol.table import TableMachine
+from dealerless.protocol.table.events import (
+    HandEnded,
+    LocalProtocolError,
+    SeatSilent,
+    ShareMissing,
+    Violation,
+)
+
+GAME = make_config("limit-tuppen", 3, {"hands": 3})
+VICTIM = 2
+
+
+def play_to_hand(hand: int, seed: int) -> tuple[ProtocolGame, random.Random]:
+    """Until the victim must choose a move in ``hand``."""
+    rng = random.Random(seed)
+    sim = start_game(GAME, rng)
+    bot = bot_for(GAME.game)
+    while True:
+        sim.deliver_all()
+        mover = next(s for s, m in enumerate(sim.machines) if m.my_turn_to_act())
+        if mover == VICTIM and sim.machines[VICTIM].hand == hand:
+            return sim, rng
+        m = sim.machines[mover]
+        sim.events[mover].extend(m.act(bot(m.engine, mover, rng, True), sim.clock))
+        sim.flush(mover)
+
+
+def restart(sim: ProtocolGame, secrets: dict[int, bytes]) -> TableMachine:
+    old = sim.machines[VICTIM]
+    sim.machines[VICTIM] = TableMachine.resume(
+        sim.table, sim.keys[VICTIM], list(old.records), secrets=secrets, now=sim.clock
+    )
+    return sim.machines[VICTIM]
+
+
+def test_resume_needs_only_the_share_of_the_running_hand() -> None:
+    sim, rng = play_to_hand(3, seed=31)
+    kept = {h: s for h, s in sim.secrets[VICTIM].items() if h == 3}
+    machine = restart(sim, kept)
+    assert not machine.blind and machine.my_turn_to_act()
+    sim.flush(VICTIM)
+    run_game(sim, rng)
+    assert len({m.state_hash() for m in sim.machines}) == 1
+    assert not sim.violations()
+
+
+@pytest.mark.parametrize("damage", ["missing", "corrupt"])
+def test_a_lost_share_of_the_running_hand_is_silence_not_a_crash(damage: str) -> None:
+    sim, rng = play_to_hand(2, seed=32)
+    secrets = dict(sim.secrets[VICTIM])
+    if damage == "missing":
+        del secrets[2]
+    else:
+        secrets[2] = b"\x93garbage"
+    old = sim.machines[VICTIM]
+    move = bot_for(GAME.game)(old.engine, VICTIM, rng, True)
+    assert move is not None
+    machine = restart(sim, secrets)
+    events = machine.take_events()
+    missing = [e for e in events if isinstance(e, ShareMissing)]
+    assert missing and missing[0].hand == 2
+    assert machine.blind and not machine.my_turn_to_act()
+    with pytest.raises(LocalProtocolError, match="key share"):
+        machine.act(move, sim.clock)
+    # The others time it out; the hand ends for silence with the bounded settlement.
+    while machine.hand == 2 and not machine.over:
+        sim.clock += machine.timeout + 1
+        for seat, m in enumerate(sim.machines):
+            sim.events[seat].extend(m.tick(sim.clock))
+            sim.flush(seat)
+        sim.deliver_all()
+        run_until_stuck(sim, rng)
+    for seat in (0, 1):
+        assert any(isinstance(e, SeatSilent) and e.seat == VICTIM for e in sim.events[seat])
+        assert not [v for v in sim.events[seat] if isinstance(v, Violation)]
+    run_game(sim, rng)
+    assert len({m.state_hash() for m in sim.machines}) == 1
+    assert not any(isinstance(e, HandEnded) and e.culprit is not None for e in sim.events[0])
+
+
+def run_until_stuck(sim: ProtocolGame, rng: random.Random) -> None:
+    bot = bot_for(GAME.game)
+    for _ in range(200):
+        sim.deliver_all()
+        mover = next((s for s, m in enumerate(sim.machines) if m.my_turn_to_act()), None)
+        if mover is None:
+            return
+        m = sim.machines[mover]
+        sim.events[mover].extend(m.act(bot(m.engine, mover, rng, True), sim.clock))
+        sim.flush(mover)
