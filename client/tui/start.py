@@ -48,6 +48,7 @@ def rules_text(game: str, lang: str = "en", width: int = 78) -> str:
     return "\n".join(rules_lines(game, lang, width))
 
 
+LANGUAGE_NAMES = {"en": "English", "de": "Deutsch", "nl": "Nederlands"}  # each in itself
 RESULT_PAUSES = (0, 3, 5, 10, 20)  # seconds; 0: the result panel stays until closed
 
 
@@ -147,7 +148,7 @@ class StartScreen:
         )
         rows = [
             ("name", tr(lang, "settings.name", value=s.name)),
-            ("lang", tr(lang, "settings.lang", value=s.lang)),
+            ("lang", tr(lang, "settings.lang", value=LANGUAGE_NAMES.get(s.lang, s.lang))),
             ("timeout", tr(lang, "settings.timeout", value=s.timeout_s)),
             ("ascii", tr(lang, "settings.ascii", value=value_text(lang, s.ascii))),
             ("result_pause", tr(lang, "settings.result_pause", value=pause)),
