@@ -191,6 +191,7 @@ def one_table(
     hashes = set()
     hands = 0
     caught = 0
+    silent_hands: list[dict[str, Any]] = []
     loaded = TableStore(played.homes[0], played.table_id).load_config()
     if loaded is None:
         why = "no configuration"
@@ -203,12 +204,20 @@ def one_table(
             hashes.add(report.state_hash)
             hands = max(hands, len(report.hands))
             caught += len(report.caught)
+            if i == 0:  # every honest transcript has the same hands; one is enough
+                silent_hands = [
+                    {"hand": h.hand, "seat": h.silent, "lost": -h.deltas[h.silent]}
+                    for h in report.hands
+                    if h.silent is not None
+                ]
         if len(hashes) > 1:
             why = "peers' final states differ"
         bad = {i: c for i, c in played.codes.items() if c != 0}
         if bad:
             why = why or f"node exit codes {bad}"
-    result.update(diverged=bool(why), why=why, hands=hands, caught=caught)
+    result.update(
+        diverged=bool(why), why=why, hands=hands, caught=caught, silent_hands=silent_hands
+    )
     return result
 
 
@@ -249,6 +258,10 @@ def run(args: argparse.Namespace) -> int:
         "hands": sum(t["hands"] for t in tables),
         "divergences": sum(1 for t in tables if t["diverged"]),
         "caught": sum(t.get("caught", 0) for t in tables),
+        # hands that ended for silence, and what each silent seat lost (score change, sign
+        # by the game: penalty points count up)
+        "hands_ended_by_timeout": sum(len(t.get("silent_hands", [])) for t in tables),
+        "silent_losses": [h for t in tables for h in t.get("silent_hands", [])][:50],
         "injected": dict(injected),
         "diverged_tables": [t for t in tables if t["diverged"]][:5],
     }
@@ -257,7 +270,8 @@ def run(args: argparse.Namespace) -> int:
     else:
         print(
             f"soak: {report['tables']} tables, {report['hands']} hands, "
-            f"{report['divergences']} divergence(s), {report['caught']} cheat(s) caught; "
+            f"{report['divergences']} divergence(s), {report['caught']} cheat(s) caught, "
+            f"{report['hands_ended_by_timeout']} hand(s) ended by timeout; "
             f"faults injected {dict(injected)}; seed {seed}"
         )
     return 1 if report["divergences"] else 0

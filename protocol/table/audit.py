@@ -34,6 +34,7 @@ from dealerless.protocol.table.events import (
     GameOver,
     HandEnded,
     SeatSilent,
+    TableEvent,
     TableNotStarted,
     Violation,
 )
@@ -222,7 +223,7 @@ def _replay(
 
 
 def _why_not(
-    machine: TableMachine, config: TableConfig, frame: bytes, events: list[object]
+    machine: TableMachine, config: TableConfig, frame: bytes, events: Sequence[TableEvent]
 ) -> tuple[str, int | None]:
     """Why a record was not taken, and its author only if it signed a record that is wrong at
     the head it names itself (anything else is damage of the file)."""
@@ -244,7 +245,7 @@ def _why_not(
     return "the record does not follow the chain (reordered, missing or foreign)", None
 
 
-def _take(events: list[object], report: AuditReport) -> None:
+def _take(events: Sequence[TableEvent], report: AuditReport) -> None:
     for event in events:
         if isinstance(event, HandEnded):
             r = event.result

@@ -13,7 +13,9 @@ from dealerless.protocol.cards import Card
 from dealerless.protocol.crypto import HandDeckContext, PlayerSecret
 from dealerless.protocol.messages import MessageError, SignedMessage
 from dealerless.protocol.rules.base import Deal, Engine, Reveal, TurnUp
+from dealerless.protocol.rules.registry import new_engine
 from dealerless.protocol.table.config import TableConfig
+from dealerless.protocol.table.dealer import fallback_dealer, first_dealer
 from dealerless.protocol.table.events import (
     Accepted,
     ActionApplied,
@@ -71,6 +73,7 @@ class HandCycle:
     _new_secrets: list[tuple[int, bytes]]
     _replaying: bool
     _rolling_back: bool
+    _dealer_due: bool  # hand 1: the rules start once the joint key draws the first dealer
     _lost_share: str | None  # why this hand's key share is missing (we play it blind)
     _wrote_in_hand: bool  # an element of ours is on the chain in this hand
 
@@ -102,6 +105,9 @@ class HandCycle:
         elif self.phase is Phase.KEY_COMMIT:
             self._set_round(Phase.KEY_REVEAL, list(self.participants))
         elif self.phase is Phase.KEY_REVEAL:
+            if self._dealer_due:
+                assert self.deck is not None and self.deck.joint is not None
+                self._begin_rules_hand(first_dealer(self.config, self.deck.joint.encode()))
             self._set_round(Phase.SHUFFLE, list(self.participants))
         elif self.phase is Phase.SHARES:
             assert finished is not None
@@ -126,8 +132,9 @@ class HandCycle:
         self.results = {}
         # Seats in the game when the hand starts (before antes: an all-in ante still plays).
         self.participants = tuple(self.engine.in_game())
-        self.engine.start_hand()
-        self.events.append(HandStarted(self.hand, self.engine.dealer))
+        if not self._dealer_due:
+            self.engine.start_hand()
+            self.events.append(HandStarted(self.hand, self.engine.dealer))
         hctx = HandDeckContext(self.config.table_id, self.hand, self.config.digest())
         playing = self.seat is not None and self.seat in self.participants
         self._lost_share = None
@@ -142,6 +149,13 @@ class HandCycle:
         self.head_arbiters = {}
         self.votes.new_hand()
         self._set_round(Phase.KEY_COMMIT, list(self.participants))
+
+    def _begin_rules_hand(self, dealer: int) -> None:
+        """The first hand's rules start once its dealer is drawn (or the hand ends first)."""
+        self._dealer_due = False
+        self.engine = new_engine(self.config.game, dealer)
+        self.engine.start_hand()
+        self.events.append(HandStarted(self.hand, self.engine.dealer))
 
     def _hand_secret(self, hctx: HandDeckContext, seat: int) -> PlayerSecret | None:
         """This hand's key share: the stored one when replaying, else a new one. A hand whose
@@ -307,6 +321,7 @@ class HandCycle:
         hctx = HandDeckContext(self.config.table_id, self.hand, self.config.digest())
         self.deck = HandDeck(hctx, self.participants, self.secret)
         self._set_round(Phase.KEY_COMMIT, list(self.participants))
+        self._dealer_due = self.hand == 1  # hand 1's rules start again after the reveals
         replaying, self._replaying = self._replaying, True
         self._rolling_back = True
         try:
@@ -321,6 +336,8 @@ class HandCycle:
         self.events.append(TranscriptCut(len(self.records)))
 
     def _abort_hand(self, culprit: int, reason: str, *, silent: bool = False) -> None:
+        if self._dealer_due:
+            self._begin_rules_hand(fallback_dealer(self.config))
         """End the hand: for a proven violation (``culprit`` cheated) or for silence (the hand
         cannot go on without that seat). Both use the rules' ``abort_hand`` settlement, which
         costs the seat at most what losing the hand at the current stake costs (rules.md,

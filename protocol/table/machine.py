@@ -82,13 +82,6 @@ def result_digest(result: HandResult) -> bytes:
     return hashlib.sha256(pack(data)).digest()
 
 
-def first_dealer(config: TableConfig) -> int:
-    """Derived from the signed configuration, so no single party picks it."""
-    return int.from_bytes(hashlib.sha256(b"dealerless/first-dealer" + config.digest()).digest()) % (
-        config.players
-    )
-
-
 class TableMachine(HandCycle, Moves):
     def __init__(
         self,
@@ -121,7 +114,9 @@ class TableMachine(HandCycle, Moves):
         self.reveal_due: Reveal | None = None
         self._lost_share: str | None = None
         self._wrote_in_hand = False
-        self.engine: Engine = new_engine(config.game, first_dealer(config))
+        # Not started until the first hand's keys are revealed, which draw the first dealer.
+        self.engine: Engine = new_engine(config.game, 0)
+        self._dealer_due = True
         self.deck: HandDeck | None = None
         self.secret: PlayerSecret | None = None
         self.records: list[bytes] = []  # the transcript: every chain frame and certificate vote

@@ -47,7 +47,7 @@ STEPS: tuple[Step, ...] = (
         "each seat in the hand, in seat order",
         True,
         "key-reveal",
-        "abort the hand (culprit: the silent seat)",
+        "end the hand for silence: the rules' bounded settlement, no cheat",
     ),
     Step(
         Phase.KEY_REVEAL,
@@ -55,7 +55,7 @@ STEPS: tuple[Step, ...] = (
         "each seat in the hand, in seat order",
         True,
         "shuffle (the joint key and the initial deck are fixed)",
-        "abort the hand (culprit: the silent seat)",
+        "end the hand for silence: the rules' bounded settlement, no cheat",
     ),
     Step(
         Phase.SHUFFLE,
@@ -63,7 +63,7 @@ STEPS: tuple[Step, ...] = (
         "each seat in the hand, in seat order",
         True,
         "the rules engine's first chance step",
-        "abort the hand (culprit: the silent seat)",
+        "end the hand for silence: the rules' bounded settlement, no cheat",
     ),
     Step(
         Phase.SHARES,
@@ -71,7 +71,7 @@ STEPS: tuple[Step, ...] = (
         "each seat with a share due, in seat order",
         True,
         "deal: owners decrypt their cards; turn-up: the card is opened; then the engine goes on",
-        "abort the hand (culprit: the silent seat)",
+        "end the hand for silence: the rules' bounded settlement, no cheat",
     ),
     Step(
         Phase.REVEAL,
@@ -79,7 +79,7 @@ STEPS: tuple[Step, ...] = (
         "the seat whose cards the rules ask to see",
         True,
         "the cards are opened; the engine checks the claim",
-        "abort the hand (culprit: the silent seat)",
+        "end the hand for silence: the rules' bounded settlement, no cheat",
     ),
     Step(
         Phase.PLAY,
@@ -87,7 +87,8 @@ STEPS: tuple[Step, ...] = (
         "the seat the rules engine waits for (the arbiter); it may admit out-of-turn requests",
         False,
         "a chance step (shares/reveal), the next action, or the result round",
-        "the engine's timeout action (a fold or pass) if the rules have one, else abort the hand",
+        "the engine's timeout action (a fold or pass) if the rules have one, else the hand"
+        " ends for silence (bounded settlement, no cheat)",
     ),
     Step(
         Phase.RESULT,

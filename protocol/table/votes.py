@@ -23,7 +23,7 @@ import hashlib
 from typing import Protocol
 
 from dealerless.protocol.messages import MessageError, SignedMessage, decode_message
-from dealerless.protocol.table.events import ChatReceived, TimeoutVoted, Violation
+from dealerless.protocol.table.events import ChatReceived, TableEvent, TimeoutVoted, Violation
 from dealerless.protocol.table.kinds import SIDE_KINDS, TABLE_REGISTRY
 from dealerless.protocol.table.steps import Phase
 
@@ -58,7 +58,7 @@ class VotingTable(Protocol):
     step_since: float
     held: bool
     requests: list[SignedMessage]
-    events: list[object]
+    events: list[TableEvent]
     _outbox: list[bytes]
     seen: set[bytes]
     _replaying: bool

@@ -154,7 +154,7 @@ def test_a_short_fuzz_of_the_audit_meets_no_unexpected_exception() -> None:
     seen: set[str] = set()
     with memoised_proofs():
         for _ in range(300):
-            how, report, trace = fuzzer.one()
+            how, _report, trace = fuzzer.one()
             assert trace is None, f"{how}: {trace}"
             seen.add(how)
     assert len(seen) >= 8  # every kind of damage was tried

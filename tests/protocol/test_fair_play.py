@@ -14,7 +14,7 @@ from collections.abc import Iterable
 import pytest
 
 from dealerless.client.bots import bot_for
-from dealerless.client.protocol_sim import ProtocolGame, run_game, start_game
+from dealerless.client.protocol_sim import Bus, ProtocolGame, make_table, run_game, start_game
 from dealerless.protocol.messages import decode_message, sign_message
 from dealerless.protocol.rules.base import GameConfig
 from dealerless.protocol.rules.registry import make_config
@@ -362,3 +362,26 @@ def test_random_well_signed_votes_from_k_of_n_seats_never_charge_an_honest_seat(
         sim.flush(mover)
     assert all(sim.machines[s].over for s in honest), "the honest seats did not finish"
     assert_fair_end(sim, honest)
+
+
+def test_the_first_dealer_is_drawn_from_the_joint_key_not_the_configuration() -> None:
+    """The host chooses the table id (so the configuration digest): the first dealer follows
+    from the first hand's joint key, to which every seat committed before any revealed."""
+    from dealerless.protocol.table.dealer import first_dealer
+
+    game = GAMES[("tuppen", 3)]
+    dealers = set()
+    table, keys = make_table(game, table_id=bytes(16))  # one configuration, dealt 8 times
+    for seed in range(8):
+        rng = random.Random(seed)
+        machines = [TableMachine(table, k, now=0.0) for k in keys]
+        sim = ProtocolGame(table, keys, machines, Bus(3, rng), [[] for _ in keys])
+        for s in range(3):
+            sim.flush(s)
+        sim.deliver_all()
+        m = sim.machines[0]
+        assert m.deck is not None and m.deck.joint is not None
+        assert m.engine.dealer == first_dealer(table, m.deck.joint.encode())
+        assert {s.engine.dealer for s in sim.machines} == {m.engine.dealer}
+        dealers.add(m.engine.dealer)
+    assert len(dealers) > 1  # not fixed by the configuration (all alike: 1 in 3^7)
