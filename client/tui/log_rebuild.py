@@ -17,7 +17,6 @@ from dealerless.protocol.rules.base import Action, Engine
 from dealerless.protocol.rules.registry import new_engine
 from dealerless.protocol.table import TableMachine
 from dealerless.protocol.table.events import ActionApplied, HandEnded, HandStarted, TableEvent
-from dealerless.protocol.table.machine import first_dealer
 
 __all__ = ["rebuild_log"]
 
@@ -59,11 +58,18 @@ def _replay(engine: Engine, history: Sequence[Any]) -> list[TableEvent]:
 def rebuild_log(machine: TableMachine) -> list[TableEvent]:
     """The events of everything ``machine``'s engine has applied so far."""
     engine = machine.engine
-    history = getattr(engine, "history", None)
+    history = list(getattr(engine, "history", None) or [])
     if not history:
         return []
-    fresh = new_engine(engine.config, first_dealer(machine.config))
-    try:
-        return _replay(fresh, list(history))
-    except Exception:  # a log we cannot rebuild is only a log we do not show
-        return []
+    # The first dealer was drawn from hand 1's joint key, which a resumed machine no longer
+    # holds: the one whose replay ends where the engine is (every seat is tried; no crypto).
+    for dealer in range(engine.config.players):
+        trial = new_engine(engine.config, dealer)
+        try:
+            events = _replay(trial, history)
+        except Exception:  # noqa: S112 - a wrong first dealer fails somewhere: the next one
+            continue
+        same = trial.public_digest() == engine.public_digest()
+        if same or (trial.dealer == engine.dealer and trial.scores() == engine.scores()):
+            return events
+    return []  # a log we cannot rebuild is only a log we do not show
