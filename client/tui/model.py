@@ -280,6 +280,18 @@ def last_moves(log: Sequence[TableEvent]) -> dict[int, str]:
     return last_kind
 
 
+def _limit_notes(
+    state: Mapping[str, Any], seat: int, legal: Sequence[Action]
+) -> tuple[tuple[str, Mapping[str, InfoValue]], ...]:
+    betting = state.get("betting")
+    if not isinstance(betting, Mapping) or not any(a.kind is ActionKind.CALL for a in legal):
+        return ()
+    bets = betting.get("bets", [])
+    mine = int(bets[seat]) if isinstance(bets, list) and seat < len(bets) else 0
+    cost = int(betting.get("current_bet", 0)) - mine
+    return (("note.call_cost", {"chips": cost, "pot": int(betting.get("pot", 0))}),)
+
+
 def move_notes(
     game: str,
     state: Mapping[str, Any],
@@ -288,7 +300,10 @@ def move_notes(
     scores: Sequence[int],
 ) -> tuple[tuple[str, Mapping[str, InfoValue]], ...]:
     """Why this seat's moves are what they are (classic Tuppen: the knock cap, a poverty hand,
-    the price of calling or folding a knock); empty where nothing needs explaining."""
+    the price of calling or folding a knock; the Limit games: what a call costs); empty where
+    nothing needs explaining."""
+    if game.endswith("limit-tuppen") and seat is not None:
+        return _limit_notes(state, seat, legal)
     hand = state.get("hand")
     if game != "tuppen" or seat is None or not isinstance(hand, Mapping):
         return ()

@@ -274,4 +274,7 @@ TEXTS: dict[str, str] = {
     "why.bet_back": "{who} machte den letzten Stich und nahm seinen Einsatz von {chips} zurück",
     "why.bet_in": "{who} zahlte seinen Einsatz von {chips} in den Pott",
     "why.pass_round": "Niemand hat gesetzt: {who} machte den letzten Stich und zahlt in den Pott",
+    "note.call_cost": (
+        "Mitgehen kostet {chips}; im Pott sind {pot}. Wer aussteigt, lässt seinen Einsatz dort."
+    ),
 }

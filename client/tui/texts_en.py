@@ -280,4 +280,5 @@ TEXTS: dict[str, str] = {
     "why.bet_back": "{who} took the last trick and its bet of {chips} back out of the pot",
     "why.bet_in": "{who} paid its bet of {chips} into the pot",
     "why.pass_round": "Nobody bet: {who} took the last trick and pays into the pot",
+    "note.call_cost": "A call costs {chips}; the pot is {pot}. A fold leaves what you put in.",
 }

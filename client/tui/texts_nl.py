@@ -273,4 +273,7 @@ TEXTS: dict[str, str] = {
     "why.bet_back": "{who} haalde de laatste slag en nam zijn inzet van {chips} terug",
     "why.bet_in": "{who} legde zijn inzet van {chips} in de pot",
     "why.pass_round": "Niemand zette in: {who} haalde de laatste slag en betaalt in de pot",
+    "note.call_cost": (
+        "Meegaan kost {chips}; in de pot zit {pot}. Wie afhaakt, laat zijn inzet liggen."
+    ),
 }

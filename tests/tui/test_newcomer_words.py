@@ -233,3 +233,10 @@ def test_a_key_pressed_twice_before_the_table_changed_sends_one_move() -> None:
     session = FrozenSession(snapshot([play], [Card.parse("AS")]))
     run_keys(session, ["1", "1", "q", "y"])
     assert session.acted == [play]
+
+
+def test_a_limit_call_says_what_it_costs() -> None:
+    state = {"betting": {"current_bet": 3, "bets": [1, 3, 0], "pot": 9}}
+    notes = move_notes("limit-tuppen", state, 0, [Action(K.CALL, 0)], (0, 0, 0))
+    said = P.note_text(snapshot(), notes[0][0], notes[0][1], EN)
+    assert said.startswith("A call costs 2; the pot is 9.")
