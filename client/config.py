@@ -65,6 +65,7 @@ class Config:
     level: str = "strong"
     time_per_move: int = 120
     ascii: bool = False
+    result_pause: int = 0  # seconds the result panel stays after the game goes on; 0: until closed
     nostr_relays: list[str] = field(default_factory=list)
     start_game: str = "tuppen"
     start_bots: int = 3
@@ -80,6 +81,7 @@ class Config:
             "level": self.level,
             "time_per_move": self.time_per_move,
             "ascii": self.ascii,
+            "result_pause": self.result_pause,
             "nostr": {"relays": list(self.nostr_relays)},
             "start": {"game": self.start_game, "bots": self.start_bots},
         }
@@ -90,7 +92,10 @@ class Config:
     @classmethod
     def from_toml(cls, doc: dict[str, Any], where: str) -> Config:
         config = cls()
-        known = {"name", "language", "level", "time_per_move", "ascii", "nostr", "start", "rules"}
+        known = {
+            "name", "language", "level", "time_per_move", "ascii", "result_pause", "nostr",
+            "start", "rules",
+        }
         _no_unknown(doc, known, where, "")
         config.name = _typed(doc, "name", str, config.name, where)
         config.language = _typed(doc, "language", str, config.language, where)
@@ -105,6 +110,9 @@ class Config:
                 f"{where}: time_per_move must be 1..{MAX_TIME_PER_MOVE_S} seconds"
             )
         config.ascii = _typed(doc, "ascii", bool, config.ascii, where)
+        config.result_pause = _typed(doc, "result_pause", int, config.result_pause, where)
+        if not 0 <= config.result_pause <= 600:
+            raise ConfigFileError(f"{where}: result_pause must be 0..600 seconds")
         nostr = _typed(doc, "nostr", dict, {}, where)
         _no_unknown(nostr, {"relays"}, where, "nostr.")
         relays = _typed(nostr, "relays", list, [], where, "nostr.")

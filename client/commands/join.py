@@ -12,6 +12,8 @@ from dealerless.client.bots.driver import BotDriver
 from dealerless.client.commands.play import (
     add_level_argument,
     add_screen_arguments,
+    line_driver,
+    line_say,
     plain_mode,
     run_on_screen,
 )
@@ -53,7 +55,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     apply_config(args)
     try:
-        args.code = read_invite_code(args.code, args.invite_file)
+        # white space dropped: a code pasted over two lines (the lobby's quoted join command)
+        args.code = "".join(read_invite_code(args.code, args.invite_file).split())
         invite = Invite.decode(args.code)
     except (InviteError, ValueError) as exc:
         print(f"dealerless join: {exc}", file=sys.stderr)
@@ -73,11 +76,12 @@ def run(args: argparse.Namespace) -> int:
                 identity,
                 home,
                 invite,
-                name=args.name or default_name(),
+                name=args.name or (bot_name(identity) if args.bot else default_name()),
                 bot=args.bot,
                 bot_driver=lambda: BotDriver(level=args.level),
                 transcript=args.transcript,
-                say=say,
+                driver=None if args.bot else line_driver(args),
+                say=say if args.bot else line_say(args, say),
                 log=log,
                 options=node_options(args),
             )
@@ -85,6 +89,12 @@ def run(args: argparse.Namespace) -> int:
     finally:
         if log is not None:
             log.close()
+
+
+def bot_name(identity: Identity) -> str:
+    """A ``--bot`` seat's name when none is given: "bot" and its fingerprint's first letters
+    (so two bots can be told apart), never the login name or "player"."""
+    return f"bot-{identity.fingerprint[:4].lower()}"
 
 
 def _full_screen(args: argparse.Namespace, identity: Identity, home: Path, invite: Invite) -> int:
@@ -119,7 +129,7 @@ def _full_screen(args: argparse.Namespace, identity: Identity, home: Path, invit
         )
 
     try:
-        return run_on_screen(session, node_main, args)
+        return run_on_screen(session, node_main, args, data_dir=home)
     finally:
         if log is not None:
             log.close()

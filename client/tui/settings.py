@@ -28,6 +28,7 @@ class Settings:
     ascii: bool = False
     game: str = "tuppen"
     bots: int = 3
+    result_pause_s: int = 0  # the result panel closes this long after the game goes on; 0: stays
     rules: dict[str, dict[str, OptionValue]] = field(default_factory=dict)  # game -> options
     # the settings the start screen does not edit (Nostr relays), kept as read
     base: Config = field(default_factory=Config, repr=False, compare=False)
@@ -56,6 +57,7 @@ class Settings:
             lang=config.language if config.language in LANGUAGES else "en",
             timeout_s=config.time_per_move,
             level=config.level if config.level in LEVELS else DEFAULT_LEVEL,
+            result_pause_s=config.result_pause,
             ascii=config.ascii,
             game=config.start_game,
             bots=config.start_bots,
@@ -91,6 +93,7 @@ class Settings:
         config.name, config.language = self.name, self.lang
         config.time_per_move, config.ascii = self.timeout_s, self.ascii
         config.level = self.level
+        config.result_pause = self.result_pause_s
         config.start_game, config.start_bots = self.game, self.bots
         config.rules = {game: dict(opts) for game, opts in self.rules.items()}
         return config
