@@ -63,6 +63,7 @@ class HandCycle:
     results: dict[int, bytes]
     requests: list[SignedMessage]
     head_arbiters: dict[bytes, int | None]
+    _head_since: dict[bytes, float]
     hand_heads: list[tuple[bytes, int]]
     events: list[TableEvent]
     votes: VoteBook
@@ -147,6 +148,7 @@ class HandCycle:
         self._hand_frames = []
         self.hand_heads = []
         self.head_arbiters = {}
+        self._head_since = {}
         self.votes.new_hand()
         self._set_round(Phase.KEY_COMMIT, list(self.participants))
 

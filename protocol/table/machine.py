@@ -136,6 +136,7 @@ class TableMachine(HandCycle, Moves):
         # own deadline there: a timeout certificate for such a head is refuted for us.
         self._in_time: set[bytes] = set()
         self._untimed_head: bytes | None = None  # resumed here: how long it waited is unknown
+        self._head_since: dict[bytes, float] = {}  # heads of this hand -> when we reached them
         self.seen: set[bytes] = set()
         self.future = FutureFrames(MAX_FUTURE)
         self.requests: list[SignedMessage] = []
@@ -229,13 +230,20 @@ class TableMachine(HandCycle, Moves):
         """The element at ``head`` was signed by us, or reached us, before our own deadline."""
         return head in self._in_time
 
-    def own_deadline_passed(self) -> bool:
-        """The deadline at the current head passed on our clock (a head we resumed at counts as
-        passed: we were away for an unknown time)."""
-        return self.head == self._untimed_head or self.now - self.step_since >= self.timeout
+    def own_deadline_passed(self, head: bytes | None = None) -> bool:
+        """The deadline at ``head`` (default the current one) passed on our clock. A head we
+        resumed at counts as passed (we were away for an unknown time), and so does one whose
+        arrival we never saw (replayed)."""
+        head = self.head if head is None else head
+        if head == self._untimed_head:
+            return True
+        since = self.step_since if head == self.head else self._head_since.get(head)
+        return since is None or self.now - since >= self.timeout
 
     def _note_head(self) -> None:
         self.head_arbiters[self.head] = self.arbiter()
+        if not self._replaying:
+            self._head_since.setdefault(self.head, self.step_since)
 
     def _is_pending_vote(self, frame: bytes) -> bool:
         """A vote that is waiting for the rest of its certificate."""

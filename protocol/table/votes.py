@@ -73,7 +73,7 @@ class VotingTable(Protocol):
 
     def moved_in_time(self, head: bytes) -> bool: ...
 
-    def own_deadline_passed(self) -> bool: ...
+    def own_deadline_passed(self, head: bytes | None = None) -> bool: ...
 
     def can_rollback_to(self, anchor: bytes) -> bool: ...
 
@@ -307,12 +307,14 @@ class VoteBook:
     def _timeout_applies(self, key: tuple[int, bytes], votes: dict[int, SignedMessage]) -> bool:
         """A complete certificate against the seat that had to write at a head of this hand.
 
-        A seat takes it only as it would have voted itself: once its own deadline at that head
-        passed, and not where the element that followed reached it (or, for the accused, was
-        written) in time; a voter that took the element after its deadline takes the
-        certificate instead (it wins over the late element, by rollback). An auditor follows
-        the transcript. So a certificate that colluders complete alone (at a 2-seat hand, a
-        single vote) moves no honest seat that saw the move in time."""
+        Every seat waits for its own deadline at that head. A third seat then takes it unless
+        the element that followed reached it in time (it would not have voted). The accused
+        takes it when two or more others signed it (their view decides, even if its element
+        was lost on its way: silence costs only the bounded settlement, and the table stays on
+        one chain); at a 2-seat hand, where the certificate is one opponent's word, it refuses
+        it when it wrote there in time. A voter that took the element after its deadline takes
+        the certificate instead (it wins over the late element, by rollback). An auditor
+        follows the transcript."""
         m = self.m
         silent, anchor = key
         if key in self.timed_out or not m.can_rollback_to(anchor):
@@ -320,10 +322,15 @@ class VoteBook:
         if m.arbiter_at(anchor) != silent or not self._complete(votes, silent):
             return False
         if m.seat is not None:
+            if not m.own_deadline_passed(anchor):
+                return False  # not yet silent on our clock; checked again on every tick
+            if silent == m.seat and len(m.participants) > 2:
+                # Every other seat (two or more) signed that we were silent here: what reached
+                # them decides, even if our element was lost on its way (a dropping hub). We
+                # take it, at the bounded cost of silence, and stay on the table's one chain.
+                return True
             if m.moved_in_time(anchor):
                 return False  # the element there refutes it: the seat was not silent for us
-            if anchor == m.head and not m.own_deadline_passed():
-                return False  # not yet silent on our clock; checked again on every tick
         return True
 
     def _carry_out_timeout(
