@@ -44,6 +44,8 @@ from dealerless.protocol.table.events import (
     HandEnded,
     HandStarted,
     LocalProtocolError,
+    SeatSilent,
+    ShareMissing,
     TableEvent,
     TimeoutVoted,
     TranscriptCut,
@@ -553,6 +555,14 @@ class SeatNode(JoinHandshake, CatchUp):
         elif isinstance(event, HandEnded):
             how = "aborted" if event.aborted else "ended"
             self.say(f"hand {event.result.hand_number} {how}: {event.result.reason}")
+        elif isinstance(event, ShareMissing):
+            self.say(
+                f"our stored key share of hand {event.hand} in {self.store.dir / 'secrets'} is "
+                f"missing or damaged ({event.reason}): we cannot play that hand, the others will "
+                "time us out of it (silence: at most the bounded settlement), then we play on"
+            )
+        elif isinstance(event, SeatSilent):
+            self.say(f"{self.name_of(event.seat)} was timed out ({event.phase}, hand {event.hand})")
         elif isinstance(event, TimeoutVoted):
             self.say(f"{self.name_of(event.silent)} is too slow: we voted to time them out")
         elif isinstance(event, Violation):
