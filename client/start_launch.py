@@ -1,4 +1,5 @@
-"""What the start screen's entries run: the real ``play``, ``host`` and ``join`` commands.
+"""What the start screen's entries run: the command lines of the real ``play``, ``host`` and
+``join`` commands (``dealerless.client.cli.start_launcher`` runs them).
 
 The start screen only collects the choice (game, bots or seats, invite code) and the settings
 (name, language, time per move, suit letters, house rules); each entry then runs the same
@@ -48,7 +49,8 @@ def host_argv(settings: Settings, choice: StartChoice) -> list[str]:
         "--seats",
         str(choice.bots + 1),
         "--step-timeout",
-        str(settings.timeout_s * 1000),
+        str(settings.timeout_s),
+        *(["--lan-only"] if choice.lan_only else []),  # default: the Nostr relays and the LAN
         *_rules(settings, choice.game),
         *_common(settings),
     ]
@@ -56,24 +58,3 @@ def host_argv(settings: Settings, choice: StartChoice) -> list[str]:
 
 def join_argv(settings: Settings, choice: StartChoice) -> list[str]:
     return ["join", choice.code, *_common(settings)]
-
-
-def _run(argv: list[str]) -> int:
-    from dealerless.client.cli import main
-
-    try:
-        return main(argv)
-    except SystemExit as exc:  # a bad argument: argparse has printed why
-        return int(exc.code or 2)
-
-
-def launch_play(settings: Settings, choice: StartChoice) -> int:
-    return _run(play_argv(settings, choice))
-
-
-def launch_host(settings: Settings, choice: StartChoice) -> int:
-    return _run(host_argv(settings, choice))
-
-
-def launch_join(settings: Settings, choice: StartChoice) -> int:
-    return _run(join_argv(settings, choice))

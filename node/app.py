@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import logging
+import math
 import secrets
 import socket
-import sys
 import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
@@ -14,6 +15,7 @@ from typing import Any
 
 import trio
 
+from dealerless.node.drivers import MakeBotDriver
 from dealerless.node.hub import Hub, bound_port
 from dealerless.node.identity import Identity
 from dealerless.node.invite import Invite, InviteError
@@ -27,8 +29,9 @@ from dealerless.node.links import (
     open_remote,
 )
 from dealerless.node.relay_pins import RelayPins
-from dealerless.node.seat import BotDriver, Driver, NodeOptions, SeatNode
-from dealerless.node.store import TableMeta, TableStore, find_tables
+from dealerless.node.seat import Driver, NodeOptions, SeatNode
+from dealerless.node.store import TableMeta, TableStore, list_tables, prune
+from dealerless.node.table_ways import Connector, start_ways
 from dealerless.node.transport import PeerPin
 from dealerless.protocol.crypto import generators
 from dealerless.protocol.rules.base import GameConfig
@@ -39,21 +42,38 @@ __all__ = ["EventLog", "advertised_address", "host_table", "join_table", "resume
 Say = Callable[[str], None]
 
 
+NODE_LOG = logging.getLogger("dealerless.node")
+
+
 def stderr_say(prefix: str = "") -> Say:
+    """A ``say`` for line mode: each line is logged (INFO, logger ``dealerless.node``), which
+    puts it on stderr (the client's logging set-up) and in the log file; never on stdout."""
+
     def say(text: str) -> None:
-        print(f"{prefix}{text}", file=sys.stderr, flush=True)
+        NODE_LOG.info("%s%s", prefix, text)
 
     return say
 
 
+def logged_say(say: Say) -> Say:
+    """``say`` (a screen's status line) that also records each line in the log."""
+
+    def both(text: str) -> None:
+        NODE_LOG.info("%s", text)
+        say(text)
+
+    return both
+
+
 class EventLog:
-    """JSON lines of node events with wall-clock times (benchmarks)."""
+    """JSON lines of node events with wall-clock times (``time.time()``, comparable between
+    processes; benchmarks)."""
 
     def __init__(self, path: str) -> None:
         self.file = open(path, "a", buffering=1)  # noqa: SIM115 - closed by close()
 
     def __call__(self, fields: dict[str, Any]) -> None:
-        self.file.write(json.dumps({**fields, "wall": time.monotonic()}) + "\n")
+        self.file.write(json.dumps({**fields, "wall": time.time()}) + "\n")
 
     def close(self) -> None:
         self.file.close()
@@ -80,10 +100,15 @@ def warm_up() -> None:
     generators.card_points()
 
 
-def _driver(meta: TableMeta, driver: Driver | None) -> Driver | None:
+def _driver(meta: TableMeta, driver: Driver | None, bot_driver: MakeBotDriver | None) -> Driver:
+    """The caller's driver; else for a bot seat the caller's bot, else the line driver."""
     if driver is not None:
         return driver
-    return BotDriver() if meta.bot else LineDriver()
+    if not meta.bot:
+        return LineDriver()
+    if bot_driver is None:
+        raise ValueError("a bot plays this seat: the caller must pass bot_driver")
+    return bot_driver()
 
 
 async def _run_node(
@@ -99,11 +124,15 @@ async def _run_node(
     hub: Hub | None = None,
     on_ready: Callable[[TableMeta], None] | None = None,
     make_node: Callable[..., SeatNode] = SeatNode,
+    bot_driver: MakeBotDriver | None = None,
 ) -> int:
     """Run one seat's node (and, for a host in direct mode, its hub) until it ends.
     ``make_node`` builds the node (tests pass a hostile one: node/hostile.py)."""
     table_id = bytes.fromhex(meta.table_id)
     store = TableStore(home, table_id)
+    pruned = prune(home)
+    if pruned:
+        NODE_LOG.info("deleted %d key share(s) of finished or abandoned tables", pruned)
     warm_up()
     key = identity.public_key
     host = meta.role == "host"
@@ -116,10 +145,11 @@ async def _run_node(
         )
         return 1
     attach = attach_message(invite, host)
-    connector: Callable[[], Awaitable[tuple[Link, dict[str, Any]]]]
+    connector: Connector
 
     async with trio.open_nursery() as nursery:
-        if host and not meta.relay:
+        direct: tuple[str, Connector] | None = None
+        if host and not meta.relay and meta.direct:
             local_hub = hub or Hub(say=say, owner=key)
             try:
                 listeners = await nursery.start(
@@ -133,19 +163,47 @@ async def _run_node(
             if not meta.address:
                 meta.address = advertised_address(meta.listen_host)
 
-            async def connector() -> tuple[Link, dict[str, Any]]:
+            async def local() -> tuple[Link, dict[str, Any]]:
                 return await open_local(local_hub, key, attach)
 
-        else:
-            connector = _remote_connector(identity, home, meta, invite, attach, say)
+            direct = (f"direct {meta.address}:{meta.port}", local)
+        elif meta.relay or (meta.direct and meta.address):
+            kind = "relay" if meta.relay else "direct"
+            direct = (
+                f"{kind} {meta.address}:{meta.port}",
+                _remote_connector(identity, home, meta, invite, attach, say),
+            )
 
-        if host and not invite.direct and invite.relay is None:
-            ways: dict[str, Any] = {"direct": ((meta.address, meta.port),)}
+        if meta.nostr or (not host and direct is not None):
+            # A joiner tries every way at once; before it ever reached the table it gives up
+            # after a bounded time and says what it tried (afterwards it keeps trying).
+            opt = options or NodeOptions()
+            reached = store.load_config() is not None
+            limit = math.inf if reached or host else opt.first_join_wait
+            connector = await start_ways(
+                nursery,
+                meta,
+                identity,
+                invite,
+                direct,
+                say,
+                first_timeout=limit,
+                backoff_cap=opt.reconnect_cap,
+            )
+        elif direct is not None:
+            connector = direct[1]
+        else:
+            say("this table has no way in (no direct address, relay or Nostr relays)")
+            nursery.cancel_scope.cancel()
+            return 1
+
+        if host and not invite.direct and invite.relay is None and not invite.nostr:
+            ways: dict[str, Any] = {"nostr": tuple(meta.nostr)}
             if meta.relay:
-                ways = {
-                    "relay": (meta.address, meta.port),
-                    "relay_fingerprint": meta.relay_fingerprint,
-                }
+                ways["relay"] = (meta.address, meta.port)
+                ways["relay_fingerprint"] = meta.relay_fingerprint
+            elif meta.direct:
+                ways["direct"] = ((meta.address, meta.port),)
             meta.invite = dataclasses.replace(invite, **ways).encode()
         store.save_meta(meta)
         if on_ready is not None:
@@ -155,7 +213,7 @@ async def _run_node(
             store,
             meta,
             connector,
-            _driver(meta, driver),
+            _driver(meta, driver, bot_driver),
             game=game,
             say=say,
             log=log,
@@ -228,11 +286,14 @@ async def host_table(
     transcript: str = "",
     step_timeout_ms: int = 60_000,
     driver: Driver | None = None,
+    bot_driver: MakeBotDriver | None = None,
     say: Say = print,
     log: Callable[[dict[str, Any]], None] | None = None,
     options: NodeOptions | None = None,
     on_ready: Callable[[TableMeta], None] | None = None,
     hub: Hub | None = None,
+    nostr: list[str] | None = None,
+    direct: bool = True,
     make_node: Callable[..., SeatNode] = SeatNode,
 ) -> int:
     """Open a table and host it; ``hub`` (direct mode: the hub to serve, default one that only
@@ -259,6 +320,8 @@ async def host_table(
         options=dict(game.options),
         listen_host=listen[0],
         invite=invite.encode(),  # no ways in yet: _run_node adds them once it listens
+        nostr=list(nostr or []),
+        direct=direct,
     )
     return await _run_node(
         identity,
@@ -271,6 +334,7 @@ async def host_table(
         options=options,
         on_ready=on_ready,
         hub=hub,
+        bot_driver=bot_driver,
         make_node=make_node,
     )
 
@@ -292,6 +356,8 @@ def meta_for_invite(invite: Invite, *, name: str, bot: bool, transcript: str) ->
         step_timeout_ms=invite.step_timeout_ms,
         options=dict(invite.options),
         invite=invite.encode(),
+        nostr=list(invite.nostr),
+        direct=bool(invite.direct or invite.relay),
     )
 
 
@@ -304,6 +370,7 @@ async def join_table(
     bot: bool = False,
     transcript: str = "",
     driver: Driver | None = None,
+    bot_driver: MakeBotDriver | None = None,
     say: Say = print,
     log: Callable[[dict[str, Any]], None] | None = None,
     options: NodeOptions | None = None,
@@ -316,7 +383,7 @@ async def join_table(
             "--min-step-timeout lowers the floor for bot tables)"
         )
         return 1
-    if not invite.direct and invite.relay is None:
+    if not invite.direct and invite.relay is None and not invite.nostr:
         say("refused: the invite code holds no way to reach the table this version can use")
         return 1
     store = TableStore(home, invite.table_id)
@@ -328,7 +395,15 @@ async def join_table(
     else:
         meta = meta_for_invite(invite, name=name, bot=bot, transcript=transcript)
     return await _run_node(
-        identity, home, meta, game=None, driver=driver, say=say, log=log, options=options
+        identity,
+        home,
+        meta,
+        game=None,
+        driver=driver,
+        bot_driver=bot_driver,
+        say=say,
+        log=log,
+        options=options,
     )
 
 
@@ -339,11 +414,14 @@ async def resume_table(
     *,
     bot: bool | None = None,
     driver: Driver | None = None,
+    bot_driver: MakeBotDriver | None = None,
     say: Say = print,
     log: Callable[[dict[str, Any]], None] | None = None,
     options: NodeOptions | None = None,
 ) -> int:
-    tables = find_tables(home)
+    tables, problems = list_tables(home)
+    for problem in problems:  # said, never skipped silently
+        say(f"cannot use a stored table: {problem}")
     if table:
         tables = [(s, m) for s, m in tables if m.table_id.startswith(table.lower())]
     else:
@@ -362,5 +440,13 @@ async def resume_table(
         game = make_config(meta.game, meta.seats, meta.options)
     say(f"resuming table {meta.table_id[:12]} ({meta.game}, {meta.role})")
     return await _run_node(
-        identity, home, meta, game=game, driver=driver, say=say, log=log, options=options
+        identity,
+        home,
+        meta,
+        game=game,
+        driver=driver,
+        bot_driver=bot_driver,
+        say=say,
+        log=log,
+        options=options,
     )

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import argparse
+import logging
 import os
 from pathlib import Path
 
 from dealerless.node.identity import Identity, IdentityError, load_or_create_identity, resolve_home
+from dealerless.node.portable import user_name
 from dealerless.node.seat import NodeOptions
 
 __all__ = [
@@ -17,6 +19,8 @@ __all__ = [
     "read_invite_code",
     "write_private",
 ]
+
+_LOG = logging.getLogger("dealerless.node")
 
 
 def add_common(parser: argparse.ArgumentParser, *, seat: bool = True) -> None:
@@ -94,12 +98,12 @@ def load_identity_or_say(home: str | None) -> tuple[Identity, Path] | None:
     try:
         identity, created = load_or_create_identity(home)
     except IdentityError as exc:
-        print(f"dealerless: {exc}", flush=True)
+        _LOG.error("dealerless: %s", exc)
         return None
-    if created:
-        print(f"created a new identity {identity.fingerprint}", flush=True)
+    if created:  # stderr and the log: stdout is the invite line's (spec/node.md)
+        _LOG.info("created a new identity %s in %s", identity.fingerprint, identity.path)
     return identity, resolve_home(home)
 
 
 def default_name() -> str:
-    return os.environ.get("USER", "") or "player"
+    return user_name()

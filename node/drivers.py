@@ -4,36 +4,29 @@ tunables.
 A driver's ``choose(machine)`` is awaited when the table waits for this seat
 (``machine.my_turn_to_act()``); it returns a legal action (or None to let the step timeout
 decide). A driver may also define ``on_events(machine, events)``, called after every change
-(events already persisted). ``node/line_driver.py`` is the terminal driver.
+(events already persisted). ``node/line_driver.py`` is the terminal driver; the bot driver is
+``dealerless.client.bots.driver.BotDriver``, which callers pass in (node/ never imports
+client/).
 """
 
 from __future__ import annotations
 
-import random
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Protocol
 
-from dealerless.client.bots import bot_for
 from dealerless.protocol.rules.base import Action
 from dealerless.protocol.table import TableMachine
 
-__all__ = ["BotDriver", "Driver", "LobbyView", "NodeOptions"]
+__all__ = ["Driver", "LobbyView", "MakeBotDriver", "NodeOptions"]
 
 
 class Driver(Protocol):
     async def choose(self, machine: TableMachine) -> Action | None: ...
 
 
-class BotDriver:
-    """Plays a seat with the game's bot (chosen from the signed configuration)."""
-
-    def __init__(self, seed: int | None = None) -> None:
-        self.rng = random.Random(seed)  # noqa: S311 - bot choices are not secrets
-
-    async def choose(self, machine: TableMachine) -> Action | None:
-        assert machine.seat is not None
-        bot = bot_for(machine.config.game.game)
-        return bot(machine.engine, machine.seat, self.rng, True)
+# Makes the driver of a seat that a bot plays (``--bot``, or a resumed bot table).
+MakeBotDriver = Callable[[], Driver]
 
 
 @dataclass(frozen=True)
@@ -53,6 +46,7 @@ class NodeOptions:
     linger: float = 10.0  # after the game: wait this long at most for peers to catch up
     sync_wait: float = 3.0  # after a restart: wait this long at most for the peers' records
     reconnect_cap: float = 2.0
+    first_join_wait: float = 60.0  # a joiner that never reached its table gives up after this
     hello_every: float = 1.0
     quiet_every: float = 10.0  # nothing missing: announce our record count this seldom at most
     min_step_timeout_ms: int = 10_000  # a joiner refuses a table with a shorter step timeout

@@ -29,7 +29,7 @@ from typing import Any
 import trio
 
 from dealerless.node.app import _run_node, host_table, meta_for_invite
-from dealerless.node.drivers import BotDriver, Driver, NodeOptions
+from dealerless.node.drivers import Driver, NodeOptions
 from dealerless.node.hub import Hub, Member
 from dealerless.node.identity import Identity
 from dealerless.node.invite import Invite
@@ -317,13 +317,15 @@ def run_table(
     options: NodeOptions | None = None,
     timeout: float = 120.0,
     seed: int = 0,
+    bot: Callable[[int], Driver],
     honest_driver: Callable[[int], Driver] | None = None,
     hub: Hub | None = None,
 ) -> TableRun:
     """Seat 0 hosts; joiners ``1..n-1`` join in order; joiner ``hostile_index`` runs ``attack``
-    (None: every seat honest); ``honest_driver(i)`` makes the driver of honest node ``i`` (default
-    the bot). Returns when every honest node has exited (the hostile node is
-    then cancelled)."""
+    (None: every seat honest); ``bot(seed)`` makes a bot driver (the caller's: node/ does
+    not import the client's bots; node ``i`` gets ``bot(seed + i)``), ``honest_driver(i)``
+    the driver of honest node ``i`` (default the bot). Returns when every honest node has
+    exited (the hostile node is then cancelled)."""
     opts = options or NodeOptions(linger=1.5, stall=0.5, sync_wait=1.0, min_step_timeout_ms=0)
     n = game.players
     ids = [Identity.generate() for _ in range(n)]
@@ -335,7 +337,7 @@ def run_table(
     run = TableRun(game, homes, hostile_key)
 
     def driver(i: int) -> Driver:
-        return honest_driver(i) if honest_driver is not None else BotDriver(seed + i)
+        return honest_driver(i) if honest_driver is not None else bot(seed + i)
 
     def sayer(i: int) -> Callable[[str], None]:
         run.lines[i] = []
@@ -388,7 +390,7 @@ def run_table(
                 homes[i],
                 meta,
                 game=None,
-                driver=BotDriver(seed + i) if hostile is not None else driver(i),
+                driver=bot(seed + i) if hostile is not None else driver(i),
                 say=say,
                 log=None,
                 options=opts,

@@ -27,7 +27,6 @@ import stat
 from dataclasses import dataclass
 from pathlib import Path
 
-import platformdirs
 from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import (
@@ -35,6 +34,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import (
     Ed25519PublicKey,
 )
 
+from dealerless.node.portable import ENV_HOME, data_dir, fsync_directory
 from dealerless.protocol.wire.errors import MessageError
 from dealerless.protocol.wire.identity import IdentityKey as WireIdentityKey
 from dealerless.protocol.wire.identity import PeerId as WirePeerId
@@ -55,7 +55,6 @@ __all__ = [
     "resolve_home",
 ]
 
-ENV_HOME = "DEALERLESS_HOME"
 KEY_FILE_NAME = "identity.key"
 PUBLIC_KEY_SIZE = 32
 SIGNATURE_SIZE = 64
@@ -179,12 +178,7 @@ class Identity:
 
 def resolve_home(home: str | os.PathLike[str] | None = None) -> Path:
     """The data directory: ``home`` if given, else ``$DEALERLESS_HOME``, else the platform's."""
-    if home is not None and str(home) != "":
-        return Path(home).expanduser()
-    env = os.environ.get(ENV_HOME)
-    if env:
-        return Path(env).expanduser()
-    return Path(platformdirs.user_data_dir("dealerless"))
+    return data_dir(home)
 
 
 def key_file_path(home: str | os.PathLike[str] | None = None) -> Path:
@@ -232,16 +226,6 @@ def load_identity(path: Path) -> Identity:
     return Identity(key, path)
 
 
-def _fsync_dir(directory: Path) -> None:
-    if os.name != "posix":
-        return
-    fd = os.open(directory, os.O_RDONLY)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
-
-
 def _create_key_file(path: Path, identity: Identity) -> bool:
     """Write ``identity`` to ``path`` atomically. False if ``path`` appeared meanwhile."""
     tmp = path.with_name(f".{path.name}.{secrets.token_hex(8)}.tmp")
@@ -258,7 +242,7 @@ def _create_key_file(path: Path, identity: Identity) -> bool:
             os.link(tmp, path)  # fails if path exists: never replaces an existing key file
         except FileExistsError:
             return False
-        _fsync_dir(path.parent)
+        fsync_directory(path.parent)
         return True
     finally:
         with contextlib.suppress(FileNotFoundError):

@@ -21,6 +21,7 @@ from typing import Any
 import msgpack
 
 from dealerless.node.identity import parse_fingerprint
+from dealerless.node.nostr.defaults import relays_from_wire, relays_to_wire
 from dealerless.protocol.rules.base import ConfigError, GameConfig, OptionValue
 from dealerless.protocol.rules.registry import make_config
 from dealerless.protocol.table.config import MAX_STEP_TIMEOUT_MS, MIN_STEP_TIMEOUT_MS
@@ -122,6 +123,7 @@ class Invite:
     direct: tuple[tuple[str, int], ...] = ()
     relay: tuple[str, int] | None = None
     relay_fingerprint: str = ""  # pins the relay's link; empty: trust on first use
+    nostr: tuple[str, ...] = ()  # Nostr relays; the table's tag and key derive from the token
     extra: Mapping[str, Any] = field(default_factory=dict)  # fields of later versions, kept
 
     # ---------------------------------------------------------------- building
@@ -212,6 +214,8 @@ class Invite:
         if self.relay is not None:
             pin = parse_fingerprint(self.relay_fingerprint) if self.relay_fingerprint else b""
             fields["r"] = [_pack_address(*self.relay), pin]
+        if self.nostr:
+            fields["q"] = relays_to_wire(self.nostr)
         body = bytes([FORMAT]) + self.token + self.pin + msgpack.packb(fields, use_bin_type=True)
         raw = body + _h(_CHECK_LABEL, body)[:CHECK_BYTES]
         return INVITE_PREFIX + base64.urlsafe_b64encode(raw).decode("ascii").rstrip("=")
@@ -233,6 +237,9 @@ class Invite:
             raw = base64.b64decode(padded, altchars=b"-_", validate=True)
         except (ValueError, TypeError):
             raise InviteError("the invite code has characters that do not belong in it") from None
+        if base64.urlsafe_b64encode(raw).decode("ascii").rstrip("=") != text:
+            # the last character's unused bits are not zero: not a code this program wrote
+            raise InviteError("the invite code is damaged (checksum mismatch): copy it again")
         fixed = 1 + TOKEN_BYTES + PIN_BYTES
         body, check = raw[:-CHECK_BYTES], raw[-CHECK_BYTES:]
         if len(raw) < fixed + CHECK_BYTES or _h(_CHECK_LABEL, body)[:CHECK_BYTES] != check:
@@ -248,7 +255,7 @@ class Invite:
         return _from_fields(body[1 : 1 + TOKEN_BYTES], body[1 + TOKEN_BYTES : fixed], fields)
 
 
-_KNOWN = {"g", "n", "w", "m", "o", "d", "r"}
+_KNOWN = {"g", "n", "w", "m", "o", "d", "r", "q"}
 
 
 def _from_fields(token: bytes, pin: bytes, fields: dict[str, Any]) -> Invite:
@@ -281,6 +288,10 @@ def _from_fields(token: bytes, pin: bytes, fields: dict[str, Any]) -> Invite:
             if len(entry[1]) != 15:
                 raise InviteError("the invite code holds a bad relay fingerprint")
             relay_fp = format_fingerprint_raw(entry[1])
+    try:
+        nostr = relays_from_wire(fields.get("q", []))
+    except ValueError as exc:
+        raise InviteError(f"the invite code holds a bad Nostr relay list: {exc}") from None
     invite = Invite(
         token=token,
         pin=pin,
@@ -291,6 +302,7 @@ def _from_fields(token: bytes, pin: bytes, fields: dict[str, Any]) -> Invite:
         direct=direct,
         relay=relay,
         relay_fingerprint=relay_fp,
+        nostr=nostr,
         extra={k: v for k, v in fields.items() if k not in _KNOWN},
     )
     try:

@@ -8,6 +8,7 @@ full-screen client plugs in through the same :class:`dealerless.node.seat.Driver
 
 from __future__ import annotations
 
+import logging
 import sys
 from collections.abc import Callable
 
@@ -57,6 +58,7 @@ class LineDriver:
         unicode: bool = True,
     ) -> None:
         self.write, self.read, self.unicode = write, read, unicode
+        self.stdin_closed = False
 
     def on_events(self, machine: TableMachine, events: list[TableEvent]) -> None:
         for event in events:
@@ -80,7 +82,14 @@ class LineDriver:
                     self.read, "your move> ", abandon_on_cancel=True
                 )
             except EOFError:
-                return None
+                # stdin is closed: say so once, then let the step timeout decide this seat's
+                # turns (returning at once would have the node ask again in a busy loop)
+                if not self.stdin_closed:
+                    self.stdin_closed = True
+                    logging.getLogger("dealerless.node").warning(
+                        "standard input is closed: this seat will be timed out at its turns"
+                    )
+                await trio.sleep_forever()
             answer = answer.strip()
             if answer.isdigit() and 1 <= int(answer) <= len(actions):
                 return actions[int(answer) - 1]

@@ -1,7 +1,9 @@
 """A local game: this process hosts and plays one seat, bots join as separate OS processes.
 
 Each bot is a real node (``dealerless join CODE --bot``) with its own identity key in its own
-temporary home, talking to the host over loopback TCP through the secure channel. This is what
+temporary home, talking to the host over loopback TCP through the secure channel. The caller
+chooses both drivers: the one of seat 0, and (``cli``) the command that starts a bot process,
+so node/ never depends on the client that plays. This is what
 ``dealerless play`` runs: :func:`run_local_game` in a plain terminal (``trio.run``), and
 :func:`local_game` (the same, async) inside the full-screen client, which runs Trio in guest
 mode.
@@ -10,9 +12,8 @@ mode.
 from __future__ import annotations
 
 import subprocess
-import sys
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -20,7 +21,7 @@ import trio
 
 from dealerless.node.app import host_table
 from dealerless.node.identity import load_or_create_identity
-from dealerless.node.seat import BotDriver, Driver, NodeOptions
+from dealerless.node.seat import Driver, NodeOptions
 from dealerless.node.store import TableMeta
 from dealerless.protocol.rules.base import GameConfig
 
@@ -41,8 +42,9 @@ def _stop(procs: list[subprocess.Popen[bytes]], wait: float) -> list[int]:
 async def local_game(
     game_config: GameConfig,
     bots: int,
-    human_driver: Driver | None = None,
+    driver: Driver,
     *,
+    cli: Sequence[str],
     home: str | Path | None = None,
     name: str = "you",
     say: Callable[[str], None] = print,
@@ -52,7 +54,8 @@ async def local_game(
     on_ready: Callable[[TableMeta], None] | None = None,
 ) -> int:
     """Play one game (async; see :func:`run_local_game`). If cancelled (the player left),
-    the bot processes are killed."""
+    the bot processes are killed. ``cli``: the command line that runs ``dealerless`` (for
+    example ``[sys.executable, "-m", "dealerless"]``); each bot runs ``cli + ["join", ...]``."""
     if bots + 1 != game_config.players:
         raise ValueError(f"{game_config.players} seats need {game_config.players - 1} bots")
     with tempfile.TemporaryDirectory(prefix="dealerless-local-") as tmp:
@@ -64,9 +67,7 @@ async def local_game(
         def start_bots(meta: TableMeta) -> None:
             for number in range(1, bots + 1):
                 args = [
-                    sys.executable,
-                    "-m",
-                    "dealerless.client.cli",
+                    *cli,
                     "join",
                     "-",  # the code (it holds the join token) comes on stdin, never in argv
                     "--min-step-timeout",
@@ -89,7 +90,6 @@ async def local_game(
             if on_ready is not None:
                 on_ready(meta)
 
-        driver = human_driver or BotDriver()
         finished = False
         try:
             code = await host_table(
@@ -121,16 +121,17 @@ async def local_game(
 def run_local_game(
     game_config: GameConfig,
     bots: int,
-    human_driver: Driver | None = None,
+    driver: Driver,
     *,
+    cli: Sequence[str],
     home: str | Path | None = None,
     name: str = "you",
     say: Callable[[str], None] = print,
     step_timeout_ms: int = 60_000,
     bot_output: int | None = subprocess.DEVNULL,
 ) -> int:
-    """Play one game: seat 0 in this process (``human_driver``, or a bot when None), ``bots``
-    bot seats as separate processes. Returns 0 for a complete game whose transcript verified.
+    """Play one game: seat 0 in this process (``driver``), ``bots`` bot seats as separate
+    processes started with ``cli``. Returns 0 for a complete game whose transcript verified.
 
     ``home``: data directory of seat 0 (default: a temporary one, removed afterwards).
     """
@@ -138,7 +139,8 @@ def run_local_game(
         lambda: local_game(
             game_config,
             bots,
-            human_driver,
+            driver,
+            cli=cli,
             home=home,
             name=name,
             say=say,

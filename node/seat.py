@@ -10,6 +10,7 @@ that every peer has every record. See spec/node.md. The join handshake lives in
 from __future__ import annotations
 
 import collections
+import logging
 import math
 import secrets
 from collections.abc import Awaitable, Callable
@@ -18,7 +19,7 @@ from typing import Any
 import trio
 
 from dealerless.node.catch_up import NONCE_BYTES, CatchUp, PeerBudget, Resync
-from dealerless.node.drivers import BotDriver, Driver, NodeOptions
+from dealerless.node.drivers import Driver, NodeOptions
 from dealerless.node.identity import Identity
 from dealerless.node.invite import Invite
 from dealerless.node.join_handshake import JoinHandshake, config_signature_ok
@@ -29,7 +30,7 @@ from dealerless.node.wire import (
     encode,
     seal,
 )
-from dealerless.protocol.rules.base import ActionKind, GameConfig
+from dealerless.protocol.rules.base import ActionKind, GameConfig, Outcome
 from dealerless.protocol.table import TableConfig, TableMachine
 from dealerless.protocol.table.events import (
     Accepted,
@@ -37,6 +38,7 @@ from dealerless.protocol.table.events import (
     CardsDealt,
     GameOver,
     HandEnded,
+    HandSigned,
     HandStarted,
     LocalProtocolError,
     SeatSilent,
@@ -48,10 +50,11 @@ from dealerless.protocol.table.events import (
 )
 from dealerless.protocol.transcript import TranscriptError
 
-__all__ = ["BotDriver", "Driver", "NodeOptions", "SeatNode", "config_signature_ok"]
+__all__ = ["Driver", "NodeOptions", "SeatNode", "config_signature_ok"]
 
 Connector = Callable[[], Awaitable[tuple[Link, dict[str, Any]]]]
 Say = Callable[[str], None]
+_EVENTS = logging.getLogger("dealerless.node.events")  # every emit(), at DEBUG
 CHEATS_KEPT = 64  # caught cheats are kept (never evicted by later junk); later ones counted
 MAX_OWN_QUEUED = 100_000  # own messages waiting for the link: past this the node fails loudly
 RECS_QUEUED_BYTES = 16 << 20  # records for others waiting for the link: past this, not queued
@@ -168,6 +171,7 @@ class SeatNode(JoinHandshake, CatchUp, SeatMessages):
             self.nursery.cancel_scope.cancel()
 
     def emit(self, **fields: Any) -> None:
+        _EVENTS.debug("%s", fields)
         if self.log is not None:
             self.log(fields)
 
@@ -380,6 +384,11 @@ class SeatNode(JoinHandshake, CatchUp, SeatMessages):
             if isinstance(event, TranscriptCut):
                 self.store.truncate(event.keep)
         self.store.append(machine.take_records())
+        for event in events:
+            # The hand's result is signed by every seat and on disk: resume no longer needs
+            # this hand's key share, and with a shared transcript it would open its hidden cards.
+            if isinstance(event, HandSigned):
+                self.store.delete_secrets(event.hand)
         for frame in machine.take_outgoing():
             self.queue({"t": "f", "f": frame})
         for event in events:
@@ -513,5 +522,22 @@ class SeatNode(JoinHandshake, CatchUp, SeatMessages):
         self.exit_code = 0 if verified and started and not blamed else 1
         self.meta.finished = True
         self.store.save_meta(self.meta)
+        # The game is over: no resume needs the key shares any more (with the transcript they
+        # would open every hidden card of the game); the game goes into the history.
+        self.store.delete_secrets()
+        outcome = machine.engine.outcome
+        self.store.record_game(
+            tuple(s.name for s in self.config.seats),
+            _result_text(outcome, self.config) if outcome is not None else "unfinished",
+            verified and not blamed,
+        )
         sent = self.sent_bytes + (self.link.sent_bytes if self.link is not None else 0)
         self.emit(ev="over", records=len(machine.records), hands=machine.hand, sent=sent)
+
+
+def _result_text(outcome: Outcome, config: TableConfig) -> str:
+    """``winners: ann, bob; scores 12, 3, 0``: what ``dealerless games`` shows."""
+    names = [s.name for s in config.seats]
+    winners = ", ".join(names[w] for w in outcome.winners if 0 <= w < len(names))
+    scores = ", ".join(str(x) for x in outcome.standings)
+    return f"winners: {winners or '-'}; scores {scores}"

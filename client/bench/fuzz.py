@@ -14,7 +14,7 @@ are the targets. Then, until the time is up, inputs are generated round robin:
 
 Every table input goes to ``decode_message`` (which may only raise ``MessageError``) and to a
 target machine's ``receive`` (which may never raise). A *crash* is any other exception; a *hang*
-is one input that takes longer than ``--hang-ms`` (the run cannot be interrupted inside one
+is one input that takes longer than ``--hang`` seconds (the run cannot be interrupted inside one
 input; the figure is reported, the input kept). When an input changes a target's state (a
 re-signed frame that the machine accepts as a violation, with its abort vote), the target is
 rebuilt. Exit status 1 if there was any crash or hang.
@@ -59,7 +59,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--seconds", type=float, default=60.0, help="how long (default 60)")
     parser.add_argument("--seed", type=int, default=None, help="random seed (default: random)")
-    parser.add_argument("--hang-ms", type=float, default=2000.0, help="an input slower than this")
+    parser.add_argument(
+        "--hang",
+        type=float,
+        default=2.0,
+        metavar="SECONDS",
+        help="an input slower than this is a hang (default 2)",
+    )
     parser.add_argument("--out", default="", help="directory to keep crashing inputs in")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
 
@@ -213,10 +219,7 @@ class Fuzzer:
 
 def run(args: argparse.Namespace) -> int:
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**32)
-    setup = time.monotonic()
-    fuzzer = Fuzzer(seed, args.hang_ms, Path(args.out) if args.out else None)
-    setup_s = time.monotonic() - setup
-    kinds = [k for k in args.targets.split(",") if k]
+    kinds = [k for k in getattr(args, "targets", ",".join(TARGETS)).split(",") if k]
     unknown = set(kinds) - set(TARGETS)
     if unknown or not kinds:
         print(
@@ -225,6 +228,9 @@ def run(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return 2
+    setup = time.monotonic()
+    fuzzer = Fuzzer(seed, args.hang * 1000.0, Path(args.out) if args.out else None)
+    setup_s = time.monotonic() - setup
     start = time.monotonic()
     i = 0
     with memoised_proofs():

@@ -110,7 +110,7 @@ class AuditFuzzer:
         ):
             sim = play_protocol_game(game, seed)
             records = list(sim.machines[0].records)
-            self.games.append((sim.table, sim.keys, records[: min(len(records), 60)]))
+            self.games.append((sim.table, sim.keys, records[: min(len(records), 30)]))
 
     def transcript(self) -> tuple[Any, list[bytes], str]:
         """A header (as wire data) and records, damaged one of several ways."""

@@ -33,6 +33,19 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--hands", type=int, default=3, help="hands per table (default 3)")
     parser.add_argument("--game", default="limit-tuppen", help="game (default limit-tuppen)")
+    parser.add_argument(
+        "--transport",
+        choices=("direct", "nostr"),
+        default="direct",
+        help="direct: the host's hub over loopback TCP; nostr: a local nostr-relay process "
+        "behind a delaying proxy (default direct)",
+    )
+    parser.add_argument(
+        "--delay-ms",
+        type=float,
+        default=0.0,
+        help="nostr: one-way delay the proxy adds to everything in each direction (default 0)",
+    )
     parser.add_argument("--json", action="store_true", help="print one JSON object")
 
 
@@ -44,7 +57,54 @@ def _percentile(values: list[float], q: float) -> float:
     return ordered[index]
 
 
-def run_table(game: str, players: int, hands: int, root: Path) -> dict[str, Any]:
+def run_table(
+    game: str, players: int, hands: int, root: Path, transport: str = "direct", delay: float = 0.0
+) -> dict[str, Any]:
+    if transport == "direct":
+        return _run_table(game, players, hands, root, ["--listen", "127.0.0.1:0"])
+    from dealerless.client.bench.nostr_relay import RelayProcess
+
+    relay = RelayProcess(root / "relay").start()
+    stats = root / "proxy.json"
+    port_file = root / "proxy.port"
+    proxy = subprocess.Popen(  # noqa: S603 - our own command line
+        [
+            sys.executable,
+            "-m",
+            "dealerless.client.bench.delay_proxy",
+            "--target",
+            f"127.0.0.1:{relay.port}",
+            "--delay",
+            str(delay),
+            "--port-file",
+            str(port_file),
+            "--stats-file",
+            str(stats),
+        ]
+    )
+    try:
+        deadline = time.monotonic() + 30
+        while not port_file.exists():
+            if time.monotonic() > deadline or proxy.poll() is not None:
+                raise RuntimeError("the delay proxy did not start")
+            time.sleep(0.05)
+        url = f"ws://127.0.0.1:{port_file.read_text()}"
+        result = _run_table(game, players, hands, root, ["--nostr", url])
+        time.sleep(1.0)  # the proxy writes its counts every 0.5 s
+        counts = json.loads(stats.read_text())
+    finally:
+        proxy.terminate()
+        proxy.wait(10)
+        relay.kill()
+    played = max(1, result["hands"] or 1)
+    result["transport"] = {"kind": "nostr", "one_way_delay_ms": delay * 1000}
+    # What the relay received from the table (every seat's events, announcements, REQs).
+    result["relay_events_per_player_per_hand"] = round(counts["messages_up"] / players / played)
+    result["relay_bytes_per_player_per_hand"] = round(counts["bytes_up"] / players / played)
+    return result
+
+
+def _run_table(game: str, players: int, hands: int, root: Path, way: list[str]) -> dict[str, Any]:
     cli = [sys.executable, "-m", "dealerless.client.cli"]
     invite = root / "invite"
     logs = [root / f"events{i}.jsonl" for i in range(players)]
@@ -63,8 +123,7 @@ def run_table(game: str, players: int, hands: int, root: Path) -> dict[str, Any]
                 "--seats",
                 str(players),
                 *rules,
-                "--listen",
-                "127.0.0.1:0",
+                *way,
                 "--invite-file",
                 str(invite),
                 "--name",
@@ -137,6 +196,7 @@ def summarize(events: list[list[dict[str, Any]]], codes: list[int]) -> dict[str,
         if len(by_peer) == players and hand in hand_start:
             begin = min(starts) if hand == 1 and starts else hand_start[hand]
             setups.append(max(by_peer.values()) - begin)
+    hops = critical_path_hops(events[0]) if events else []
     latencies = []
     for key, t in plays.items():
         others = [w for p, w in seen[key] if p != author[key]]
@@ -148,6 +208,8 @@ def summarize(events: list[list[dict[str, Any]]], codes: list[int]) -> dict[str,
         "hands": hands,
         "setup_first_hand_s": round(setups[0], 3) if setups else None,
         "setup_median_s": round(statistics.median(setups), 3) if setups else None,
+        "setup_hops": max(hops) if hops else None,
+        "setup_hops_per_hand": hops,
         "moves": len(latencies),
         "move_latency_median_ms": round(statistics.median(latencies), 1) if latencies else None,
         "move_latency_p95_ms": round(_percentile(latencies, 0.95), 1) if latencies else None,
@@ -158,22 +220,62 @@ def summarize(events: list[list[dict[str, Any]]], codes: list[int]) -> dict[str,
     }
 
 
+def critical_path_hops(events: list[dict[str, Any]]) -> list[int]:
+    """Per hand: the sequential hops of its setup, from the hand's start to this seat's cards.
+
+    The chain is one sequence of elements (every peer accepts the same sequence, the "acc"
+    events); an element that follows one by another seat waited for that seat's message, so it
+    is a hop through the network; elements one seat writes in a row cost none. The count is
+    the number of runs of one author among the elements accepted between the hand's start and
+    the deal."""
+    out = []
+    authors: list[int | None] | None = None
+    for e in events:
+        kind = e["ev"]
+        if kind == "hand":
+            authors = []
+        elif kind == "acc" and authors is not None:
+            authors.append(e.get("seat"))
+        elif kind == "dealt" and authors is not None:
+            out.append(sum(1 for i, a in enumerate(authors) if i == 0 or a != authors[i - 1]))
+            authors = None
+    return out
+
+
 def run(args: argparse.Namespace) -> int:
     sizes = args.players or [4, 8]
     results = []
     for players in sizes:
         with tempfile.TemporaryDirectory(prefix="dealerless-bench-") as tmp:
             os.environ.pop("DEALERLESS_HOME", None)
-            results.append(run_table(args.game, players, args.hands, Path(tmp)))
+            results.append(
+                run_table(
+                    args.game,
+                    players,
+                    args.hands,
+                    Path(tmp),
+                    args.transport,
+                    args.delay_ms / 1000,
+                )
+            )
         if not args.json:
             r = results[-1]
+            extra = ""
+            if "relay_events_per_player_per_hand" in r:
+                extra = (
+                    f"; relay received {r['relay_events_per_player_per_hand']} events and "
+                    f"{r['relay_bytes_per_player_per_hand']} bytes per player per hand"
+                )
             print(
                 f"{players} players, {r['hands']} hands: setup first {r['setup_first_hand_s']} s, "
+                f"({r['setup_hops']} sequential hops), "
                 f"median {r['setup_median_s']} s; move latency median "
                 f"{r['move_latency_median_ms']} ms, p95 {r['move_latency_p95_ms']} ms over "
                 f"{r['moves']} moves; {r['bytes_per_player_per_hand']} bytes per player per "
                 f"hand (max {r['bytes_per_player_per_hand_max']}); exit codes {r['exit_codes']}"
+                + extra
             )
     if args.json:
-        print(json.dumps({"game": args.game, "targets": TARGETS, "tables": results}, indent=1))
+        report = {"game": args.game, "transport": args.transport, "targets": TARGETS}
+        print(json.dumps({**report, "tables": results}, indent=1))
     return 0 if all(all(c == 0 for c in r["exit_codes"]) for r in results) else 1

@@ -15,7 +15,6 @@ import gc
 import json
 import math
 import os
-import resource
 import subprocess
 import sys
 import tempfile
@@ -28,6 +27,7 @@ import trio
 from dealerless.node.identity import Identity
 from dealerless.node.invite import Invite
 from dealerless.node.links import Link, LinkError, attach_message, link_config, open_remote
+from dealerless.node.portable import raise_open_file_limit
 from dealerless.protocol.rules.registry import make_config
 
 HELP = "messages per second and memory of one relay serving many tables"
@@ -142,10 +142,8 @@ def _spawn(args: list[str], **kwargs: Any) -> subprocess.Popen[str]:
 
 
 def run(args: argparse.Namespace) -> int:
-    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     need = args.tables * args.peers + 256
-    if soft < need:
-        resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, need), hard))
+    raise_open_file_limit(need)
     if args.worker_port:
         gc.set_threshold(50_000, 50, 1000)  # thousands of links: see commands/relay.py
         trio.run(_worker, args, args.worker_port)

@@ -19,7 +19,6 @@ from __future__ import annotations
 import argparse
 import json
 import random
-import signal
 import subprocess
 import sys
 import tempfile
@@ -31,11 +30,13 @@ from typing import Any
 
 import trio
 
+from dealerless.client.bots.driver import BotDriver
 from dealerless.node.app import host_table
 from dealerless.node.cli_common import write_private
-from dealerless.node.drivers import BotDriver, NodeOptions
+from dealerless.node.drivers import NodeOptions
 from dealerless.node.hostile import FaultyHub
 from dealerless.node.identity import Identity
+from dealerless.node.portable import killed_by_kill
 from dealerless.node.store import TableMeta, TableStore
 from dealerless.protocol.rules.base import ConfigError, GameConfig
 from dealerless.protocol.rules.registry import make_config
@@ -127,7 +128,7 @@ async def _play(
                     if proc.returncode is None:
                         proc.kill()
                         await proc.wait()
-                if code == -signal.SIGKILL and i not in played.killed:
+                if killed_by_kill(code) and i not in played.killed:
                     played.killed.append(i)
                     continue  # restart the killed node: the same command resumes it
                 played.codes[i] = code

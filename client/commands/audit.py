@@ -6,6 +6,7 @@ import argparse
 import json
 import sys
 
+from dealerless.client.commands.games import add_home, resolve_game_file
 from dealerless.protocol.rules.base import ConfigError
 from dealerless.protocol.table.audit import AuditReport, audit_records
 from dealerless.protocol.table.config import TableConfig
@@ -20,8 +21,11 @@ EPILOG = (
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("file", help="a transcript written by a node or by simulate")
+    parser.add_argument(
+        "file", help="a transcript file, or the number of a game in `dealerless games`"
+    )
     parser.add_argument("--json", action="store_true", help="print the report as JSON")
+    add_home(parser)
     parser.epilog = EPILOG
 
 
@@ -71,6 +75,11 @@ def _text(report: AuditReport) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
+    try:
+        args.file = str(resolve_game_file(args.file, getattr(args, "home", None)))
+    except ValueError as exc:
+        print(f"dealerless audit: {exc}", file=sys.stderr)
+        return 2
     try:
         config, frames = read_transcript(args.file)
     except FileNotFoundError:

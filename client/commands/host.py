@@ -8,8 +8,10 @@ from pathlib import Path
 
 import trio
 
+from dealerless.client.bots.driver import BotDriver
 from dealerless.client.commands.play import add_screen_arguments, plain_mode, run_on_screen
-from dealerless.node.app import EventLog, host_table, stderr_say
+from dealerless.client.config import apply_config
+from dealerless.node.app import EventLog, host_table, logged_say, stderr_say
 from dealerless.node.cli_common import (
     add_common,
     default_name,
@@ -18,7 +20,9 @@ from dealerless.node.cli_common import (
     write_private,
 )
 from dealerless.node.identity import Identity, normalize_fingerprint
+from dealerless.node.nostr.defaults import DEFAULT_RELAYS, parse_relay_list
 from dealerless.node.store import TableMeta
+from dealerless.node.table_ways import is_private_address
 from dealerless.node.wire import parse_address
 from dealerless.protocol.rules.base import ConfigError, GameConfig
 from dealerless.protocol.rules.registry import game_names, make_config, parse_rule_args
@@ -45,9 +49,23 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--listen",
-        default="0.0.0.0:0",
+        default=None,
         metavar="HOST:PORT",
-        help="where joiners connect (default 0.0.0.0:0, any free port)",
+        help="listen for direct links here (without --nostr: the only way in); with no "
+        "transport flag at all the table is on the default Nostr relays and listens on "
+        "0.0.0.0:0 for the LAN",
+    )
+    parser.add_argument(
+        "--nostr",
+        default="",
+        metavar="URL,URL,...",
+        help="meet the players on these Nostr relays (ws:// or wss://) instead of the default "
+        "ones",
+    )
+    parser.add_argument(
+        "--lan-only",
+        action="store_true",
+        help="no internet relays: listen on 0.0.0.0:0 for players on this network only",
     )
     parser.add_argument(
         "--advertise",
@@ -74,23 +92,28 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--step-timeout",
-        type=int,
-        default=60_000,
-        metavar="MS",
-        help="a seat silent this long at its step is timed out (default 60000)",
+        type=float,
+        default=None,
+        metavar="SECONDS",
+        help="a seat silent this long at its step is timed out "
+        "(default: time_per_move of the settings file, 120)",
     )
     add_common(parser)
     add_screen_arguments(parser)
 
 
 def run(args: argparse.Namespace) -> int:
+    apply_config(args)
     try:
         game = make_config(args.game, args.seats, parse_rule_args(args.game, args.rule))
-        listen = parse_address(args.listen)
+        listen = parse_address(args.listen or "0.0.0.0:0")
         relay = parse_address(args.relay) if args.relay else None
-        if not MIN_STEP_TIMEOUT_MS <= args.step_timeout <= MAX_STEP_TIMEOUT_MS:
+        nostr, direct = choose_transports(args)
+        step_timeout_ms = round(args.step_timeout * 1000)
+        if not MIN_STEP_TIMEOUT_MS <= step_timeout_ms <= MAX_STEP_TIMEOUT_MS:
             raise ValueError(
-                f"--step-timeout must be {MIN_STEP_TIMEOUT_MS}..{MAX_STEP_TIMEOUT_MS} ms"
+                f"--step-timeout must be {MIN_STEP_TIMEOUT_MS / 1000:g}.."
+                f"{MAX_STEP_TIMEOUT_MS // 1000} seconds, got {args.step_timeout:g}"
             )
         relay_fingerprint = ""
         if args.relay_fingerprint:
@@ -105,7 +128,10 @@ def run(args: argparse.Namespace) -> int:
     log = EventLog(args.event_log) if args.event_log else None
     if not args.bot and not plain_mode(args):
         try:
-            return _full_screen(args, identity, home, game, listen, relay, relay_fingerprint, log)
+            return _full_screen(
+                args, identity, home, game, listen, relay, relay_fingerprint, step_timeout_ms, log,
+                nostr, direct,
+            )
         finally:
             if log is not None:
                 log.close()
@@ -114,8 +140,11 @@ def run(args: argparse.Namespace) -> int:
     def ready(meta: TableMeta) -> None:
         print(meta.invite, flush=True)
         write_invite(args, meta)
-        where = f"relay {meta.address}:{meta.port}" if meta.relay else f"{meta.address}:{meta.port}"
-        say(f"table {meta.table_id[:12]} at {where}; your fingerprint {identity.fingerprint}")
+        say(f"table {meta.table_id[:12]}; your fingerprint {identity.fingerprint}")
+        say(f"ways in: {ways_in(meta)}")
+        warning = private_only_warning(meta)
+        if warning:
+            say(warning)
         say(f"give the invite code above to the other {meta.seats - 1} player(s)")
 
     try:
@@ -130,17 +159,58 @@ def run(args: argparse.Namespace) -> int:
                 relay=relay,
                 relay_fingerprint=relay_fingerprint,
                 bot=args.bot,
+                bot_driver=BotDriver,
                 transcript=args.transcript,
-                step_timeout_ms=args.step_timeout,
+                step_timeout_ms=step_timeout_ms,
                 say=say,
                 log=log,
                 options=node_options(args),
                 on_ready=ready,
+                nostr=nostr,
+                direct=direct,
             )
         )
     finally:
         if log is not None:
             log.close()
+
+
+def choose_transports(args: argparse.Namespace) -> tuple[list[str], bool]:
+    """(Nostr relays, listen for direct links?) from the flags. No transport flag at all: the
+    default relays and a LAN listener; ``--lan-only`` or ``--listen`` alone: direct only;
+    ``--nostr`` alone: Nostr only; ``--relay``: that relay (and Nostr if asked)."""
+    if args.lan_only and (args.nostr or args.relay):
+        raise ValueError("--lan-only cannot be combined with --nostr or --relay")
+    nostr = parse_relay_list(args.nostr) if args.nostr else []
+    if args.relay:
+        return nostr, False
+    if args.lan_only or args.listen is not None:
+        return nostr, True
+    if nostr:
+        return nostr, False
+    return list(DEFAULT_RELAYS), True
+
+
+def ways_in(meta: TableMeta) -> str:
+    ways = []
+    if meta.nostr:
+        ways.append(f"Nostr ({', '.join(meta.nostr)})")
+    if meta.relay:
+        ways.append(f"relay {meta.address}:{meta.port}")
+    elif meta.direct:
+        private = " (private: this network only)" if is_private_address(meta.address) else ""
+        ways.append(f"direct {meta.address}:{meta.port}{private}")
+    return "; ".join(ways)
+
+
+def private_only_warning(meta: TableMeta) -> str:
+    if meta.nostr or meta.relay or not is_private_address(meta.address):
+        return ""
+    return (
+        f"note: the only way in is {meta.address}, a private address: only players on this "
+        "network can join. For players elsewhere host without --listen/--lan-only (Nostr "
+        "relays) or with --nostr URL,... or --relay HOST:PORT"
+    )
 
 
 def write_invite(args: argparse.Namespace, meta: TableMeta) -> None:
@@ -156,7 +226,10 @@ def _full_screen(
     listen: tuple[str, int],
     relay: tuple[str, int] | None,
     relay_fingerprint: str,
+    step_timeout_ms: int,
     log: EventLog | None,
+    nostr: list[str],
+    direct: bool,
 ) -> int:
     """The lobby (invite code, who has joined), then the table screen."""
     from dealerless.client.tui.node_session import DriverSession, LobbyState
@@ -187,12 +260,14 @@ def _full_screen(
             relay=relay,
             relay_fingerprint=relay_fingerprint,
             transcript=args.transcript,
-            step_timeout_ms=args.step_timeout,
+            step_timeout_ms=step_timeout_ms,
             driver=session,
-            say=session.say,
+            say=logged_say(session.say),
             log=log,
             options=node_options(args),
             on_ready=ready,
+            nostr=nostr,
+            direct=direct,
         )
 
     return run_on_screen(session, node_main, args)

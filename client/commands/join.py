@@ -8,8 +8,10 @@ from pathlib import Path
 
 import trio
 
+from dealerless.client.bots.driver import BotDriver
 from dealerless.client.commands.play import add_screen_arguments, plain_mode, run_on_screen
-from dealerless.node.app import EventLog, join_table, stderr_say
+from dealerless.client.config import apply_config
+from dealerless.node.app import EventLog, join_table, logged_say, stderr_say
 from dealerless.node.cli_common import (
     add_common,
     add_floor,
@@ -43,6 +45,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    apply_config(args)
     try:
         args.code = read_invite_code(args.code, args.invite_file)
         invite = Invite.decode(args.code)
@@ -66,6 +69,7 @@ def run(args: argparse.Namespace) -> int:
                 invite,
                 name=args.name or default_name(),
                 bot=args.bot,
+                bot_driver=BotDriver,
                 transcript=args.transcript,
                 say=say,
                 log=log,
@@ -103,7 +107,7 @@ def _full_screen(args: argparse.Namespace, identity: Identity, home: Path, invit
             name=name,
             transcript=args.transcript,
             driver=session,
-            say=session.say,
+            say=logged_say(session.say),
             log=log,
             options=node_options(args),
         )

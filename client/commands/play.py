@@ -10,17 +10,19 @@ cannot be replayed from a seed: save the transcript (``s`` on the table screen) 
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 from collections.abc import Awaitable, Callable
+from pathlib import Path
 from typing import TYPE_CHECKING
 
+from dealerless.node.portable import data_dir, user_name
 from dealerless.protocol.rules.base import ConfigError
 from dealerless.protocol.rules.registry import game_names, game_spec, make_config, parse_rule_args
 from dealerless.protocol.table.config import MAX_STEP_TIMEOUT_MS
 
 if TYPE_CHECKING:
     from dealerless.client.tui.node_session import DriverSession
+    from dealerless.node.drivers import Driver
 
 HELP = "play a local game against bots (full screen; --plain for line mode)"
 
@@ -47,11 +49,33 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--timeout",
         type=int,
-        default=120,
+        default=None,
         metavar="SECONDS",
-        help="a seat silent this long at its step is timed out (default 120)",
+        help="a seat silent this long at its step is timed out "
+        "(default: time_per_move of the settings file, 120)",
+    )
+    parser.add_argument(
+        "--bot", action="store_true", help="a bot plays your seat too (a demo; with --plain)"
+    )
+    parser.add_argument(
+        "--home",
+        metavar="DIR",
+        default=None,
+        help="data directory: your identity, and where the game is saved "
+        "(default: $DEALERLESS_HOME, else the platform's user data dir)",
     )
     add_screen_arguments(parser)
+
+
+def dealerless_command() -> list[str]:
+    """The command line that runs ``dealerless`` with this interpreter (for child nodes)."""
+    return [sys.executable, "-m", "dealerless"]
+
+
+def games_home(args: argparse.Namespace) -> Path:
+    """Seat 0 plays from the real data directory, so the game is stored and listed by
+    ``dealerless games`` like any other table."""
+    return data_dir(getattr(args, "home", None))
 
 
 def add_screen_arguments(parser: argparse.ArgumentParser) -> None:
@@ -73,16 +97,18 @@ def run_on_screen(
 ) -> int:
     """The lobby, then the table screen, of a seat played by ``node_main``, with the screen
     options of :func:`add_screen_arguments`."""
+    from dealerless.client.logs import screen_mode
     from dealerless.client.tui.i18n import detect_language
     from dealerless.client.tui.lobby import run_node_client
 
-    return run_node_client(
-        session,
-        node_main,
-        lang=detect_language(args.lang),
-        unicode=not args.ascii,
-        mono=args.mono,
-    )
+    with screen_mode():
+        return run_node_client(
+            session,
+            node_main,
+            lang=detect_language(args.lang),
+            unicode=not args.ascii,
+            mono=args.mono,
+        )
 
 
 def plain_mode(args: argparse.Namespace) -> bool:
@@ -90,6 +116,9 @@ def plain_mode(args: argparse.Namespace) -> bool:
 
 
 def run(args: argparse.Namespace) -> int:
+    from dealerless.client.config import apply_config
+
+    apply_config(args)
     spec = game_spec(args.game)
     bots = args.bots if args.bots is not None else min(3, spec.max_players - 1)
     try:
@@ -100,15 +129,27 @@ def run(args: argparse.Namespace) -> int:
     except ConfigError as exc:
         print(f"dealerless play: {exc}", file=sys.stderr)
         return 2
-    name = args.name or os.environ.get("USER", "") or "you"
-    if plain_mode(args):
+    name = args.name or user_name("you")
+    if plain_mode(args) or args.bot:
+        from dealerless.client.bots.driver import BotDriver
+        from dealerless.node.app import stderr_say
         from dealerless.node.line_driver import LineDriver
         from dealerless.node.local_game import run_local_game
 
-        driver = LineDriver(unicode=not args.ascii)
-        return run_local_game(config, bots, driver, name=name, step_timeout_ms=step_ms)
+        driver: Driver = BotDriver() if args.bot else LineDriver(unicode=not args.ascii)
+        return run_local_game(
+            config,
+            bots,
+            driver,
+            cli=dealerless_command(),
+            home=games_home(args),
+            name=name,
+            say=stderr_say(),
+            step_timeout_ms=step_ms,
+        )
 
     from dealerless.client.tui.node_session import DriverSession, LobbyState
+    from dealerless.node.app import logged_say
     from dealerless.node.local_game import local_game
 
     session = DriverSession(
@@ -120,8 +161,10 @@ def run(args: argparse.Namespace) -> int:
             config,
             bots,
             session,
+            cli=dealerless_command(),
+            home=games_home(args),
             name=name,
-            say=session.say,
+            say=logged_say(session.say),
             step_timeout_ms=step_ms,
             on_ready=session.on_ready,
         )

@@ -4,15 +4,18 @@ from __future__ import annotations
 
 import argparse
 import sys
-from pathlib import Path
 
+from dealerless.client.commands.games import add_home, resolve_game_file
 from dealerless.client.tui.i18n import LANGUAGES, detect_language, tr
 
 HELP = "re-verify a saved game (transcript file) and step through it"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("file", type=Path, help="a transcript file written by a node or the client")
+    parser.add_argument(
+        "file", help="a transcript file, or the number of a game in `dealerless games`"
+    )
+    add_home(parser)
     parser.add_argument(
         "--plain", action="store_true", help="print the game as text (for scripts) and exit"
     )
@@ -48,6 +51,11 @@ def run(args: argparse.Namespace) -> int:
 
     lang = detect_language(args.lang)
     try:
+        args.file = resolve_game_file(args.file, getattr(args, "home", None))
+    except ValueError as exc:
+        print(f"dealerless replay: {exc}", file=sys.stderr)
+        return 2
+    try:
         replay = load_replay(args.file)
     except ReplayError as exc:
         print(f"dealerless replay: {args.file}: {exc}", file=sys.stderr)
@@ -56,9 +64,11 @@ def run(args: argparse.Namespace) -> int:
         for line in plain_text(replay, lang, not args.ascii):
             print(line)
         return 0 if replay.verified else 1
+    from dealerless.client.logs import screen_mode
     from dealerless.client.tui.app import TableApp
 
     session = ReplaySession(replay)
     app = TableApp(session, lang=lang, unicode=not args.ascii, mono=args.mono, replay=session)
-    code = app.run()
+    with screen_mode():
+        code = app.run()
     return code if replay.verified else 1

@@ -7,8 +7,9 @@ from pathlib import Path
 
 import trio
 
+from dealerless.client.bots.driver import BotDriver
 from dealerless.client.commands.play import add_screen_arguments, plain_mode, run_on_screen
-from dealerless.node.app import EventLog, resume_table, stderr_say
+from dealerless.node.app import EventLog, logged_say, resume_table, stderr_say
 from dealerless.node.cli_common import add_common, load_identity_or_say, node_options
 from dealerless.node.identity import Identity
 
@@ -42,6 +43,7 @@ def run(args: argparse.Namespace) -> int:
                 home,
                 args.table,
                 bot=True if args.bot else None,
+                bot_driver=BotDriver,
                 say=stderr_say(),
                 log=log,
                 options=node_options(args),
@@ -66,7 +68,7 @@ def _full_screen(
             home,
             args.table,
             driver=session,
-            say=session.say,
+            say=logged_say(session.say),
             log=log,
             options=node_options(args),
         )

@@ -7,7 +7,6 @@ will call).
 from __future__ import annotations
 
 import argparse
-import os
 import secrets
 import sys
 from collections.abc import Sequence
@@ -16,6 +15,7 @@ from pathlib import Path
 from dealerless.client.tui.app import run_table_app
 from dealerless.client.tui.i18n import LANGUAGES, detect_language
 from dealerless.client.tui.session import LocalSession
+from dealerless.node.portable import user_name
 from dealerless.protocol.rules.base import ConfigError
 from dealerless.protocol.rules.registry import game_names, game_spec, make_config, parse_rule_args
 
@@ -26,7 +26,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--bots", type=int, default=None)
     parser.add_argument("--rule", action="append", default=[], metavar="KEY=VALUE")
     parser.add_argument("--seed", type=int, default=None)
-    parser.add_argument("--name", default=os.environ.get("USER") or "player")
+    parser.add_argument("--name", default=user_name())
     parser.add_argument("--start", action="store_true", help="show the start screen first")
     parser.add_argument("--lang", choices=LANGUAGES, default=None)
     parser.add_argument("--ascii", action="store_true", help="suit letters instead of symbols")

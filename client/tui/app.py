@@ -261,10 +261,10 @@ class TableApp:
 
     def save(self) -> Path | None:
         base = self.save_dir
-        if base is None:
-            import platformdirs
+        if base is None:  # the data directory ($DEALERLESS_HOME honoured)
+            from dealerless.node.portable import data_dir
 
-            base = Path(platformdirs.user_data_dir("dealerless")) / "transcripts"
+            base = data_dir() / "saves"
         path = base / f"{self.session.config.table_id.hex()[:12]}-{int(time.time())}.dlt"
         try:
             base.mkdir(parents=True, exist_ok=True)

@@ -1,15 +1,21 @@
-"""The player's settings (name, language, time per move, suit letters, house rules), kept as
-JSON in the platform's config folder."""
+"""The player's settings as the start screen edits them (name, language, time per move, suit
+letters, the last game chosen, house rules), kept in the one settings file that the CLI reads
+too (client/config.py: ``config.toml``)."""
 
 from __future__ import annotations
 
 import json
-import os
-from dataclasses import asdict, dataclass, field
+import logging
+from dataclasses import dataclass, field
 from pathlib import Path
 
+from dealerless.client.config import Config, ConfigFileError, config_path, read_config_file
+from dealerless.client.config import save_config as write_config
 from dealerless.client.tui.i18n import LANGUAGES
+from dealerless.node.portable import user_name
 from dealerless.protocol.rules.base import OptionValue
+
+_LOG = logging.getLogger("dealerless.client")
 
 
 @dataclass
@@ -21,30 +27,69 @@ class Settings:
     game: str = "tuppen"
     bots: int = 3
     rules: dict[str, dict[str, OptionValue]] = field(default_factory=dict)  # game -> options
+    # the settings the start screen does not edit (bot level, Nostr relays), kept as read
+    base: Config = field(default_factory=Config, repr=False, compare=False)
+    # False when the file could not be read: saving then would overwrite the player's file
+    writable: bool = field(default=True, repr=False, compare=False)
 
     @staticmethod
-    def default_path() -> Path:
-        import platformdirs
-
-        return Path(platformdirs.user_config_dir("dealerless")) / "client.json"
+    def default_path(home: str | None = None) -> Path:
+        return config_path(home)
 
     @classmethod
-    def load(cls, path: Path | None = None) -> Settings:
-        target = path or cls.default_path()
-        settings = cls(name=os.environ.get("USER", "player") or "player")
+    def load(cls, path: Path | None = None, *, home: str | None = None) -> Settings:
+        target = path or cls.default_path(home)
+        legacy = target.with_name("client.json")
+        if not target.exists() and legacy.exists():
+            return cls._from_legacy(legacy)
         try:
-            data = json.loads(target.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
+            config = read_config_file(target)
+        except ConfigFileError as exc:
+            _LOG.warning("%s; using the default settings (the file is left as it is)", exc)
+            settings = cls(name=user_name())
+            settings.writable = False
+            return settings
+        settings = cls(
+            name=config.name,
+            lang=config.language if config.language in LANGUAGES else "en",
+            timeout_s=config.time_per_move,
+            ascii=config.ascii,
+            game=config.start_game,
+            bots=config.start_bots,
+            rules={game: dict(opts) for game, opts in config.rules.items()},
+            base=config,
+        )
+        return settings
+
+    @classmethod
+    def _from_legacy(cls, legacy: Path) -> Settings:
+        """The JSON file of earlier versions (read once; the next save writes config.toml)."""
+        settings = cls(name=user_name())
+        try:
+            data = json.loads(legacy.read_text(encoding="utf-8"))
+        except (OSError, ValueError) as exc:
+            _LOG.warning(
+                "cannot read the old settings file %s (%s); using the defaults", legacy, exc
+            )
             return settings
         if isinstance(data, dict):
             for key, value in data.items():
-                if hasattr(settings, key) and type(value) is type(getattr(settings, key)):
+                editable = key in cls.__dataclass_fields__ and key not in ("base", "writable")
+                if editable and type(value) is type(getattr(settings, key)):
                     setattr(settings, key, value)
         if settings.lang not in LANGUAGES:
             settings.lang = "en"
         return settings
 
-    def save(self, path: Path | None = None) -> None:
-        target = path or self.default_path()
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(json.dumps(asdict(self), indent=2), encoding="utf-8")
+    def to_config(self) -> Config:
+        config = Config(**{**self.base.__dict__})
+        config.name, config.language = self.name, self.lang
+        config.time_per_move, config.ascii = self.timeout_s, self.ascii
+        config.start_game, config.start_bots = self.game, self.bots
+        config.rules = {game: dict(opts) for game, opts in self.rules.items()}
+        return config
+
+    def save(self, path: Path | None = None, *, home: str | None = None) -> None:
+        if not self.writable:
+            return
+        write_config(self.to_config(), path or self.default_path(home))

@@ -31,7 +31,7 @@ from dealerless.client.tui.views import STYLE, text_window
 from dealerless.protocol.rules.base import ConfigError, OptionSpec, OptionValue
 from dealerless.protocol.rules.registry import game_names, game_spec, make_config
 
-MENU = ("play", "host", "join", "rules", "settings", "quit")
+MENU = ("play", "host", "host-lan", "join", "rules", "settings", "quit")
 
 
 @dataclass
@@ -40,6 +40,7 @@ class StartChoice:
     game: str = "tuppen"
     bots: int = 3
     code: str = ""
+    lan_only: bool = False  # host: players on this network only (no internet relays)
 
 
 def rules_text(game: str) -> str:
@@ -172,10 +173,12 @@ class StartScreen:
         self.message = ""
         if item == "quit":
             self.app.exit(result=StartChoice("quit"))
-        elif item == "host" and not self.can_host:
+        elif item in ("host", "host-lan") and not self.can_host:
             self.message = tr(self.lang, "start.unavailable")
-        elif item == "host":
-            self.app.exit(result=StartChoice("host", self.settings.game, self.settings.bots))
+        elif item in ("host", "host-lan"):
+            lan_only = item == "host-lan"
+            choice = StartChoice("host", self.settings.game, self.settings.bots, lan_only=lan_only)
+            self.app.exit(result=choice)
         elif item == "join" and not self.can_join:
             self.message = tr(self.lang, "start.unavailable")
         elif item == "join":

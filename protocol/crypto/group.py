@@ -1,5 +1,11 @@
 """The secp256k1 group through libsecp256k1 (coincurve's cffi bindings).
 
+This module reaches libsecp256k1 through coincurve's *private* binding (``_libsecp256k1``,
+``GLOBAL_CONTEXT``): coincurve's public ``PublicKey`` API costs 12 % on a 4-player hand
+setup and 22 % on non-membership proofs (no negation, no raw combine), measured with
+``dealerless bench crypto`` (spec/crypto.md §13). So the dependency is pinned to the minor
+version tested, and importing this module checks the binding and names the problem.
+
 Points live in libsecp256k1's internal ``secp256k1_pubkey`` struct, so every operation is one
 C call. libsecp256k1 cannot represent the point at infinity, so :class:`Point` carries it
 explicitly (``Point.IDENTITY``, internal value ``None``); sums that cancel, ``0 * P`` and
@@ -14,10 +20,50 @@ from collections.abc import Callable, Iterable, Sequence
 from operator import add as _add
 from typing import Any
 
-from coincurve._libsecp256k1 import ffi, lib
-from coincurve.context import GLOBAL_CONTEXT
-
 from .errors import InvalidPoint, InvalidScalar
+
+#: The coincurve releases this module was measured and tested with (spec/crypto.md §13):
+#: it uses coincurve's private libsecp256k1 binding, which a coincurve release may change or
+#: remove, so pyproject.toml pins this minor version and start-up checks it.
+TESTED_COINCURVE = "21.0"
+_NEEDED = (
+    "secp256k1_ec_pubkey_combine",
+    "secp256k1_ec_pubkey_tweak_mul",
+    "secp256k1_ec_pubkey_negate",
+    "secp256k1_ec_pubkey_serialize",
+    "secp256k1_ec_pubkey_parse",
+)
+
+
+class CoincurveMismatch(ImportError):
+    """The installed coincurve lacks the private binding this module uses."""
+
+
+def _load_binding() -> tuple[Any, Any, Any]:
+    try:
+        from coincurve._libsecp256k1 import ffi, lib
+        from coincurve.context import GLOBAL_CONTEXT
+
+        missing = [name for name in _NEEDED if not hasattr(lib, name)]
+        context = GLOBAL_CONTEXT.ctx
+    except (ImportError, AttributeError) as exc:
+        missing, context, ffi, lib = [str(exc)], None, None, None
+    if missing:
+        from importlib.metadata import PackageNotFoundError, version
+
+        try:
+            found = f"coincurve {version('coincurve')} is installed"
+        except PackageNotFoundError:
+            found = "coincurve is not installed"
+        raise CoincurveMismatch(
+            f"dealerless needs coincurve {TESTED_COINCURVE}.x (it uses coincurve's "
+            f"libsecp256k1 binding: {', '.join(missing)} missing); {found}. "
+            f"Install it with: pip install 'coincurve>={TESTED_COINCURVE},<21.1'"
+        )
+    return ffi, lib, context
+
+
+ffi, lib, _CTX = _load_binding()
 
 #: Order of the secp256k1 group (scalars are integers mod N).
 N = 0xFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFEBAAEDCE6AF48A03BBFD25E8CD0364141
@@ -28,7 +74,6 @@ POINT_BYTES = 33
 SCALAR_BYTES = 32
 _IDENTITY_BYTES = bytes(POINT_BYTES)
 
-_CTX: Any = GLOBAL_CONTEXT.ctx
 _COMPRESSED = lib.SECP256K1_EC_COMPRESSED
 _UNCOMPRESSED = lib.SECP256K1_EC_UNCOMPRESSED
 _new = ffi.new

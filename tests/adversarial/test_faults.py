@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 from attacks import clean
 
+from dealerless.client.bots.driver import BotDriver
 from dealerless.node.hostile import FaultyHub, TableRun, run_table
 from dealerless.protocol.rules.registry import make_config
 
@@ -27,7 +28,9 @@ def faulty_game(tmp_path: Path, name: str, seed: int, hands: int = 2) -> tuple[T
     hub = FaultyHub(seed, **FAULTS[name])
     game = make_config("limit-tuppen", 3, {"hands": hands})
     # a generous step timeout: faults slow steps down, they must not time honest seats out
-    run = run_table(tmp_path, game, None, hub=hub, step_timeout_ms=20_000, timeout=240)
+    run = run_table(
+        tmp_path, game, None, bot=BotDriver, hub=hub, step_timeout_ms=20_000, timeout=240
+    )
     return run, hub
 
 

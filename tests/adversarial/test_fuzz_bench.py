@@ -18,14 +18,17 @@ from dealerless.node.wire import WireError, decode
 
 def test_bench_fuzz_short_run_reports_no_crash() -> None:
     out = io.StringIO()
-    args = argparse.Namespace(seconds=3.0, seed=5, hang_ms=10_000.0, out="", json=True)
+    args = argparse.Namespace(
+        seconds=3.0, seed=5, hang=10.0, out="", json=True, targets=",".join(fuzz.TARGETS)
+    )
     with contextlib.redirect_stdout(out):
         code = fuzz.run(args)
     report = json.loads(out.getvalue())
     assert code == 0, report["crash_examples"]
     assert report["crashes"] == 0 and report["hangs"] == 0
     assert report["inputs"] > 100
-    assert set(report["by_kind"]) == {"random", "mutated", "resigned", "wire"}
+    assert set(report["by_kind"]) == {"random", "mutated", "resigned", "wire", "audit"}
+    assert sum(report["audit_verdicts"].values()) == report["by_kind"]["audit"]
 
 
 @settings(max_examples=300, deadline=None)

@@ -28,7 +28,7 @@ from attacks import (
     open_share,
 )
 
-from dealerless.node.drivers import BotDriver
+from dealerless.client.bots.driver import BotDriver
 from dealerless.node.hostile import Attack, HostileSeatNode, Send, run_table
 from dealerless.protocol.cards import Card
 from dealerless.protocol.rules.base import Action, ActionKind
@@ -168,6 +168,7 @@ def test_trump_revoke(tmp_path: Path, obligation: str, proof: str) -> None:
             hostile_index=HOSTILE,
             honest_driver=TrumpLeader,
             seed=n,
+            bot=BotDriver,
         ),
         lambda attack: attack.at is not None,
         f"a {obligation} obligation in a game to 501",
@@ -207,6 +208,7 @@ def test_bidding_out_of_turn_in_belote(tmp_path: Path) -> None:
         make_config("belote", 4, {"target": 101}),
         attack,
         hostile_index=HOSTILE,
+        bot=BotDriver,
         honest_driver=lambda i: WaitForViolation(),
     )
     assert attack.done, run.log()

@@ -19,6 +19,7 @@ from attacks import (
     settled,
 )
 
+from dealerless.client.bots.driver import BotDriver
 from dealerless.node.hostile import HostileSeatNode, Send, TableRun, decode, run_table
 from dealerless.protocol.rules.base import Action, ActionKind
 from dealerless.protocol.rules.registry import make_config
@@ -67,7 +68,9 @@ class FalseTupp(OnTurn):
 
 def play_tuppen(tmp_path: Path, attack: FalseTupp) -> TableRun:
     game = make_config("tuppen", 3, {"tupp": True})
-    return run_table(tmp_path, game, attack, step_timeout_ms=QUICK_STEPS_MS, timeout=300)
+    return run_table(
+        tmp_path, game, attack, bot=BotDriver, step_timeout_ms=QUICK_STEPS_MS, timeout=300
+    )
 
 
 def test_false_tupp_claim_shown_false(tmp_path: Path) -> None:
@@ -114,6 +117,7 @@ def test_false_dirty_laundry_claim_that_refuses_to_be_checked(tmp_path: Path) ->
         tmp_path,
         make_config("limit-tuppen", 3, {"hands": 1, "dirty_laundry": True}),
         attack,
+        bot=BotDriver,
         honest_driver=lambda i: Prefer(ActionKind.CHECK, seed=i),
     )
     assert attack.muted, run.log()

@@ -38,6 +38,7 @@ from attacks import (
     settled,
 )
 
+from dealerless.client.bots.driver import BotDriver
 from dealerless.node.hostile import Attack, HostileSeatNode, Send, TableRun, decode, run_table
 from dealerless.protocol.crypto import HandDeckContext, PlayerSecret
 from dealerless.protocol.rules.base import Action, ActionKind
@@ -50,7 +51,7 @@ GAME = "limit-tuppen"
 def play(tmp_path: Path, attack: Attack | None, game: str = GAME, **kw: Any) -> TableRun:
     options: dict[str, Any] = {"hands": kw.pop("hands", 1), **kw.pop("rules", {})}
     players = kw.pop("players", 3)
-    return run_table(tmp_path, make_config(game, players, options), attack, **kw)
+    return run_table(tmp_path, make_config(game, players, options), attack, bot=BotDriver, **kw)
 
 
 # Situational attacks play tables until the situation arises, with honest seats that stay in

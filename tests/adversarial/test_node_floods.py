@@ -12,6 +12,7 @@ from pathlib import Path
 
 from attacks import TamperFrame, clean, kind_is
 
+from dealerless.client.bots.driver import BotDriver
 from dealerless.node.catch_up import SERVE_BURST, SERVE_RATE
 from dealerless.node.hostile import Attack, HostileSeatNode, Send, run_table
 from dealerless.node.hub import Hub, Member
@@ -54,7 +55,9 @@ class HaveFlood(Attack):
 def test_a_have_flood_is_not_amplified(tmp_path: Path) -> None:
     hub = CountingHub()
     attack = HaveFlood()
-    run = run_table(tmp_path, GAME, attack, hub=hub, step_timeout_ms=20_000, timeout=180)
+    run = run_table(
+        tmp_path, GAME, attack, bot=BotDriver, hub=hub, step_timeout_ms=20_000, timeout=180
+    )
     clean(run)
     assert attack.flooded == 4000
     transcript = sum(len(f) for f in run.records(run.honest_seats()[0]))
@@ -99,7 +102,7 @@ class JunkFromStrangers(Attack):
 
 def test_frames_by_non_seats_are_dropped_before_signature_work(tmp_path: Path) -> None:
     attack = JunkFromStrangers()
-    run = run_table(tmp_path, GAME, attack, step_timeout_ms=20_000)
+    run = run_table(tmp_path, GAME, attack, bot=BotDriver, step_timeout_ms=20_000)
     clean(run)
     assert attack.sent_junk
     # No honest node reported them as damaged or charged anybody: they never reached a machine.
@@ -121,7 +124,11 @@ def test_a_caught_cheat_is_never_evicted_by_junk(tmp_path: Path) -> None:
         return [Send(first, (a, b)), Send(second, (b,)), *(Send(j) for j in junk)]
 
     run = run_table(
-        tmp_path, GAME, TamperFrame(kind_is("key-commit"), cheat_then_junk), step_timeout_ms=5000
+        tmp_path,
+        GAME,
+        TamperFrame(kind_is("key-commit"), cheat_then_junk),
+        bot=BotDriver,
+        step_timeout_ms=5000,
     )
     assert run.hostile_key is not None
     for index, lines in run.lines.items():

@@ -199,3 +199,17 @@ def test_point_repr_and_hash() -> None:
     g = gen.g()
     assert "identity" in repr(IDENTITY)
     assert hash(g) == hash(Point.IDENTITY + g)
+
+
+def test_a_coincurve_without_the_binding_is_named_at_start_up(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The start-up check of protocol/crypto/group.py (spec/crypto.md §13)."""
+    import sys
+
+    from dealerless.protocol.crypto import group
+
+    monkeypatch.setitem(sys.modules, "coincurve._libsecp256k1", None)  # import fails
+    with pytest.raises(group.CoincurveMismatch, match=r"needs coincurve 21\.0\.x") as caught:
+        group._load_binding()
+    assert "coincurve 21.0" in str(caught.value) and "pip install" in str(caught.value)

@@ -90,7 +90,7 @@ class Cluster:
         rules: list[str],
         *,
         relay: int | None = None,
-        step_timeout: int = 60_000,
+        step_timeout: float = 60.0,
         linger: float = 10.0,
     ) -> None:
         home = self.root / "seat0"

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from dealerless.node.drivers import BotDriver, LobbyView
+from dealerless.client.bots.driver import BotDriver
+from dealerless.node.drivers import LobbyView
 from dealerless.node.hostile import run_table
 from dealerless.node.identity import format_fingerprint
 from dealerless.protocol.rules.registry import make_config
@@ -29,7 +30,11 @@ def test_host_and_joiners_see_the_lobby_fill_up(tmp_path: Path) -> None:
         return drivers[i]
 
     run = run_table(
-        tmp_path, make_config("limit-tuppen", 3, {"hands": 1}), None, honest_driver=driver
+        tmp_path,
+        make_config("limit-tuppen", 3, {"hands": 1}),
+        None,
+        bot=BotDriver,
+        honest_driver=driver,
     )
     assert all(code == 0 for code in run.codes.values()), run.log()
     prints = tuple(format_fingerprint((home / "key").read_bytes()) for home in run.homes)

@@ -44,7 +44,7 @@ def test_host_refuses_a_bad_rule(tmp_path: Path) -> None:
     )
     assert result.returncode == 2 and "dealerless host:" in result.stderr
     result = run_cli(
-        "host", "--game", "belote", "--seats", "4", "--step-timeout", "5", home=tmp_path
+        "host", "--game", "belote", "--seats", "4", "--step-timeout", "0.005", home=tmp_path
     )
     assert result.returncode == 2 and "--step-timeout" in result.stderr
 

@@ -46,7 +46,7 @@ def test_kill_and_restart(
 
 
 def test_node_stops_for_good(cluster: Cluster) -> None:
-    cluster.host("limit-tuppen", SEATS, ["hands=2"], step_timeout=2500, linger=3)
+    cluster.host("limit-tuppen", SEATS, ["hands=2"], step_timeout=2.5, linger=3)
     for seat in range(1, SEATS):
         cluster.join(seat, linger=3)
     wait_for(lambda: cluster.count(2) >= 12, 120, "seat2 in the deal", cluster.procs.values())

@@ -10,6 +10,7 @@ from typing import Any
 
 import trio
 
+from dealerless.client.bots.driver import BotDriver
 from dealerless.node.app import _remote_connector, _run_node, host_table, meta_for_invite
 from dealerless.node.hub import Hub, Member, bound_port
 from dealerless.node.identity import Identity
@@ -75,6 +76,7 @@ def test_tampering_hub_is_detected_and_the_game_completes(tmp_path: Path) -> Non
                 game,
                 name="h",
                 bot=True,
+                bot_driver=BotDriver,
                 say=lines.append,
                 options=options,
                 hub=hub,
@@ -90,6 +92,7 @@ def test_tampering_hub_is_detected_and_the_game_completes(tmp_path: Path) -> Non
                 meta,
                 game=None,
                 driver=None,
+                bot_driver=BotDriver,
                 say=lines.append,
                 log=None,
                 options=options,
@@ -136,6 +139,7 @@ def test_wrong_host_key_is_refused(tmp_path: Path) -> None:
                 game,
                 name="h",
                 bot=True,
+                bot_driver=BotDriver,
                 say=lambda _s: None,
                 on_ready=on_ready,
             )
@@ -154,6 +158,7 @@ def test_wrong_host_key_is_refused(tmp_path: Path) -> None:
                     meta,
                     game=None,
                     driver=None,
+                    bot_driver=BotDriver,
                     say=lines.append,
                     log=None,
                     options=None,

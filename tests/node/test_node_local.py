@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import sys
+
 import pytest
 import trio
 
+from dealerless.client.bots.driver import BotDriver
 from dealerless.node.hub import Hub
 from dealerless.node.identity import Identity
 from dealerless.node.invite import Invite
@@ -63,6 +66,12 @@ def test_decode_refuses_junk() -> None:
 
 def test_run_local_game_with_bot_processes() -> None:
     lines: list[str] = []
-    code = run_local_game(make_config("limit-tuppen", 2, {"hands": 2}), 1, say=lines.append)
+    code = run_local_game(
+        make_config("limit-tuppen", 2, {"hands": 2}),
+        1,
+        BotDriver(),
+        cli=[sys.executable, "-m", "dealerless"],
+        say=lines.append,
+    )
     assert code == 0, "\n".join(lines)
     assert any("verified by replay" in line for line in lines)

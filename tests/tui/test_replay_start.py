@@ -98,23 +98,32 @@ def test_start_screen_play_against_bots() -> None:
 def test_start_screen_settings_and_rules() -> None:
     settings = Settings()
     # settings: language -> de; game row; a house rule of tuppen toggled; Esc; quit
-    keys = ["5", "\x1b[B", "\x1b[C", "\x1b[B", "\x1b[B", "\x1b[B", "\x1b[B", "\x1b[C", "\x1b"]
-    screen = run_start([*keys, "4", "\x1b", "q"], settings)
+    keys = ["6", "\x1b[B", "\x1b[C", "\x1b[B", "\x1b[B", "\x1b[B", "\x1b[B", "\x1b[C", "\x1b"]
+    screen = run_start([*keys, "5", "\x1b", "q"], settings)
     assert screen.choice.kind == "quit"  # type: ignore[attr-defined]
     assert settings.lang == "de"
     assert settings.rules["tuppen"] == {"poverty": False}
 
 
 def test_start_screen_host_join_need_a_node() -> None:
-    screen = run_start(["2", "3", "q"])
+    screen = run_start(["2", "4", "q"])
     assert "dealerless host" in screen.message
-    screen = run_start(["3", "ABCD-1234", "\r"], can_join=True)
+    screen = run_start(["3", "q"])
+    assert "dealerless host" in screen.message  # the LAN-only entry needs a node too
+    screen = run_start(["4", "ABCD-1234", "\r"], can_join=True)
     choice = screen.choice  # type: ignore[attr-defined]
     assert (choice.kind, choice.code) == ("join", "ABCD-1234")
 
 
+def test_the_host_entries_choose_internet_or_lan_only() -> None:
+    internet = run_start(["2"], can_host=True).choice  # type: ignore[attr-defined]
+    lan = run_start(["3"], can_host=True).choice  # type: ignore[attr-defined]
+    assert (internet.kind, internet.lan_only) == ("host", False)
+    assert (lan.kind, lan.lan_only) == ("host", True)
+
+
 def test_settings_file_round_trip(tmp_path: Path) -> None:
-    path = tmp_path / "client.json"
+    path = tmp_path / "config.toml"
     Settings(name="ann", lang="nl", rules={"tuppen": {"tupp": False}}).save(path)
     loaded = Settings.load(path)
     assert (loaded.name, loaded.lang, loaded.rules) == ("ann", "nl", {"tuppen": {"tupp": False}})

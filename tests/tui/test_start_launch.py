@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from dealerless.client import start_launch
-from dealerless.client.cli import build_parser
+from dealerless.client.cli import build_parser, start_launcher
 from dealerless.client.tui import start
 from dealerless.client.tui.settings import Settings
 from dealerless.client.tui.start import StartChoice
@@ -31,7 +31,10 @@ def test_each_entry_builds_a_command_the_cli_accepts() -> None:
     )
     assert sorted(play.rule) == ["dirty_laundry=true", "hands=3"] and play.ascii
     host = parser.parse_args(start_launch.host_argv(settings(), StartChoice("host", "belote", 3)))
-    assert (host.game, host.seats, host.step_timeout) == ("belote", 4, 45_000)
+    assert (host.game, host.seats, host.step_timeout) == ("belote", 4, 45)
+    assert not host.lan_only and not host.listen and not host.nostr  # the default: internet
+    lan = StartChoice("host", "belote", 3, lan_only=True)
+    assert parser.parse_args(start_launch.host_argv(settings(), lan)).lan_only
     join = parser.parse_args(start_launch.join_argv(settings(), StartChoice("join", code="dl1:x")))
     assert (join.code, join.name) == ("dl1:x", "ann")
 
@@ -64,6 +67,7 @@ def test_run_client_hands_each_choice_to_its_launcher(monkeypatch: pytest.Monkey
 
 
 def test_a_bad_entry_reports_instead_of_raising(capsys: pytest.CaptureFixture[str]) -> None:
-    code = start_launch.launch_join(settings(), StartChoice("join", code="not-a-code"))
+    launch = start_launcher(start_launch.join_argv)
+    code = launch(settings(), StartChoice("join", code="not-a-code"))
     assert code == 2
-    assert "an invite code starts with 'dl1:'" in capsys.readouterr().err
+    assert "an invite code starts with 'dl2:'" in capsys.readouterr().err

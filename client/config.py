@@ -1,0 +1,222 @@
+"""The one settings file, ``config.toml``, that the CLI and the full-screen client both read.
+
+Where: the platform's config directory (``dealerless`` under it), or ``<home>/config.toml``
+with ``--home DIR`` / ``$DEALERLESS_HOME``. Read with :mod:`tomllib`, written atomically
+(temporary file, fsync, rename) with ``tomli_w``. Command-line flags override it.
+
+::
+
+    name = "ann"
+    language = "de"            # en, de or nl; empty: from the locale
+    level = "normal"           # bot strength, for the commands that take --level
+    time_per_move = 120        # seconds a seat may think at its step
+    ascii = false              # suit letters instead of symbols
+
+    [nostr]
+    relays = ["wss://relay.example"]   # empty: the Nostr transport's defaults
+
+    [start]                    # the start screen's last choice
+    game = "tuppen"
+    bots = 3
+
+    [rules.limit-tuppen]       # house-rule defaults per game (as --rule KEY=VALUE)
+    hands = 5
+
+A file that cannot be read, a value of the wrong type, or a key this version does not know
+gives :class:`ConfigFileError` naming the file and the key; nothing is overwritten.
+"""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from dealerless.node.portable import config_dir, fsync_directory, user_name
+from dealerless.protocol.rules.base import OptionValue
+
+__all__ = [
+    "CONFIG_NAME",
+    "Config",
+    "ConfigFileError",
+    "config_path",
+    "load_config",
+    "read_config_file",
+    "save_config",
+]
+
+CONFIG_NAME = "config.toml"
+MAX_CONFIG_BYTES = 256 * 1024
+LANGUAGES = ("en", "de", "nl")
+LEVELS = ("easy", "normal", "hard")
+MAX_TIME_PER_MOVE_S = 24 * 3600
+
+
+class ConfigFileError(Exception):
+    """The settings file cannot be used; the message names the file and the key."""
+
+
+@dataclass
+class Config:
+    name: str = field(default_factory=user_name)
+    language: str = ""
+    level: str = "normal"
+    time_per_move: int = 120
+    ascii: bool = False
+    nostr_relays: list[str] = field(default_factory=list)
+    start_game: str = "tuppen"
+    start_bots: int = 3
+    rules: dict[str, dict[str, OptionValue]] = field(default_factory=dict)
+
+    def rules_for(self, game: str) -> dict[str, OptionValue]:
+        return dict(self.rules.get(game, {}))
+
+    def to_toml(self) -> dict[str, Any]:
+        doc: dict[str, Any] = {
+            "name": self.name,
+            "language": self.language,
+            "level": self.level,
+            "time_per_move": self.time_per_move,
+            "ascii": self.ascii,
+            "nostr": {"relays": list(self.nostr_relays)},
+            "start": {"game": self.start_game, "bots": self.start_bots},
+        }
+        if self.rules:
+            doc["rules"] = {game: dict(opts) for game, opts in sorted(self.rules.items())}
+        return doc
+
+    @classmethod
+    def from_toml(cls, doc: dict[str, Any], where: str) -> Config:
+        config = cls()
+        known = {"name", "language", "level", "time_per_move", "ascii", "nostr", "start", "rules"}
+        _no_unknown(doc, known, where, "")
+        config.name = _typed(doc, "name", str, config.name, where)
+        config.language = _typed(doc, "language", str, config.language, where)
+        if config.language and config.language not in LANGUAGES:
+            raise ConfigFileError(f"{where}: language must be one of {', '.join(LANGUAGES)}")
+        config.level = _typed(doc, "level", str, config.level, where)
+        if config.level not in LEVELS:
+            raise ConfigFileError(f"{where}: level must be one of {', '.join(LEVELS)}")
+        config.time_per_move = _typed(doc, "time_per_move", int, config.time_per_move, where)
+        if not 1 <= config.time_per_move <= MAX_TIME_PER_MOVE_S:
+            raise ConfigFileError(
+                f"{where}: time_per_move must be 1..{MAX_TIME_PER_MOVE_S} seconds"
+            )
+        config.ascii = _typed(doc, "ascii", bool, config.ascii, where)
+        nostr = _typed(doc, "nostr", dict, {}, where)
+        _no_unknown(nostr, {"relays"}, where, "nostr.")
+        relays = _typed(nostr, "relays", list, [], where, "nostr.")
+        if not all(isinstance(r, str) and r for r in relays):
+            raise ConfigFileError(f"{where}: nostr.relays must be a list of relay addresses")
+        config.nostr_relays = list(relays)
+        start = _typed(doc, "start", dict, {}, where)
+        _no_unknown(start, {"game", "bots"}, where, "start.")
+        config.start_game = _typed(start, "game", str, config.start_game, where, "start.")
+        config.start_bots = _typed(start, "bots", int, config.start_bots, where, "start.")
+        rules = _typed(doc, "rules", dict, {}, where)
+        for game, options in rules.items():
+            if not isinstance(options, dict) or not all(
+                isinstance(v, bool | int | str) for v in options.values()
+            ):
+                raise ConfigFileError(
+                    f"{where}: rules.{game} must be a table of KEY = VALUE house rules"
+                )
+            config.rules[game] = dict(options)
+        return config
+
+
+def _no_unknown(doc: dict[str, Any], known: set[str], where: str, prefix: str) -> None:
+    unknown = sorted(set(doc) - known)
+    if unknown:
+        raise ConfigFileError(
+            f"{where}: unknown setting(s) {', '.join(prefix + k for k in unknown)}"
+        )
+
+
+def _typed(
+    doc: dict[str, Any], key: str, kind: type, default: Any, where: str, prefix: str = ""
+) -> Any:
+    if key not in doc:
+        return default
+    value = doc[key]
+    # bool is an int in Python; a setting that wants a number must not take true/false
+    if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
+        raise ConfigFileError(
+            f"{where}: {prefix}{key} must be {'a ' + kind.__name__}, got {value!r}"
+        )
+    return value
+
+
+def config_path(home: str | os.PathLike[str] | None = None) -> Path:
+    return config_dir(home) / CONFIG_NAME
+
+
+def load_config(home: str | os.PathLike[str] | None = None) -> Config:
+    """The settings (defaults where the file is missing); ConfigFileError if it is unusable."""
+    return read_config_file(config_path(home))
+
+
+def read_config_file(path: Path) -> Config:
+    try:
+        with open(path, "rb") as file:
+            data = file.read(MAX_CONFIG_BYTES + 1)
+    except FileNotFoundError:
+        return Config()
+    except OSError as exc:
+        raise ConfigFileError(f"cannot read {path}: {exc.strerror}") from exc
+    if len(data) > MAX_CONFIG_BYTES:
+        raise ConfigFileError(f"{path}: larger than {MAX_CONFIG_BYTES} bytes")
+    try:
+        doc = tomllib.loads(data.decode("utf-8"))
+    except (UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        raise ConfigFileError(f"{path}: not valid TOML ({exc})") from exc
+    return Config.from_toml(doc, str(path))
+
+
+def save_config(config: Config, path: Path) -> Path:
+    """Write the settings atomically: a crash leaves the old file or the new one, never half."""
+    import tomli_w
+
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    data = tomli_w.dumps(config.to_toml()).encode("utf-8")
+    try:
+        with open(tmp, "wb") as file:
+            file.write(data)
+            file.flush()
+            os.fsync(file.fileno())
+        os.replace(tmp, path)
+    finally:
+        if tmp.exists():
+            tmp.unlink()
+    fsync_directory(path.parent)
+    return path
+
+
+def apply_config(args: Any) -> Config:
+    """Fill what the command line left unset from the settings file (flags override it):
+    ``--name``, ``--lang``, ``--ascii``, the time per move (``--timeout`` / ``--step-timeout``),
+    ``--level``, and house rules (the file's go first, so a ``--rule`` of the same key wins)."""
+    config = load_config(getattr(args, "home", None))
+    if getattr(args, "name", None) == "":
+        args.name = config.name
+    if hasattr(args, "lang") and args.lang is None and config.language:
+        args.lang = config.language
+    if hasattr(args, "ascii") and not args.ascii:
+        args.ascii = config.ascii
+    for flag in ("timeout", "step_timeout"):
+        if hasattr(args, flag) and getattr(args, flag) is None:
+            setattr(args, flag, config.time_per_move)
+    if hasattr(args, "level") and args.level is None:
+        args.level = config.level
+    game = getattr(args, "game", None)
+    if hasattr(args, "rule") and isinstance(game, str):
+        defaults = [f"{k}={_rule_text(v)}" for k, v in sorted(config.rules_for(game).items())]
+        args.rule = [*defaults, *args.rule]
+    return config
+
+
+def _rule_text(value: OptionValue) -> str:
+    return str(value).lower() if isinstance(value, bool) else str(value)

@@ -1,0 +1,115 @@
+"""A table on Nostr as a :class:`~dealerless.node.links.Link`: the node above speaks the hub's
+small dialect (``send {to?, data}`` out; ``msg {from, data, direct?}`` and ``peer {key, up}``
+in) and cannot tell a relay pool from a hub. The pool runs for the node's whole life (relays
+reconnect on their own); a link is a view of it that the node opens and closes."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import msgpack
+import trio
+
+from dealerless.node.identity import Identity
+from dealerless.node.links import LinkError
+from dealerless.node.nostr.pool import KIND_CHATTER, KIND_FRAME, Delivery, RelayPool
+from dealerless.node.nostr.relay import RelayPolicy
+from dealerless.node.nostr.table_crypto import TableKeys
+from dealerless.node.wire import WireError, decode
+
+__all__ = ["NostrLink", "NostrTable"]
+
+READY_TIMEOUT = 15.0
+Say = Callable[[str], None]
+
+
+class NostrTable:
+    """One seat's presence at a table on Nostr: its relay pool and its announcement."""
+
+    def __init__(
+        self,
+        urls: list[str],
+        secret: bytes,
+        table_id: bytes,
+        identity: Identity,
+        host_is: Callable[[bytes], bool],
+        *,
+        policy: RelayPolicy | None = None,
+        say: Say | None = None,
+    ) -> None:
+        self.host_is = host_is
+        self.host_key: bytes | None = identity.public_key if host_is(identity.public_key) else None
+        self.pool = RelayPool(
+            urls, TableKeys(secret, table_id), identity, table_id, policy=policy, say=say
+        )
+        self.identity = identity
+
+    async def run(self, *, task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED) -> None:
+        await self.pool.run(task_status=task_status)
+
+    def close(self) -> None:
+        self.pool.close()
+
+    async def open_link(self, timeout: float = READY_TIMEOUT) -> tuple[NostrLink, dict[str, Any]]:
+        deadline = trio.current_time() + timeout
+        if not await self.pool.wait_ready(timeout):
+            raise LinkError(f"no Nostr relay answered within {timeout:.0f} s ({self.describe()})")
+        while self.host_key is None:
+            # The host is the announced identity that the invite's pin names.
+            self.host_key = next((k for k in self.pool.keys_of if self.host_is(k)), None)
+            if self.host_key is None:
+                if trio.current_time() >= deadline:
+                    raise LinkError("the relays answer, but the host has not announced itself")
+                await trio.sleep(0.1)
+        members = [self.identity.public_key, *self.pool.keys_of]
+        return NostrLink(self), {"t": "joined", "host": self.host_key, "members": members}
+
+    def describe(self) -> str:
+        return self.pool.describe()
+
+
+class NostrLink:
+    def __init__(self, table: NostrTable) -> None:
+        self.table = table
+        self.sent_bytes = 0
+        self.closed = False
+
+    async def send(self, message: dict[str, Any]) -> None:
+        if self.closed:
+            raise LinkError("this Nostr link is closed")
+        if message.get("t") != "send":
+            return  # open/join: a Nostr table has no hub to tell
+        data = message.get("data")
+        if not isinstance(data, bytes):
+            raise LinkError("a send without data")
+        try:
+            is_frame = decode(data)["t"] == "f"
+        except WireError as exc:
+            raise LinkError(str(exc)) from None
+        body: dict[str, Any] = {"d": data}
+        to = message.get("to")
+        if isinstance(to, bytes):
+            body["to"] = to
+        await self.table.pool.publish(
+            KIND_FRAME if is_frame else KIND_CHATTER, msgpack.packb(body, use_bin_type=True)
+        )
+        self.sent_bytes += len(data)
+
+    async def receive(self) -> dict[str, Any]:
+        if self.closed:
+            raise LinkError("this Nostr link is closed")
+        try:
+            item = await self.table.pool.inbox.receive()
+        except (trio.EndOfChannel, trio.ClosedResourceError):
+            raise LinkError("the Nostr relays are closed") from None
+        if isinstance(item, Delivery):
+            out: dict[str, Any] = {"t": "msg", "from": item.sender, "data": item.data}
+            if item.direct:
+                out["direct"] = True
+            return out
+        return {"t": "peer", "key": item, "up": True}
+
+    async def aclose(self) -> None:
+        self.closed = True
+        await trio.lowlevel.checkpoint()

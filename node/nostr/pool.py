@@ -1,0 +1,263 @@
+"""All relays of one table: publish every message to each of them, take each event once from
+whichever relay brings it first, and check it in order of cost: shape and tag, then the table
+key (a stranger's event fails here, before any curve work), then the event id and Schnorr
+signature, then the author's announcement (which binds its Nostr key to a seat identity)."""
+
+from __future__ import annotations
+
+import collections
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import msgpack
+import trio
+
+from dealerless.node.identity import Identity, PeerId
+from dealerless.node.nostr.event import EventError, NostrEvent, NostrKey, parse_event, verify_event
+from dealerless.node.nostr.fragments import FragmentError, OutMessage, Reassembler
+from dealerless.node.nostr.relay import Filters, RelayConnection, RelayPolicy
+from dealerless.node.nostr.table_crypto import MAX_BUCKET, SealError, TableKeys, content_length
+
+__all__ = [
+    "KIND_ANNOUNCE",
+    "KIND_CHATTER",
+    "KIND_FRAME",
+    "Delivery",
+    "RelayPool",
+]
+
+KIND_FRAME = 4318  # regular (stored): chain frames, fetched again by a node that comes back
+KIND_ANNOUNCE = 4319  # regular (stored): a seat's Nostr key, bound to its identity key
+KIND_CHATTER = 24318  # ephemeral: catch-up, lobby, hello, configuration, chat
+KINDS = (KIND_FRAME, KIND_ANNOUNCE, KIND_CHATTER)
+ANNOUNCE_LABEL = b"dealerless/nostr/announce"
+MAX_BINDINGS = 64
+KEYS_PER_IDENTITY = 4
+MAX_HELD = 256  # events from a key whose announcement has not arrived yet
+HISTORY_SLACK = 120  # seconds of stored events asked again after a reconnect
+Say = Callable[[str], None]
+
+
+@dataclass(frozen=True)
+class Delivery:
+    """A message from a seat: its identity key, the node message bytes, sent to us alone?"""
+
+    sender: bytes
+    data: bytes
+    direct: bool
+
+
+def announce_statement(table_id: bytes, nostr_pubkey: bytes) -> bytes:
+    return ANNOUNCE_LABEL + table_id + nostr_pubkey
+
+
+class RelayPool:
+    def __init__(
+        self,
+        urls: list[str],
+        keys: TableKeys,
+        identity: Identity,
+        table_id: bytes,
+        *,
+        policy: RelayPolicy | None = None,
+        say: Say | None = None,
+        inbox_size: int = 1024,
+    ) -> None:
+        if not urls:
+            raise ValueError("a Nostr table needs at least one relay")
+        self.keys, self.identity, self.table_id = keys, identity, table_id
+        self.nkey = NostrKey()  # fresh for this table and this run
+        self.say: Say = say or (lambda _t: None)
+        self.tags: tuple[tuple[str, ...], ...] = (("t", keys.tag),)
+        self.relays = [
+            RelayConnection(url, self._filters, self._on_event, self._cut, policy=policy, say=say)
+            for url in dict.fromkeys(urls)
+        ]
+        for relay in self.relays:
+            relay.on_connect = self._connected
+        self.max_incoming_content = content_length(MAX_BUCKET)
+        self.seen: collections.OrderedDict[str, None] = collections.OrderedDict()
+        self.bindings: dict[str, bytes] = {}  # Nostr pubkey hex -> identity key
+        self.keys_of: dict[bytes, collections.deque[str]] = {}
+        self.held: collections.OrderedDict[str, tuple[NostrEvent, bytes]] = (
+            collections.OrderedDict()
+        )
+        self.reassembler = Reassembler()
+        self.stats = collections.Counter[str]()
+        self.inbox_send, self.inbox = trio.open_memory_channel[Delivery | bytes](inbox_size)
+        body = msgpack.packb(
+            {
+                "a": identity.public_key,
+                "s": identity.sign(announce_statement(table_id, self.nkey.public)),
+            },
+            use_bin_type=True,
+        )
+        self.announcement = OutMessage(KIND_ANNOUNCE, body)
+
+    # ---------------------------------------------------------------- running
+    async def run(self, *, task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED) -> None:
+        async with trio.open_nursery() as nursery:
+            for relay in self.relays:
+                nursery.start_soon(relay.run)
+            task_status.started()
+
+    def close(self) -> None:
+        for relay in self.relays:
+            relay.close()
+
+    def _filters(self, newest: int | None) -> Filters:
+        frames: dict[str, Any] = {"kinds": [KIND_FRAME], "#t": [self.keys.tag]}
+        if newest is None:
+            frames["limit"] = self.relays[0].policy.history
+        else:
+            frames["since"] = max(0, newest - HISTORY_SLACK)
+        return [
+            {"kinds": [KIND_ANNOUNCE], "#t": [self.keys.tag], "limit": MAX_BINDINGS},
+            frames,
+            {"kinds": [KIND_CHATTER], "#t": [self.keys.tag]},
+        ]
+
+    def _connected(self, relay: RelayConnection) -> None:
+        # Our announcement first on every connection (the relay may have lost its storage).
+        relay.publish_first(self.announcement)
+
+    def _cut(self, message: OutMessage, max_content: int) -> list[NostrEvent]:
+        return message.events(self.keys, self.nkey, max_content, self.tags)
+
+    async def wait_ready(self, timeout: float) -> bool:
+        """True once a relay has answered our subscription (stored events delivered)."""
+        with trio.move_on_after(timeout):
+            while not any(r.subscribed.is_set() for r in self.relays):
+                async with trio.open_nursery() as nursery:
+                    for relay in self.relays:
+                        nursery.start_soon(_wait_then_cancel, relay, nursery)
+            return True
+        return False
+
+    def describe(self) -> str:
+        parts = []
+        for relay in self.relays:
+            state = "subscribed" if relay.subscribed.is_set() else relay.last_error or "connecting"
+            parts.append(f"{relay.url}: {state}")
+        return "; ".join(parts)
+
+    # ---------------------------------------------------------------- publishing
+    async def publish(self, kind: int, body: bytes) -> None:
+        """To every relay; waits while every relay is too far behind (back-pressure)."""
+        message = OutMessage(kind, body)
+        while True:
+            taken = [r.publish(message) for r in self.relays]
+            if any(taken):
+                self.stats["published"] += 1
+                return
+            await trio.sleep(0.05)
+
+    # ---------------------------------------------------------------- receiving
+    async def _on_event(self, relay: RelayConnection, raw: object) -> None:
+        try:
+            event = parse_event(raw, self.max_incoming_content)
+        except EventError:
+            self.stats["drop_shape"] += 1
+            return
+        if event.kind not in KINDS or event.tag_values("t") != [self.keys.tag]:
+            self.stats["drop_tag"] += 1
+            return
+        if event.pubkey == self.nkey.pubkey:
+            return  # our own, echoed
+        if event.kind == KIND_CHATTER and not relay.subscribed.is_set():
+            # Chatter is ephemeral, but some relays keep it a while: what comes before the end
+            # of the stored events is old news.
+            self.stats["drop_stale"] += 1
+            return
+        if event.id in self.seen:
+            self.stats["duplicate"] += 1
+            return
+        try:
+            plain = self.keys.open(event.content, event.pubkey, event.kind)
+        except SealError:
+            self.stats["drop_stranger"] += 1  # no curve work spent on it
+            return
+        if event.kind != KIND_ANNOUNCE and event.pubkey not in self.bindings:
+            if len(self.held) >= MAX_HELD:
+                self.held.popitem(last=False)
+            self.held[event.id] = (event, plain)
+            return
+        await self._verified(relay, event, plain)
+
+    async def _verified(self, relay: RelayConnection, event: NostrEvent, plain: bytes) -> None:
+        try:
+            verify_event(event)
+        except EventError:
+            self.stats["drop_signature"] += 1
+            return
+        self.seen[event.id] = None
+        while len(self.seen) > 100_000:
+            self.seen.popitem(last=False)
+        if event.kind != KIND_CHATTER and (
+            relay.newest_seen is None or event.created_at > relay.newest_seen
+        ):
+            relay.newest_seen = event.created_at
+        try:
+            body = self.reassembler.add(event.pubkey, plain, trio.current_time())
+        except FragmentError:
+            self.stats["drop_fragment"] += 1
+            return
+        if body is None:
+            return
+        if event.kind == KIND_ANNOUNCE:
+            await self._on_announce(relay, event.pubkey, body)
+        else:
+            await self._on_message(event.pubkey, body)
+
+    async def _on_announce(self, relay: RelayConnection, pubkey: str, body: bytes) -> None:
+        try:
+            value = msgpack.unpackb(body, raw=False, strict_map_key=True)
+            identity, signature = bytes(value["a"]), bytes(value["s"])
+            peer = PeerId(identity)
+        except Exception:  # msgpack and the key check raise unrelated exception types
+            self.stats["drop_announce"] += 1
+            return
+        if not peer.verify(signature, announce_statement(self.table_id, bytes.fromhex(pubkey))):
+            self.stats["drop_announce"] += 1
+            return
+        if identity == self.identity.public_key or pubkey in self.bindings:
+            return
+        known = self.keys_of.get(identity)
+        if known is None:
+            if len(self.keys_of) >= MAX_BINDINGS:
+                self.stats["drop_announce_full"] += 1
+                return
+            known = self.keys_of[identity] = collections.deque()
+        if len(known) >= KEYS_PER_IDENTITY:
+            self.bindings.pop(known.popleft(), None)  # the newest keys of a seat win
+        known.append(pubkey)
+        self.bindings[pubkey] = identity
+        await self.inbox_send.send(identity)  # "peer up"
+        for event_id, (event, plain) in list(self.held.items()):
+            if event.pubkey == pubkey:
+                del self.held[event_id]
+                await self._verified(relay, event, plain)
+
+    async def _on_message(self, pubkey: str, body: bytes) -> None:
+        try:
+            value = msgpack.unpackb(body, raw=False, strict_map_key=True)
+            data = value["d"]
+            to = value.get("to")
+        except Exception:  # msgpack raises a family of unrelated exceptions
+            self.stats["drop_body"] += 1
+            return
+        if not isinstance(data, bytes) or not (to is None or isinstance(to, bytes)):
+            self.stats["drop_body"] += 1
+            return
+        if to is not None and to != self.identity.public_key:
+            return  # a direct message to another seat
+        sender = self.bindings.get(pubkey)
+        if sender is not None:
+            self.stats["delivered"] += 1
+            await self.inbox_send.send(Delivery(sender, data, to is not None))
+
+
+async def _wait_then_cancel(relay: RelayConnection, nursery: trio.Nursery) -> None:
+    await relay.changed.wait()
+    nursery.cancel_scope.cancel()

@@ -1,0 +1,75 @@
+"""The ways in of one seat's node, from its table's metadata: the direct or relay link the node
+always had, plus the table's Nostr relays (:mod:`dealerless.node.nostr`), all under one
+:class:`~dealerless.node.ways.MultiWay`."""
+
+from __future__ import annotations
+
+import ipaddress
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import trio
+
+from dealerless.node.identity import Identity
+from dealerless.node.invite import Invite
+from dealerless.node.links import Link
+from dealerless.node.nostr.link import NostrTable
+from dealerless.node.store import TableMeta
+from dealerless.node.ways import MultiWay, Way
+
+__all__ = ["is_private_address", "start_ways"]
+
+Connector = Callable[[], Awaitable[tuple[Link, dict[str, Any]]]]
+Say = Callable[[str], None]
+
+
+def is_private_address(address: str) -> bool:
+    """Loopback, RFC 1918, link-local, CGNAT or unique-local: not reachable from the internet."""
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        return False  # a name: we cannot tell
+    return ip.is_private or ip.is_loopback or ip.is_link_local or ip in _CGNAT
+
+
+_CGNAT = ipaddress.ip_network("100.64.0.0/10")
+
+
+async def start_ways(
+    nursery: trio.Nursery,
+    meta: TableMeta,
+    identity: Identity,
+    invite: Invite,
+    direct: tuple[str, Connector] | None,
+    say: Say,
+    *,
+    first_timeout: float = 60.0,
+    backoff_cap: float = 10.0,
+) -> Connector:
+    """Start the table's Nostr presence (if it has relays) and every way in (in ``nursery``);
+    the node's connector. ``first_timeout``: how long to try before the table was ever
+    reached (then the node gives up and says what it tried)."""
+    ways = [] if direct is None else [Way(direct[0], direct[1])]
+
+    def host_is(key: bytes) -> bool:
+        if meta.role == "host":
+            return key == identity.public_key
+        return key.hex() == meta.host_key if meta.host_key else invite.is_host(key)
+
+    if meta.nostr:
+        # The join token is the table's Nostr secret: whoever may sit down may read and write.
+        table = NostrTable(meta.nostr, invite.token, invite.table_id, identity, host_is, say=say)
+        await nursery.start(table.run)
+
+        async def open_nostr() -> tuple[Link, dict[str, Any]]:
+            link, joined = await table.open_link()
+            if meta.role != "host" and not meta.host_key:
+                meta.host_key = joined["host"].hex()
+            return link, joined
+
+        count = len(meta.nostr)
+        label = f"Nostr ({count} relay{'s' if count > 1 else ''})"
+        ways.append(Way(label, open_nostr, last_error="connecting", status=table.describe))
+    multi = MultiWay(ways, first_timeout=first_timeout, backoff_cap=backoff_cap, say=say)
+    await nursery.start(multi.run)
+    return multi.connect

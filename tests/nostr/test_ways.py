@@ -1,0 +1,221 @@
+"""The ways in: invites that carry Nostr relays, the host's transport flags, and a MultiWay
+that takes the first way that answers, drops copies and says why each way failed."""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import secrets
+from typing import Any
+
+import pytest
+import trio
+
+from dealerless.client.commands import host as host_command
+from dealerless.node.identity import Identity
+from dealerless.node.invite import Invite, InviteError
+from dealerless.node.links import FatalLinkError, Link, LinkError
+from dealerless.node.nostr.defaults import DEFAULT_RELAYS, parse_relay_list
+from dealerless.node.store import TableMeta
+from dealerless.node.table_ways import is_private_address
+from dealerless.node.ways import MultiWay, Way
+from dealerless.protocol.rules.registry import make_config
+
+HOST = Identity.generate()
+GAME = make_config("tuppen", 4, {})
+
+
+def test_an_invite_carries_nostr_relays_and_stays_short() -> None:
+    lan = dataclasses.replace(
+        Invite.create(HOST.public_key, GAME, 60_000), direct=(("192.168.1.10", 54321),)
+    )
+    default = dataclasses.replace(lan, nostr=DEFAULT_RELAYS)
+    code = default.encode()
+    assert len(code) <= len(lan.encode()) + 4, code  # the default relays cost one small int
+    assert Invite.decode(code).nostr == DEFAULT_RELAYS
+    own = dataclasses.replace(default, nostr=("ws://127.0.0.1:7777", DEFAULT_RELAYS[1]))
+    assert Invite.decode(own.encode()).nostr == ("ws://127.0.0.1:7777", DEFAULT_RELAYS[1])
+
+
+@pytest.mark.parametrize(
+    "bad", [[99], ["http://x"], ["ws://"], [True], "ws://x", ["w"] * 9, 0, 1 << 20, -1]
+)
+def test_an_invite_with_a_bad_relay_list_is_refused(bad: object) -> None:
+    invite = Invite.create(HOST.public_key, GAME, 60_000)
+    tampered = dataclasses.replace(invite, extra={"q": bad})
+    with pytest.raises(InviteError, match="Nostr relay"):
+        Invite.decode(tampered.encode())
+
+
+def test_relay_list_flag() -> None:
+    assert parse_relay_list("ws://a:1, wss://b ,ws://a:1") == ["ws://a:1", "wss://b"]
+    for bad, why in (("", "at least one"), ("http://a", "not a websocket"), ("ws://", "no host")):
+        with pytest.raises(ValueError, match=why):
+            parse_relay_list(bad)
+
+
+def _flags(**kw: Any) -> argparse.Namespace:
+    values = {"nostr": "", "relay": "", "listen": None, "lan_only": False}
+    values.update(kw)
+    return argparse.Namespace(**values)
+
+
+def test_host_transport_flags() -> None:
+    choose = host_command.choose_transports
+    assert choose(_flags()) == (list(DEFAULT_RELAYS), True)  # no flag: internet + LAN
+    assert choose(_flags(lan_only=True)) == ([], True)
+    assert choose(_flags(listen="0.0.0.0:4000")) == ([], True)
+    assert choose(_flags(nostr="ws://127.0.0.1:1")) == (["ws://127.0.0.1:1"], False)
+    assert choose(_flags(nostr="ws://h:1", listen=":0")) == (["ws://h:1"], True)
+    assert choose(_flags(relay="1.2.3.4:5")) == ([], False)
+    with pytest.raises(ValueError, match="--lan-only"):
+        choose(_flags(lan_only=True, nostr="ws://h:1"))
+
+
+def test_the_host_says_when_a_private_address_is_the_only_way_in() -> None:
+    meta = TableMeta("00" * 16, "host", "192.168.1.10", 4000, HOST.public_key.hex())
+    assert "private address" in host_command.private_only_warning(meta)
+    assert "private" in host_command.ways_in(meta)
+    meta.nostr = ["wss://relay.example"]
+    assert host_command.private_only_warning(meta) == ""
+    public = TableMeta("00" * 16, "host", "93.184.216.34", 4000, HOST.public_key.hex())
+    assert host_command.private_only_warning(public) == ""
+    assert [is_private_address(a) for a in ("10.1.2.3", "100.64.0.1", "fd00::1", "8.8.8.8")] == [
+        True,
+        True,
+        True,
+        False,
+    ]
+
+
+class _QueueLink:
+    """A link fed by the test (an in-memory stand-in for one way; the ways' own links are tested
+    over real sockets and relays elsewhere)."""
+
+    def __init__(self) -> None:
+        self.sent: list[dict[str, Any]] = []
+        self.inbox_send, self.inbox = trio.open_memory_channel[dict[str, Any]](100)
+        self.sent_bytes = 0
+
+    async def send(self, message: dict[str, Any]) -> None:
+        self.sent.append(message)
+
+    async def receive(self) -> dict[str, Any]:
+        try:
+            return await self.inbox.receive()
+        except trio.EndOfChannel:
+            raise LinkError("closed") from None
+
+    async def aclose(self) -> None:
+        self.inbox_send.close()
+
+
+def test_multiway_first_answer_wins_copies_are_dropped_and_resends_are_not() -> None:
+    async def main() -> None:
+        fast, slow = _QueueLink(), _QueueLink()
+        host = secrets.token_bytes(32)
+
+        async def open_fast() -> tuple[Link, dict[str, Any]]:
+            return fast, {"t": "joined", "host": host, "members": [host]}
+
+        async def open_slow() -> tuple[Link, dict[str, Any]]:
+            await trio.sleep(0.5)
+            return slow, {"t": "joined", "host": host, "members": [host]}
+
+        ways = MultiWay([Way("fast", open_fast), Way("slow", open_slow)])
+        async with trio.open_nursery() as nursery:
+            await nursery.start(ways.run)
+            link, joined = await ways.connect()
+            assert joined["host"] == host
+            await trio.sleep(1)  # the slow way is open too now
+            await link.send({"t": "send", "data": b"x"})
+            assert fast.sent == slow.sent == [{"t": "send", "data": b"x"}]
+            message = {"t": "msg", "from": host, "data": b"frame"}
+            await fast.inbox_send.send(message)
+            await slow.inbox_send.send(dict(message))
+            assert await link.receive() == message
+            with trio.move_on_after(0.5):
+                raise AssertionError(f"a copy came through: {await link.receive()}")
+            await trio.sleep(2.5)  # past the window: the same bytes again are a re-send
+            await slow.inbox_send.send(dict(message))
+            assert await link.receive() == message
+            nursery.cancel_scope.cancel()
+
+    trio.run(main)
+
+
+def test_multiway_says_which_ways_it_tried_and_why_they_failed() -> None:
+    async def main() -> None:
+        async def refused() -> tuple[Link, dict[str, Any]]:
+            raise LinkError("cannot connect to 192.168.1.10:4000: connection refused")
+
+        async def wrong_host() -> tuple[Link, dict[str, Any]]:
+            raise FatalLinkError("10.0.0.1:4000 is not who the invite says")
+
+        ways = MultiWay(
+            [Way("direct 192.168.1.10:4000", refused), Way("relay 10.0.0.1:4000", wrong_host)],
+            first_timeout=2.0,
+        )
+        async with trio.open_nursery() as nursery:
+            await nursery.start(ways.run)
+            with pytest.raises(FatalLinkError) as caught:
+                await ways.connect()
+            text = str(caught.value)
+            assert "within 2 s" in text
+            assert "direct 192.168.1.10:4000: cannot connect" in text and "refused" in text
+            assert "relay 10.0.0.1:4000: 10.0.0.1:4000 is not who the invite says" in text
+            nursery.cancel_scope.cancel()
+
+    trio.run(main)
+
+
+def test_a_joiner_that_reaches_nothing_says_what_it_tried_and_gives_up(tmp_path: Any) -> None:
+    from dealerless.client.bench.nostr_relay import free_port
+    from dealerless.node.app import join_table
+    from dealerless.node.drivers import NodeOptions
+
+    closed_direct, closed_relay = free_port(), free_port()
+    invite = dataclasses.replace(
+        Invite.create(HOST.public_key, GAME, 60_000),
+        direct=(("127.0.0.1", closed_direct),),
+        nostr=(f"ws://127.0.0.1:{closed_relay}",),
+    )
+    said: list[str] = []
+
+    async def main() -> int:
+        with trio.fail_after(30):
+            return await join_table(
+                Identity.generate(),
+                tmp_path,
+                invite,
+                name="j",
+                bot=True,
+                say=said.append,
+                options=NodeOptions(first_join_wait=6.0),
+            )
+
+    assert trio.run(main) == 1
+    final = said[-1]  # the last line the node says: why it gave up
+    assert "nothing answered within 6 s" in final, said
+    assert f"direct 127.0.0.1:{closed_direct}: cannot connect" in final
+    assert f"Nostr (1 relay): connecting (ws://127.0.0.1:{closed_relay}: " in final
+    assert f"connect to 127.0.0.1:{closed_relay} failed" in final  # which relay, and why
+
+
+def test_critical_path_hops_count_runs_of_one_author() -> None:
+    from dealerless.client.bench.hand import critical_path_hops
+
+    def acc(seat: int) -> dict[str, Any]:
+        return {"ev": "acc", "seat": seat}
+
+    events = [
+        acc(3),  # the previous hand: not counted
+        {"ev": "hand", "hand": 1},
+        *[acc(s) for s in (0, 1, 2, 0, 0, 1, 2)],  # runs: 0 | 1 | 2 | 0 0 | 1 | 2
+        {"ev": "dealt", "hand": 1},
+        acc(1),
+        {"ev": "hand", "hand": 2},
+        acc(2),
+        {"ev": "dealt", "hand": 2},
+    ]
+    assert critical_path_hops(events) == [6, 1]
