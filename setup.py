@@ -18,4 +18,6 @@ for top in TOP_LEVEL:
     packages.extend(f"dealerless.{top}.{sub}" for sub in find_packages(top))
 
 package_data = {p: ["py.typed"] for p in packages if p != "dealerless"}
+# the rules viewer's rule books (client/tui/rules_book.py)
+package_data["dealerless.client.tui"].append("rules/*.md")
 setup(packages=packages, package_dir=package_dir, package_data=package_data)

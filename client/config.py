@@ -8,7 +8,7 @@ with ``--home DIR`` / ``$DEALERLESS_HOME``. Read with :mod:`tomllib`, written at
 
     name = "ann"
     language = "de"            # en, de or nl; empty: from the locale
-    level = "normal"           # bot strength, for the commands that take --level
+    level = "strong"           # bot strength (strong, normal, basic): play --level, join --level
     time_per_move = 120        # seconds a seat may think at its step
     ascii = false              # suit letters instead of symbols
 
@@ -50,7 +50,7 @@ __all__ = [
 CONFIG_NAME = "config.toml"
 MAX_CONFIG_BYTES = 256 * 1024
 LANGUAGES = ("en", "de", "nl")
-LEVELS = ("easy", "normal", "hard")
+LEVELS = ("strong", "normal", "basic")  # client/bots: what a person may choose
 MAX_TIME_PER_MOVE_S = 24 * 3600
 
 
@@ -62,9 +62,10 @@ class ConfigFileError(Exception):
 class Config:
     name: str = field(default_factory=user_name)
     language: str = ""
-    level: str = "normal"
+    level: str = "strong"
     time_per_move: int = 120
     ascii: bool = False
+    result_pause: int = 0  # seconds the result panel stays after the game goes on; 0: until closed
     nostr_relays: list[str] = field(default_factory=list)
     start_game: str = "tuppen"
     start_bots: int = 3
@@ -80,6 +81,7 @@ class Config:
             "level": self.level,
             "time_per_move": self.time_per_move,
             "ascii": self.ascii,
+            "result_pause": self.result_pause,
             "nostr": {"relays": list(self.nostr_relays)},
             "start": {"game": self.start_game, "bots": self.start_bots},
         }
@@ -90,7 +92,10 @@ class Config:
     @classmethod
     def from_toml(cls, doc: dict[str, Any], where: str) -> Config:
         config = cls()
-        known = {"name", "language", "level", "time_per_move", "ascii", "nostr", "start", "rules"}
+        known = {
+            "name", "language", "level", "time_per_move", "ascii", "result_pause", "nostr",
+            "start", "rules",
+        }
         _no_unknown(doc, known, where, "")
         config.name = _typed(doc, "name", str, config.name, where)
         config.language = _typed(doc, "language", str, config.language, where)
@@ -105,6 +110,9 @@ class Config:
                 f"{where}: time_per_move must be 1..{MAX_TIME_PER_MOVE_S} seconds"
             )
         config.ascii = _typed(doc, "ascii", bool, config.ascii, where)
+        config.result_pause = _typed(doc, "result_pause", int, config.result_pause, where)
+        if not 0 <= config.result_pause <= 600:
+            raise ConfigFileError(f"{where}: result_pause must be 0..600 seconds")
         nostr = _typed(doc, "nostr", dict, {}, where)
         _no_unknown(nostr, {"relays"}, where, "nostr.")
         relays = _typed(nostr, "relays", list, [], where, "nostr.")

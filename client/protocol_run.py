@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -16,11 +17,15 @@ class DivergedError(ProtocolSimError):
 
 
 def simulate_game(
-    config: GameConfig, seed: int, transcript_dir: Path | None, number: int
+    config: GameConfig,
+    seed: int,
+    transcript_dir: Path | None,
+    number: int,
+    lineup: Sequence[str] | None = None,
 ) -> dict[str, Any]:
     rng = random.Random(seed)  # noqa: S311 - bot choices and delivery order only
     sim = start_game(config, rng, shuffle=True)
-    run_game(sim, rng)
+    run_game(sim, rng, lineup=lineup)
     first = sim.machines[0]
     for seat, machine in enumerate(sim.machines[1:], 1):
         if machine.records != first.records or machine.state_hash() != first.state_hash():

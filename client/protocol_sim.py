@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import random
 import secrets
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from dealerless.client.bots import bot_for
+from dealerless.client.bots import lineup_bot
 from dealerless.protocol.messages import IdentityKey
 from dealerless.protocol.rules.base import GameConfig
 from dealerless.protocol.table import SeatInfo, TableConfig, TableMachine
@@ -123,9 +123,16 @@ def start_game(
     return sim
 
 
-def run_game(sim: ProtocolGame, rng: random.Random, *, max_moves: int = 20_000) -> None:
-    """Deliver and let the bots move until every machine has finished the game."""
-    bot = bot_for(sim.table.game.game)
+def run_game(
+    sim: ProtocolGame,
+    rng: random.Random,
+    *,
+    max_moves: int = 20_000,
+    lineup: Sequence[str] | None = None,
+) -> None:
+    """Deliver and let the bots move until every machine has finished the game; ``lineup``:
+    the bot kind of every seat (default: basic)."""
+    bot = lineup_bot(sim.table.game.game, lineup)
     moves = 0
     tried: set[tuple[int, bytes]] = set()
     while not all(m.over for m in sim.machines):

@@ -8,10 +8,10 @@ bots still only look at what their seat may know. Randomness here is a seeded
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 
-from dealerless.client.bots import Bot, bot_for
+from dealerless.client.bots import Bot, lineup_bot
 from dealerless.protocol.cards import DECK, Card
 from dealerless.protocol.rules.base import (
     Action,
@@ -29,6 +29,11 @@ MAX_STEPS_PER_HAND = 2000
 
 class SimulationError(RuntimeError):
     """A game that did not progress or end (a bug in an engine or bot)."""
+
+
+class HiddenInformationError(SimulationError):
+    """A bot chose differently on the all-seeing engine than on its seat's view: it read
+    something its seat cannot know."""
 
 
 @dataclass
@@ -95,10 +100,15 @@ def play_game(
     *,
     max_hands: int = 10_000,
     on_step: StepHook | None = None,
+    lineup: Sequence[str] | None = None,
+    bots: Sequence[Bot] | None = None,
 ) -> GameRecord:
+    """One engine-only game; ``lineup`` names the bot kind of every seat (default: basic),
+    or ``bots`` gives every seat's chooser (benchmarks wrap them)."""
+    _check_lineup(config, lineup)
     rng = random.Random(seed)
     engine = new_engine(config, first_dealer=rng.randrange(config.players))
-    bot = bot_for(config.game)
+    bot = lineup_bot(config.game, lineup) if bots is None else _per_seat(bots)
     record = GameRecord(config)
     while engine.outcome is None:
         if len(record.hands) >= max_hands:
@@ -113,20 +123,44 @@ class DivergenceError(SimulationError):
     """Two views of the same game disagree on the public state."""
 
 
+def _per_seat(bots: Sequence[Bot]) -> Bot:
+    def choose(engine: Engine, seat: int, rng: random.Random, required: bool) -> Action | None:
+        return bots[seat](engine, seat, rng, required)
+
+    return choose
+
+
+def _check_lineup(config: GameConfig, lineup: Sequence[str] | None) -> None:
+    if lineup is not None and len(lineup) != config.players:
+        raise ValueError(f"{config.players} seats need {config.players} kinds, got {len(lineup)}")
+
+
 def play_game_with_views(
-    config: GameConfig, seed: int, *, max_hands: int = 10_000
+    config: GameConfig,
+    seed: int,
+    *,
+    max_hands: int = 10_000,
+    lineup: Sequence[str] | None = None,
+    check_hidden: bool = False,
 ) -> tuple[GameRecord, int]:
     """Play a game as the peers would see it: one view engine per seat that only learns its own
     cards and the revealed ones, plus an all-seeing referee engine. Each bot decides on its own
     seat's view; card plays carry deck positions. After every step all engines must agree on
     the public digest. Returns the record and the number of steps checked.
+
+    With ``check_hidden`` every decision is also asked of the same bot on the all-seeing
+    referee with the same random state; a different choice raises
+    :class:`HiddenInformationError`.
     """
+    _check_lineup(config, lineup)
     rng = random.Random(seed)
     dealer = rng.randrange(config.players)
     referee = new_engine(config, first_dealer=dealer)
     views = [new_engine(config, first_dealer=dealer) for _ in range(config.players)]
     engines = [referee, *views]
-    bot = bot_for(config.game)
+    bot = lineup_bot(config.game, lineup)
+    if check_hidden:
+        bot = _blind_checked(bot, referee)
     record = GameRecord(config)
     steps = 0
 
@@ -195,3 +229,25 @@ def _next_action_on_views(
         slot = next(s for s in views[chosen.seat].hand(chosen.seat) if s.card == chosen.card)
         chosen = replace(chosen, position=slot.position)
     return chosen
+
+
+def _blind_checked(bot: Bot, referee: Engine) -> Bot:
+    """A bot that asks ``bot`` on the referee first (with a copy of the random state), then on
+    the view, and insists on the same move and the same random state afterwards."""
+
+    def choose(engine: Engine, seat: int, rng: random.Random, required: bool) -> Action | None:
+        twin = random.Random()
+        twin.setstate(rng.getstate())
+        seen_all = bot(referee, seat, twin, required)
+        chosen = bot(engine, seat, rng, required)  # the seat's view
+        same_card = (seen_all is None) == (chosen is None) and (
+            seen_all is None or chosen is None or replace(seen_all, position=None)
+            == replace(chosen, position=None)
+        )
+        if not same_card or twin.getstate() != rng.getstate():
+            raise HiddenInformationError(
+                f"seat {seat}: {seen_all} on the all-seeing engine, {chosen} on its view"
+            )
+        return chosen
+
+    return choose

@@ -36,6 +36,8 @@ def play_argv(settings: Settings, choice: StartChoice) -> list[str]:
         str(choice.bots),
         "--timeout",
         str(settings.timeout_s),
+        "--level",
+        settings.level,
         *_rules(settings, choice.game),
         *_common(settings),
     ]

@@ -52,10 +52,12 @@ async def local_game(
     step_timeout_ms: int = 60_000,
     bot_output: int | None = subprocess.DEVNULL,
     on_ready: Callable[[TableMeta], None] | None = None,
+    bot_level: str = "strong",
 ) -> int:
     """Play one game (async; see :func:`run_local_game`). If cancelled (the player left),
     the bot processes are killed. ``cli``: the command line that runs ``dealerless`` (for
-    example ``[sys.executable, "-m", "dealerless"]``); each bot runs ``cli + ["join", ...]``."""
+    example ``[sys.executable, "-m", "dealerless"]``); each bot runs ``cli + ["join", ...]``
+    at ``bot_level``."""
     if bots + 1 != game_config.players:
         raise ValueError(f"{game_config.players} seats need {game_config.players - 1} bots")
     with tempfile.TemporaryDirectory(prefix="dealerless-local-") as tmp:
@@ -79,6 +81,8 @@ async def local_game(
                     f"bot{number}",
                     "--linger",
                     "5",
+                    "--level",
+                    bot_level,
                 ]
                 proc = subprocess.Popen(  # noqa: S603
                     args, stdin=subprocess.PIPE, stdout=bot_output, stderr=bot_output
@@ -129,6 +133,7 @@ def run_local_game(
     say: Callable[[str], None] = print,
     step_timeout_ms: int = 60_000,
     bot_output: int | None = subprocess.DEVNULL,
+    bot_level: str = "strong",
 ) -> int:
     """Play one game: seat 0 in this process (``driver``), ``bots`` bot seats as separate
     processes started with ``cli``. Returns 0 for a complete game whose transcript verified.
@@ -146,5 +151,6 @@ def run_local_game(
             say=say,
             step_timeout_ms=step_timeout_ms,
             bot_output=bot_output,
+            bot_level=bot_level,
         )
     )

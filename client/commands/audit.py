@@ -4,10 +4,14 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
+from collections.abc import Sequence
 
 from dealerless.client.commands.games import add_home, resolve_game_file
+from dealerless.client.tui.safe_text import printable
 from dealerless.protocol.rules.base import ConfigError
+from dealerless.protocol.rules.registry import game_spec
 from dealerless.protocol.table.audit import AuditReport, audit_records
 from dealerless.protocol.table.config import TableConfig
 from dealerless.protocol.transcript import TranscriptError, TranscriptReader
@@ -38,29 +42,54 @@ def read_transcript(path: str) -> tuple[TableConfig, list[bytes]]:
 
 
 def _text(report: AuditReport) -> str:
-    names = [s.name for s in report.config.seats]
+    """The report for a person: seats by name (counted from 1 where a number is shown), scores
+    as "name +1", every name and reason escaped, no Python lists."""
+    names = [printable(s.name, 24) for s in report.config.seats]
+
+    def who(seat: int | None) -> str:
+        if seat is None or not 0 <= seat < len(names):
+            return "nobody" if seat is None else f"seat {seat + 1}"
+        return names[seat]
+
+    def seats(numbers: Sequence[int]) -> str:
+        return ", ".join(who(s) for s in numbers) or "nobody"
+
+    def scores(values: Sequence[int], signed: bool) -> str:
+        if signed:
+            return ", ".join(f"{who(s)} {v:+d}" for s, v in enumerate(values) if v) or "no change"
+        return ", ".join(f"{who(s)} {v}" for s, v in enumerate(values))
+
+    def reason(text: str) -> str:  # the rules' reasons count seats from 0
+        return _SEAT.sub(lambda m: who(int(m.group(1))), printable(text, 300))
+
+    spec = game_spec(report.config.game.game)
     lines = [
-        f"{report.config.game.game}, {report.config.players} seats; {report.records} records",
+        f"{spec.title}, {report.config.players} seats: {', '.join(names)};"
+        f" {report.records} records",
         f"table {report.config.table_id.hex()}, configuration {report.config.digest().hex()}",
     ]
-    lines += [f"  seat {s['seat']}: {s['name']}  {s['fingerprint']}" for s in report.seats()]
+    lines += [
+        f"  seat {s['seat'] + 1}: {printable(str(s['name']), 24)}  {s['fingerprint']}"
+        for s in report.seats()
+    ]
     for hand in report.hands:
-        flag = " (aborted)" if hand.aborted else ""
+        how = "voided" if hand.aborted else f"won by {seats(hand.winners)}"
         lines.append(
-            f"hand {hand.hand}{flag}: winners {list(hand.winners)}, change {list(hand.deltas)}"
-            f" - {hand.reason}"
+            f"hand {hand.hand}: {how} ({reason(hand.reason)});"
+            f" {spec.score_kind}: {scores(hand.deltas, True)}"
         )
     for caught in report.caught:
         lines.append(
-            f"caught: {names[caught.culprit]} in hand {caught.hand} - {caught.reason}"
+            f"caught: {who(caught.culprit)} in hand {caught.hand}: {reason(caught.reason)}"
             " (evidence checked)"
         )
     for silence in report.silences:
-        lines.append(f"silent: {names[silence.seat]} in hand {silence.hand} ({silence.phase})")
+        lines.append(f"silent: {who(silence.seat)} in hand {silence.hand} ({silence.phase})")
     if report.failure is not None:
-        who = "nobody (damage of the file)" if report.culprit is None else names[report.culprit]
+        signer = "nobody (damage of the file)" if report.culprit is None else who(report.culprit)
         lines.append(
-            f"DAMAGED at record {report.failure_record}: {report.failure} (signed by: {who})"
+            f"DAMAGED at record {report.failure_record}: {reason(report.failure)}"
+            f" (signed by: {signer})"
         )
     else:
         state = {
@@ -70,8 +99,12 @@ def _text(report: AuditReport) -> str:
             if report.not_started
             else "incomplete: the transcript stops before the end",
         }[str(report.verdict)]
-        lines.append(f"verified: {state}; standing {list(report.standings)}")
+        winners = f"; winners {seats(report.winners)}" if report.complete else ""
+        lines.append(f"verified: {state}; standings {scores(report.standings, False)}{winners}")
     return "\n".join(lines)
+
+
+_SEAT = re.compile(r"\bseat (\d+)\b")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -89,8 +122,10 @@ def run(args: argparse.Namespace) -> int:
         print(f"dealerless audit: {args.file}: {exc}", file=sys.stderr)
         return 1
     except Exception as exc:  # a crafted header: say what, never a traceback
-        print(f"dealerless audit: {args.file}: unreadable: {type(exc).__name__}: {exc}",
-              file=sys.stderr)
+        print(
+            f"dealerless audit: {args.file}: unreadable: {type(exc).__name__}: {exc}",
+            file=sys.stderr,
+        )
         return 1
     report = audit_records(config, frames)
     if args.json:

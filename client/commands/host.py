@@ -9,7 +9,13 @@ from pathlib import Path
 import trio
 
 from dealerless.client.bots.driver import BotDriver
-from dealerless.client.commands.play import add_screen_arguments, plain_mode, run_on_screen
+from dealerless.client.commands.play import (
+    add_screen_arguments,
+    line_driver,
+    line_say,
+    plain_mode,
+    run_on_screen,
+)
 from dealerless.client.config import apply_config
 from dealerless.node.app import EventLog, host_table, logged_say, stderr_say
 from dealerless.node.cli_common import (
@@ -162,7 +168,8 @@ def run(args: argparse.Namespace) -> int:
                 bot_driver=BotDriver,
                 transcript=args.transcript,
                 step_timeout_ms=step_timeout_ms,
-                say=say,
+                driver=None if args.bot else line_driver(args),
+                say=say if args.bot else line_say(args, say),
                 log=log,
                 options=node_options(args),
                 on_ready=ready,
@@ -270,4 +277,4 @@ def _full_screen(
             direct=direct,
         )
 
-    return run_on_screen(session, node_main, args)
+    return run_on_screen(session, node_main, args, data_dir=home)

@@ -9,7 +9,14 @@ from pathlib import Path
 import trio
 
 from dealerless.client.bots.driver import BotDriver
-from dealerless.client.commands.play import add_screen_arguments, plain_mode, run_on_screen
+from dealerless.client.commands.play import (
+    add_level_argument,
+    add_screen_arguments,
+    line_driver,
+    line_say,
+    plain_mode,
+    run_on_screen,
+)
 from dealerless.client.config import apply_config
 from dealerless.node.app import EventLog, join_table, logged_say, stderr_say
 from dealerless.node.cli_common import (
@@ -41,13 +48,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--name", default="", help="your name at the table")
     add_common(parser)
     add_floor(parser)
+    add_level_argument(parser, "with --bot: the bot's level")
     add_screen_arguments(parser)
 
 
 def run(args: argparse.Namespace) -> int:
     apply_config(args)
     try:
-        args.code = read_invite_code(args.code, args.invite_file)
+        # white space dropped: a code pasted over two lines (the lobby's quoted join command)
+        args.code = "".join(read_invite_code(args.code, args.invite_file).split())
         invite = Invite.decode(args.code)
     except (InviteError, ValueError) as exc:
         print(f"dealerless join: {exc}", file=sys.stderr)
@@ -67,11 +76,12 @@ def run(args: argparse.Namespace) -> int:
                 identity,
                 home,
                 invite,
-                name=args.name or default_name(),
+                name=args.name or (bot_name(identity) if args.bot else default_name()),
                 bot=args.bot,
-                bot_driver=BotDriver,
+                bot_driver=lambda: BotDriver(level=args.level),
                 transcript=args.transcript,
-                say=say,
+                driver=None if args.bot else line_driver(args),
+                say=say if args.bot else line_say(args, say),
                 log=log,
                 options=node_options(args),
             )
@@ -79,6 +89,12 @@ def run(args: argparse.Namespace) -> int:
     finally:
         if log is not None:
             log.close()
+
+
+def bot_name(identity: Identity) -> str:
+    """A ``--bot`` seat's name when none is given: "bot" and its fingerprint's first letters
+    (so two bots can be told apart), never the login name or "player"."""
+    return f"bot-{identity.fingerprint[:4].lower()}"
 
 
 def _full_screen(args: argparse.Namespace, identity: Identity, home: Path, invite: Invite) -> int:
@@ -113,7 +129,7 @@ def _full_screen(args: argparse.Namespace, identity: Identity, home: Path, invit
         )
 
     try:
-        return run_on_screen(session, node_main, args)
+        return run_on_screen(session, node_main, args, data_dir=home)
     finally:
         if log is not None:
             log.close()

@@ -21,8 +21,12 @@ from dealerless.protocol.rules.registry import game_names, game_spec, make_confi
 from dealerless.protocol.table.config import MAX_STEP_TIMEOUT_MS
 
 if TYPE_CHECKING:
+    from dealerless.client.line_mode import TextLineDriver
     from dealerless.client.tui.node_session import DriverSession
+    from dealerless.client.tui.settings import Settings
     from dealerless.node.drivers import Driver
+
+Say = Callable[[str], None]
 
 HELP = "play a local game against bots (full screen; --plain for line mode)"
 
@@ -45,7 +49,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="KEY=VALUE",
         help="a house-rule option; see `dealerless rules GAME`",
     )
-    parser.add_argument("--name", default="", help="your name at the table")
+    parser.add_argument(
+        "--name", default="", help="your name at the table (default: from the settings)"
+    )
+    add_level_argument(parser, "the bots' level")
     parser.add_argument(
         "--timeout",
         type=int,
@@ -78,6 +85,17 @@ def games_home(args: argparse.Namespace) -> Path:
     return data_dir(getattr(args, "home", None))
 
 
+def add_level_argument(parser: argparse.ArgumentParser, what: str) -> None:
+    from dealerless.client.bots import DEFAULT_LEVEL, LEVELS
+
+    parser.add_argument(
+        "--level",
+        choices=LEVELS,
+        default=None,
+        help=f"{what}: {', '.join(LEVELS)} (default: the settings file's, else {DEFAULT_LEVEL})",
+    )
+
+
 def add_screen_arguments(parser: argparse.ArgumentParser) -> None:
     """The options of the full-screen client (shared by play, host and join)."""
     from dealerless.client.tui.i18n import LANGUAGES
@@ -92,23 +110,64 @@ def add_screen_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--mono", action="store_true", help="no colours")
 
 
+def saved_settings() -> Settings:
+    """The start screen's settings (name, language, time per move, suit letters, result
+    panel): the commands use them where no option is given."""
+    from dealerless.client.tui.settings import Settings
+
+    return Settings.load()
+
+
+def screen_language(args: argparse.Namespace) -> str:
+    """--lang, else the language saved in the settings, else the locale's."""
+    from dealerless.client.tui.i18n import detect_language
+    from dealerless.client.tui.settings import Settings
+
+    if args.lang:
+        return detect_language(args.lang)
+    if Settings.default_path().is_file():
+        return detect_language(saved_settings().lang)
+    return detect_language(None)
+
+
 def run_on_screen(
-    session: DriverSession, node_main: Callable[[], Awaitable[int]], args: argparse.Namespace
+    session: DriverSession,
+    node_main: Callable[[], Awaitable[int]],
+    args: argparse.Namespace,
+    *,
+    data_dir: Path | None = None,
 ) -> int:
     """The lobby, then the table screen, of a seat played by ``node_main``, with the screen
-    options of :func:`add_screen_arguments`."""
+    options of :func:`add_screen_arguments`; ``data_dir``: where the node keeps the table's
+    transcript (the game-over panel says so)."""
     from dealerless.client.logs import screen_mode
-    from dealerless.client.tui.i18n import detect_language
     from dealerless.client.tui.lobby import run_node_client
 
+    settings = saved_settings()
     with screen_mode():
         return run_node_client(
             session,
             node_main,
-            lang=detect_language(args.lang),
-            unicode=not args.ascii,
+            lang=screen_language(args),
+            unicode=not (args.ascii or settings.ascii),
             mono=args.mono,
+            result_pause=float(settings.result_pause_s),
+            data_dir=data_dir,
         )
+
+
+def line_driver(args: argparse.Namespace) -> TextLineDriver:
+    """The line-mode driver of a seat played by a person (``--plain``)."""
+    from dealerless.client.line_mode import TextLineDriver
+
+    return TextLineDriver(screen_language(args), unicode=not args.ascii)
+
+
+def line_say(args: argparse.Namespace, write: Callable[[str], None] | None = None) -> Say:
+    """The node's messages in line mode, in the screen's words (stderr by default)."""
+    from dealerless.client.line_mode import plain_say
+
+    return plain_say(screen_language(args), write)
 
 
 def plain_mode(args: argparse.Namespace) -> bool:
@@ -121,22 +180,22 @@ def run(args: argparse.Namespace) -> int:
     apply_config(args)
     spec = game_spec(args.game)
     bots = args.bots if args.bots is not None else min(3, spec.max_players - 1)
+    settings = saved_settings()
+    timeout = args.timeout if args.timeout is not None else settings.timeout_s
     try:
         config = make_config(args.game, bots + 1, parse_rule_args(args.game, args.rule))
-        step_ms = args.timeout * 1000
-        if args.timeout < 1 or step_ms > MAX_STEP_TIMEOUT_MS:
+        step_ms = timeout * 1000
+        if timeout < 1 or step_ms > MAX_STEP_TIMEOUT_MS:
             raise ConfigError(f"--timeout must be 1..{MAX_STEP_TIMEOUT_MS // 1000} s")
     except ConfigError as exc:
         print(f"dealerless play: {exc}", file=sys.stderr)
         return 2
-    name = args.name or user_name("you")
+    name = args.name or settings.name or user_name("you")
     if plain_mode(args) or args.bot:
         from dealerless.client.bots.driver import BotDriver
-        from dealerless.node.app import stderr_say
-        from dealerless.node.line_driver import LineDriver
         from dealerless.node.local_game import run_local_game
 
-        driver: Driver = BotDriver() if args.bot else LineDriver(unicode=not args.ascii)
+        driver: Driver = BotDriver(level=args.level) if args.bot else line_driver(args)
         return run_local_game(
             config,
             bots,
@@ -144,8 +203,9 @@ def run(args: argparse.Namespace) -> int:
             cli=dealerless_command(),
             home=games_home(args),
             name=name,
-            say=stderr_say(),
+            say=line_say(args),
             step_timeout_ms=step_ms,
+            bot_level=args.level,
         )
 
     from dealerless.client.tui.node_session import DriverSession, LobbyState
@@ -167,6 +227,7 @@ def run(args: argparse.Namespace) -> int:
             say=logged_say(session.say),
             step_timeout_ms=step_ms,
             on_ready=session.on_ready,
+            bot_level=args.level,
         )
 
     return run_on_screen(session, node_main, args)

@@ -31,11 +31,8 @@ def plain_text(replay: object, lang: str, unicode: bool) -> list[str]:
     assert isinstance(replay, Replay)
     look = P.Look(lang, unicode)
     final = replay.snapshots[-1]
-    lines = [
-        f"{final.title}: "
-        + ", ".join(f"seat {i} {name}" for i, name in enumerate(final.names))
-        + f"; {len(replay.records)} records",
-    ]
+    names = P.names_text(final, range(final.players), look)
+    lines = [tr(lang, "replay.header", title=final.title, names=names, n=len(replay.records))]
     lines.extend(P.log_lines(final, look))
     lines.append("")
     lines.extend(P.summary(final, look, final.results[-1] if final.results else None))

@@ -73,4 +73,4 @@ def _full_screen(
             options=node_options(args),
         )
 
-    return run_on_screen(session, node_main, args)
+    return run_on_screen(session, node_main, args, data_dir=home)

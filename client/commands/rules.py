@@ -15,6 +15,11 @@ HELP = "list the games, their options and defaults"
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("game", nargs="?", help="one game (default: all)")
     parser.add_argument("--json", action="store_true", help="print JSON")
+    parser.add_argument("--lang", default=None, help="en, de or nl (default: from the locale)")
+    parser.add_argument("--ascii", action="store_true", help="suit letters instead of symbols")
+    parser.add_argument(
+        "--options-only", action="store_true", help="only the options, not the rule book"
+    )
 
 
 def _spec_json(spec: GameSpec) -> dict[str, object]:
@@ -71,6 +76,15 @@ def run(args: argparse.Namespace) -> int:
         return 2
     if args.json:
         print(json.dumps([_spec_json(s) for s in specs], indent=2))
-    else:
+    elif args.options_only or not args.game:
         print("\n\n".join(_spec_text(s) for s in specs))
+        if not args.game:
+            print("\n(`dealerless rules GAME` shows the rules of one game: card order, a hand,")
+            print(" the house rules and an example)")
+    else:
+        from dealerless.client.tui.i18n import detect_language
+        from dealerless.client.tui.rules_book import rules_lines
+
+        lang = detect_language(args.lang)
+        print("\n".join(rules_lines(specs[0].name, lang, 78, unicode=not args.ascii)))
     return 0

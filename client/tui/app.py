@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import textwrap
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
@@ -49,6 +50,11 @@ class UiState:
     summary: HandResult | None = None
     summary_game: bool = False
     results_seen: int = 0
+    waiting_results: list[HandResult] = field(default_factory=list)  # not shown yet
+    went_on_at: float | None = None  # when the game went on under the open result panel
+    history: bool = False
+    history_top: int = 0  # first line of the hand history shown
+    log_back: int = 0  # lines the move log is scrolled back from the newest
     message: str = ""
     sent: list[Action] = field(default_factory=list)
 
@@ -66,12 +72,18 @@ class TableApp:
         output: Output | None = None,
         clock: Callable[[], float] | None = None,
         replay: ReplaySession | None = None,
+        result_pause: float = 0.0,
+        data_dir: Path | None = None,
     ) -> None:
         self.session = session
         self.replay = replay
         self.look = P.Look(lang, unicode)
         self.ui = UiState()
         self.save_dir = save_dir
+        # 0: the result panel stays until closed; else it closes this long after the game
+        # went on underneath it (the next hand started)
+        self.result_pause = result_pause
+        self.data_dir = data_dir  # where the node keeps every table's transcript (if known)
         self._clock = clock
         self._t0 = time.monotonic()
         self.chat_buffer = Buffer(multiline=False, accept_handler=self._send_chat)
@@ -82,9 +94,14 @@ class TableApp:
         lang_ = lang
         floats = [
             overlay(
-                text_window(lambda: [("", tr(lang_, "help.text"))]),
+                text_window(self._help_text),
                 tr(lang_, "help.title"),
                 lambda: self.ui.help,
+            ),
+            overlay(
+                text_window(self._history_text, wrap=False),
+                tr(lang_, "history.title"),
+                lambda: self.ui.history,
             ),
             overlay(
                 text_window(lambda: [("class:error", tr(lang_, "quit.confirm"))], width=40),
@@ -100,17 +117,18 @@ class TableApp:
         self.chat_control = BufferControl(self.chat_buffer)
         root = table_layout(
             header=lambda: P.header(self.snap, self.look),
-            seats=lambda: P.seats(self.snap, self.look),
+            seats=lambda: P.seats(self.snap, self.look, self._now()),
             seats_height=snap.players,
             trick=lambda: P.trick(self.snap, self.look),
             hand=lambda: P.hand(self.snap, self.look, self.ui.selected),
             actions=lambda: P.actions(self.snap, self.look, self.ui.chooser, self.ui.chosen),
             status=self._status_text,
-            log=lambda: [("class:log", "\n".join(P.log_lines(self.snap, self.look)))],
+            log=self._log_text,
             chat=lambda: [("class:chat", "\n".join(P.chat_lines(self.snap, self.look)))],
             chat_input=self.chat_control,
             chat_active=lambda: self.chat_active,
             floats=floats,
+            too_small=self._too_small_text,
         )
         self.layout = Layout(root)
         self.app: Application[int] = Application(
@@ -156,12 +174,23 @@ class TableApp:
 
     def _before_render(self) -> None:
         self._pinned = snap = self.session.snapshot()
-        if len(snap.results) > self.ui.results_seen:
-            self.ui.results_seen = len(snap.results)
-            self.ui.summary = snap.results[-1]
-            self.ui.chooser = None
-        if snap.over and not self.ui.summary_game and self.ui.summary is None:
-            self.ui.summary_game = True
+        ui = self.ui
+        if len(snap.results) > ui.results_seen:
+            # every result is shown, one after the other: none is replaced by the next
+            ui.waiting_results.extend(snap.results[ui.results_seen :])
+            ui.results_seen = len(snap.results)
+        if ui.summary is not None and self.result_pause > 0:
+            went_on = snap.over or snap.hand_number > ui.summary.hand_number
+            if went_on and ui.went_on_at is None:
+                ui.went_on_at = time.monotonic()
+            if ui.went_on_at is not None and time.monotonic() - ui.went_on_at >= self.result_pause:
+                self.close_summary()
+        if ui.summary is None and ui.waiting_results:
+            ui.summary = ui.waiting_results.pop(0)
+            ui.went_on_at = None
+            ui.chooser = None
+        if snap.over and not ui.summary_game and ui.summary is None:
+            ui.summary_game = True
         if self.ui.selected is not None and self.ui.selected >= len(snap.hand):
             self.ui.selected = None
         if self.ui.chooser and not all(a in snap.legal for a in self.ui.chooser):
@@ -171,15 +200,49 @@ class TableApp:
         snap = self.snap
         if self.replay is not None:
             return self._replay_status()
+        if self.ui.message:  # alone on the line, so a saved file's path is not cut
+            return [("class:dim", self.ui.message)]
         out: StyleAndTextTuples = list(P.countdown(snap, self.look, self._now()))
-        if self.ui.message:
-            out.append(("class:dim", "  " + self.ui.message))
-        else:
-            notice = getattr(self.session, "notice", None)  # a node's latest message
-            text = notice() if callable(notice) else ""
-            if text:
-                out.append(("class:dim", "  " + str(text)))
+        notice = getattr(self.session, "notice", None)  # a node's latest message
+        text = notice(self.look.lang) if callable(notice) else ""
+        if text:
+            out.append(("class:dim", "  " + str(text)))
         return out
+
+    def _log_text(self) -> StyleAndTextTuples:
+        """The move log up to the line it is scrolled back to (the newest at the bottom)."""
+        lines = P.log_lines(self.snap, self.look)
+        if self.ui.log_back:
+            lines = lines[: max(1, len(lines) - self.ui.log_back)]
+        return [("class:log", "\n".join(lines))]
+
+    def _help_text(self) -> StyleAndTextTuples:
+        # the move clock does not stop for the help: it is shown on top of it
+        clock = P.countdown(self.snap, self.look, self._now())[:1]
+        return [*clock, ("", "\n\n" + tr(self.look.lang, "help.text"))]
+
+    def history_lines(self) -> list[str]:
+        return P.hand_history(self.snap, self.look)
+
+    def _history_text(self) -> StyleAndTextTuples:
+        lines = self.history_lines()[self.ui.history_top :]
+        return [("class:dim", tr(self.look.lang, "history.keys") + "\n"), ("", "\n".join(lines))]
+
+    def scroll_history(self, step: int) -> None:
+        last = max(0, len(self.history_lines()) - 1)
+        self.ui.history_top = max(0, min(last, self.ui.history_top + step))
+
+    def scroll_log(self, step: int) -> None:
+        """Scroll the move log back (step > 0) or forward; 0 goes back to the newest line."""
+        lines = len(P.log_lines(self.snap, self.look))
+        self.ui.log_back = 0 if step == 0 else max(0, min(lines - 1, self.ui.log_back + step))
+
+    def _too_small_text(self) -> StyleAndTextTuples | None:
+        size = self.app.output.get_size()
+        if size.columns >= 80 and size.rows >= 24:
+            return None
+        text = tr(self.look.lang, "screen.too_small", cols=size.columns, rows=size.rows)
+        return [("class:error", text)]
 
     def _replay_status(self) -> StyleAndTextTuples:
         assert self.replay is not None
@@ -195,13 +258,46 @@ class TableApp:
 
     def _summary_text(self) -> StyleAndTextTuples:
         snap = self.snap
+        lang = self.look.lang
         lines = P.summary(snap, self.look, self.ui.summary)
+        if snap.over and self.ui.summary is None and self.data_dir is not None:
+            lines.append(tr(lang, "save.where", dir=self.data_dir))
+        if self.ui.message:
+            lines.append(self.ui.message)
+        if self.ui.summary is not None and snap.my_turn and not snap.over:
+            lines.append(tr(lang, "end.your_turn"))
         lines.append("")
-        lines.append(tr(self.look.lang, "end.continue") + "   " + tr(self.look.lang, "end.quit"))
-        return [("", "\n".join(lines))]
+        if self.result_pause > 0 and self.ui.summary is not None:
+            go_on = tr(lang, "end.continue_pause", n=int(self.result_pause))
+        else:
+            go_on = tr(lang, "end.continue")
+        keys = [go_on, tr(lang, "end.save"), tr(lang, "end.quit")]
+        lines.append("   ".join(keys))
+        # wrapped here at spaces (the window would cut words), to the panel's inner width
+        width = max(30, self.app.output.get_size().columns - 4)
+        wrapped = [
+            part
+            for line in lines
+            for part in textwrap.wrap(line, width, break_on_hyphens=False) or [""]
+        ]
+        return [("", "\n".join(wrapped))]
+
+    def close_summary(self) -> None:
+        """Space on the result panel: the next waiting result, or back to the table."""
+        self.ui.summary = None
+        self.ui.went_on_at = None
+        self.ui.message = ""
 
     # ------------------------------------------------------------------ moves
+    _sent: tuple[int, Action] | None = None
+
     def send(self, action: Action) -> None:
+        # The same move again before the table changed is the same key pressed twice on a
+        # frame drawn before the first arrived: it must not be sent twice.
+        version = self.session.snapshot().version
+        if self._sent == (version, action):
+            return
+        self._sent = (version, action)
         self.ui.chooser = None
         self.ui.selected = None
         self.ui.message = ""
@@ -265,7 +361,9 @@ class TableApp:
             from dealerless.node.portable import data_dir
 
             base = data_dir() / "saves"
-        path = base / f"{self.session.config.table_id.hex()[:12]}-{int(time.time())}.dlt"
+        stamp = time.strftime("%Y%m%d-%H%M%S")
+        config = self.session.config
+        path = base / f"{config.game.game}-{stamp}-{config.table_id.hex()[:8]}.dlt"
         try:
             base.mkdir(parents=True, exist_ok=True)
             self.session.save_transcript(path)
@@ -288,7 +386,8 @@ class TableApp:
         helping = Condition(lambda: self.ui.help)
         confirming = Condition(lambda: self.ui.confirm_quit)
         summary = Condition(lambda: self.ui.summary is not None or self.ui.summary_game)
-        table = ~chatting & ~helping & ~confirming & ~summary
+        history = Condition(lambda: self.ui.history)
+        table = ~chatting & ~helping & ~confirming & ~summary & ~history
 
         @kb.add("<any>", filter=helping)
         def _close_help(event: KeyPressEvent) -> None:
@@ -319,9 +418,35 @@ class TableApp:
         @kb.add("enter", filter=summary & ~chatting & ~helping & ~confirming)
         def _close_summary(event: KeyPressEvent) -> None:
             if self.ui.summary is not None:
-                self.ui.summary = None
+                self.close_summary()
             elif self.ui.summary_game:
                 event.app.exit(result=0)
+
+        @kb.add("s", filter=summary & ~chatting & ~helping & ~confirming & ~history)
+        def _save_on_panel(event: KeyPressEvent) -> None:
+            if self.replay is None:
+                self.save()
+
+        @kb.add("h", filter=~chatting & ~helping & ~confirming & ~summary)
+        def _history(event: KeyPressEvent) -> None:
+            self.ui.history = not self.ui.history
+            self.ui.history_top = max(0, len(self.history_lines()) - 18)  # the newest first
+
+        @kb.add("escape", filter=history & ~chatting, eager=True)
+        def _history_close(event: KeyPressEvent) -> None:
+            self.ui.history = False
+
+        for key, step in (("up", -1), ("down", 1), ("pageup", -10), ("pagedown", 10)):
+
+            @kb.add(key, filter=history & ~chatting & ~helping)
+            def _history_scroll(event: KeyPressEvent, step: int = step) -> None:
+                self.scroll_history(step)
+
+        for key, step in (("pageup", 5), ("pagedown", -5), ("end", 0)):
+
+            @kb.add(key, filter=table & ~Condition(lambda: self.replay is not None))
+            def _log_scroll(event: KeyPressEvent, step: int = step) -> None:
+                self.scroll_log(step)
 
         @kb.add("q", filter=~chatting & ~helping & ~confirming)
         def _q(event: KeyPressEvent) -> None:
@@ -465,10 +590,13 @@ def run_table_app(
     mono: bool = False,
     save_dir: Path | None = None,
     trio_main: TrioMain | None = None,
+    result_pause: float = 0.0,
 ) -> int:
     """Show the table of ``session`` full screen until the player quits; the exit code.
 
     A networked driver passes its Trio node as ``trio_main``: it runs in Trio guest mode on the
     screen's asyncio loop (see :meth:`TableApp.run`)."""
-    app = TableApp(session, lang=lang, unicode=unicode, mono=mono, save_dir=save_dir)
+    app = TableApp(
+        session, lang=lang, unicode=unicode, mono=mono, save_dir=save_dir, result_pause=result_pause
+    )
     return app.run(trio_main)

@@ -30,6 +30,8 @@ from prompt_toolkit.output import ColorDepth, Output
 from dealerless.client.tui.app import TableApp
 from dealerless.client.tui.i18n import tr
 from dealerless.client.tui.node_session import DriverSession, LobbyState
+from dealerless.client.tui.node_text import node_notice, table_full
+from dealerless.client.tui.safe_text import printable
 from dealerless.client.tui.views import STYLE
 from dealerless.protocol.rules.registry import game_spec
 
@@ -49,6 +51,30 @@ def _chunks(text: str, width: int) -> list[str]:
     return [text[i : i + width] for i in range(0, len(text), width)] or [""]
 
 
+def invite_lines(invite: str, width: int) -> list[str]:
+    """The invite as a join command that survives being pasted into a shell, however the
+    terminal wraps it: the code sits in single quotes, so a line break inside it stays inside
+    the argument (``dealerless join`` drops white space in a code) and never runs the rest of
+    the code as a command. One line when it fits."""
+    command = f"dealerless join '{invite}'"
+    if len(command) <= width:
+        return [command]
+    return _chunks(command, max(20, width))
+
+
+def node_lines(lobby: LobbyState, lang: str) -> list[str]:
+    """The node's recent messages for the lobby, in the screen's words, each once (a joiner's
+    node repeats who is at the table, which the lobby already lists)."""
+    shown: list[str] = []
+    for message in lobby.messages:
+        if message.startswith("at the table: "):
+            continue
+        text = node_notice(message, lang)
+        if text and (not shown or shown[-1] != text):
+            shown.append(text)
+    return shown[-MESSAGES_SHOWN:]
+
+
 def lobby_text(lobby: LobbyState, lang: str, width: int = 80) -> StyleAndTextTuples:
     """What the lobby screen shows (a pure function of the lobby state, for tests)."""
     out: StyleAndTextTuples = []
@@ -59,11 +85,21 @@ def lobby_text(lobby: LobbyState, lang: str, width: int = 80) -> StyleAndTextTup
     title = lobby.game
     with contextlib.suppress(KeyError, ValueError):
         title = game_spec(lobby.game).title if lobby.game else ""
+    refused = any(table_full(m) for m in lobby.messages)
+    if (lobby.ended or refused) and not lobby.names:
+        # nothing is known about the table (resume found none, the host refused): say why
+        reason = tr(lang, "node.refused_full") if refused else (node_lines(lobby, lang) or [""])[-1]
+        line("class:title", " " + (title or tr(lang, "app.title")) + " ")
+        line("", "")
+        line("class:error", tr(lang, "lobby.ended", reason=reason))
+        line("", "")
+        out.append(("class:dim", tr(lang, "lobby.ended_keys")))
+        return out
     line("class:title", " " + tr(lang, "lobby.title", game=title or "?", seats=lobby.seats or "?"))
     line("", "")
     if lobby.invite:
         line("class:label", tr(lang, "lobby.invite"))
-        for part in _chunks(lobby.invite, max(20, width - 2)):
+        for part in invite_lines(lobby.invite, width - 1):
             line("class:key", part)
         line("class:dim", tr(lang, "lobby.copy"))
     elif lobby.role == "host":
@@ -75,7 +111,13 @@ def lobby_text(lobby: LobbyState, lang: str, width: int = 80) -> StyleAndTextTup
         host = "  " + tr(lang, "lobby.host") if number == 0 else ""
         prints = lobby.fingerprints
         key = f"  [{prints[number]}]" if number < len(prints) else ""  # who really sits there
-        line("", f"  {number + 1}. {name}{you}{host}{key}")
+        line("", f"  {number + 1}. {printable(name, 40)}{you}{host}{key}")
+    if lobby.ended or refused:
+        reason = tr(lang, "node.refused_full") if refused else (node_lines(lobby, lang) or [""])[-1]
+        line("class:error", "  " + tr(lang, "lobby.ended", reason=reason))
+        line("", "")
+        out.append(("class:dim", tr(lang, "lobby.ended_keys")))
+        return out
     if lobby.need is None:
         line("class:dim", "  " + tr(lang, "lobby.connecting"))
     elif lobby.need > 0:
@@ -83,7 +125,7 @@ def lobby_text(lobby: LobbyState, lang: str, width: int = 80) -> StyleAndTextTup
     else:
         line("class:countdown", "  " + tr(lang, "lobby.starting"))
     line("", "")
-    for message in lobby.messages[-MESSAGES_SHOWN:]:
+    for message in node_lines(lobby, lang):
         line("class:log", message)
     line("", "")
     out.append(("class:dim", tr(lang, "lobby.keys")))
@@ -179,6 +221,8 @@ def run_node_client(
     input: Input | None = None,
     output: Output | None = None,
     report: Callable[[str], None] | None = None,
+    result_pause: float = 0.0,
+    data_dir: Path | None = None,
 ) -> int:
     """The lobby, then the table, of a seat played by ``node_main`` (an async function that
     runs the node with ``session`` as its driver, ``say``, ``on_ready``; returns the node's
@@ -186,10 +230,18 @@ def run_node_client(
     verified), else 1 (the player left before the end; 130 after Ctrl-C twice).
 
     ``report`` gets the node's last messages once the screen is gone (default: stderr)."""
-    code = asyncio.run(_run(session, node_main, lang, unicode, mono, save_dir, input, output))
+    table_options: dict[str, Any] = {
+        "unicode": unicode,
+        "mono": mono,
+        "save_dir": save_dir,
+        "result_pause": result_pause,
+        "data_dir": data_dir,
+    }
+    code = asyncio.run(_run(session, node_main, lang, table_options, input, output))
     say = report or _stderr
     for message in session.lobby.messages[-4:]:
-        say(message)
+        text = node_notice(message, lang) or message
+        say(text)
     return code
 
 
@@ -203,9 +255,7 @@ async def _run(
     session: DriverSession,
     node_main: NodeMain,
     lang: str,
-    unicode: bool,
-    mono: bool,
-    save_dir: Path | None,
+    table_options: dict[str, Any],
     input: Input | None,
     output: Output | None,
 ) -> int:
@@ -214,7 +264,9 @@ async def _run(
     outcomes: list[Any] = []  # outcome.Outcome
     cancel = trio.CancelScope()
     tokens: list[trio.lowlevel.TrioToken] = []
-    lobby = LobbyApp(session, lang=lang, mono=mono, input=input, output=output)
+    lobby = LobbyApp(
+        session, lang=lang, mono=bool(table_options["mono"]), input=input, output=output
+    )
     screens: list[Any] = [lobby]
 
     async def guest() -> int:
@@ -232,7 +284,11 @@ async def _run(
             if _can_exit(screen.app):
                 screen.app.exit(result=1)  # the node crashed: leave the screen, then raise
         elif screen is lobby:
-            lobby.close(2)  # the node ended before the table (refused, cannot listen, ...)
+            # the node ended before the table (refused, cannot listen, ...): the lobby says
+            # why and waits for the player to leave (q)
+            session.lobby.ended = True
+            session.lobby.version += 1
+            lobby.app.invalidate()
 
     trio.lowlevel.start_guest_run(
         guest,
@@ -244,15 +300,7 @@ async def _run(
     try:
         result = await lobby.run_async()
         if result == READY and session.ready:
-            table = TableApp(
-                session,
-                lang=lang,
-                unicode=unicode,
-                mono=mono,
-                save_dir=save_dir,
-                input=input,
-                output=output,
-            )
+            table = TableApp(session, lang=lang, input=input, output=output, **table_options)
             screens.append(table)
             if not (finished.is_set() and outcomes and outcomes[0].error is not None):
                 result = await table.app.run_async()

@@ -14,6 +14,7 @@ from typing import Any
 from dealerless.protocol.cards import Card, Suit
 from dealerless.protocol.rules.base import Action, ActionKind, HandResult, Outcome
 from dealerless.protocol.rules.registry import game_spec
+from dealerless.protocol.rules.tuppen_stakes import knock_cap
 from dealerless.protocol.table import TableMachine
 from dealerless.protocol.table.events import (
     ActionApplied,
@@ -35,6 +36,10 @@ _STATUS_OF_KIND: Mapping[ActionKind, str] = {
     ActionKind.RAISE: "raised",
     ActionKind.LAUNDRY: "laundry",
 }
+
+
+# Every status a seat line can show (i18n "status.*"; the translation test checks them).
+STATUS_KEYS = (*_STATUS_OF_KIND.values(), "to_act", "out", "taker")
 
 
 @dataclass(frozen=True)
@@ -72,6 +77,10 @@ class TableSnapshot:
     version: int = 0
     extra: Mapping[str, Any] = field(default_factory=dict)
     stacks: tuple[int, ...] = ()  # chips in front of each seat now (games with stacks)
+    teams: tuple[int, ...] = ()  # Belote: each seat's team (0 or 1; shown counted from 1)
+    # Why the moves are what they are (i18n "note.*" key, values): a knock refused by the cap,
+    # a poverty hand, what calling or folding a knock costs.
+    notes: tuple[tuple[str, Mapping[str, InfoValue]], ...] = ()
 
     @property
     def players(self) -> int:
@@ -197,14 +206,7 @@ def build_snapshot(
             last = (_plays(done[-1].get("plays", [])), winner if isinstance(winner, int) else None)
     info, extra = game_info(engine.config.game, state)
     # seat statuses: the last move of each seat in this hand, then game-specific, then to act
-    last_kind: dict[int, str] = {}
-    for event in log:
-        if isinstance(event, HandStarted):
-            last_kind.clear()
-        elif isinstance(event, ActionApplied):
-            status = _STATUS_OF_KIND.get(event.action.kind)
-            if status is not None:
-                last_kind[event.action.seat] = status
+    last_kind = last_moves(log)
     to_act = tuple(engine.to_act()) if running else ()
     statuses: list[tuple[str, ...]] = []
     for s in range(machine.players):
@@ -251,17 +253,106 @@ def build_snapshot(
         errors=tuple(errors),
         version=version,
         stacks=chips_in_front(state),
+        teams=tuple(s % 2 for s in range(machine.players))
+        if engine.config.game == "belote"
+        else (),
+        notes=move_notes(engine.config.game, state, seat, legal, tuple(engine.scores())),
     )
 
 
+def last_moves(log: Sequence[TableEvent]) -> dict[int, str]:
+    """Each seat's status from its last move in the current hand (i18n "status.*")."""
+    last_kind: dict[int, str] = {}
+    for event in log:
+        if isinstance(event, HandStarted):
+            last_kind.clear()
+        elif isinstance(event, ActionApplied):
+            kind = event.action.kind
+            if kind in (ActionKind.KNOCK, ActionKind.PLAY, ActionKind.BET, ActionKind.RAISE):
+                # a pass of an earlier round (the laundry round, the bidding) is over: shown
+                # while answering a knock it would read like a fold
+                for s, earlier in list(last_kind.items()):
+                    if earlier in ("passed", "bid"):
+                        del last_kind[s]
+            status = _STATUS_OF_KIND.get(kind)
+            if status is not None:
+                last_kind[event.action.seat] = status
+    return last_kind
+
+
+def _limit_notes(
+    state: Mapping[str, Any], seat: int, legal: Sequence[Action]
+) -> tuple[tuple[str, Mapping[str, InfoValue]], ...]:
+    betting = state.get("betting")
+    if not isinstance(betting, Mapping) or not any(a.kind is ActionKind.CALL for a in legal):
+        return ()
+    bets = betting.get("bets", [])
+    mine = int(bets[seat]) if isinstance(bets, list) and seat < len(bets) else 0
+    cost = int(betting.get("current_bet", 0)) - mine
+    return (("note.call_cost", {"chips": cost, "pot": int(betting.get("pot", 0))}),)
+
+
+def move_notes(
+    game: str,
+    state: Mapping[str, Any],
+    seat: int | None,
+    legal: Sequence[Action],
+    scores: Sequence[int],
+) -> tuple[tuple[str, Mapping[str, InfoValue]], ...]:
+    """Why this seat's moves are what they are (classic Tuppen: the knock cap, a poverty hand,
+    the price of calling or folding a knock; the Limit games: what a call costs); empty where
+    nothing needs explaining."""
+    if game.endswith("limit-tuppen") and seat is not None:
+        return _limit_notes(state, seat, legal)
+    hand = state.get("hand")
+    if game != "tuppen" or seat is None or not isinstance(hand, Mapping):
+        return ()
+    notes: list[tuple[str, Mapping[str, InfoValue]]] = []
+    stake = int(hand.get("stake", 1))
+    active = [int(s) for s in hand.get("active", [])]
+    queue = [int(s) for s in hand.get("answer_queue", [])]
+    kinds = {a.kind for a in legal}
+    if hand.get("answer_kind") == "poverty" and queue and queue[0] == seat:
+        poor = [int(s) for s in hand.get("poor", [])]
+        notes.append(("note.poverty", {"seats": ",".join(map(str, poor)), "stake": stake}))
+    elif hand.get("answer_kind") == "knock" and queue and queue[0] == seat:
+        knocker = hand.get("last_knocker")
+        notes.append(
+            (
+                "note.answer",
+                {
+                    "seat": knocker if isinstance(knocker, int) else None,
+                    "stake": stake,
+                    "fold": stake - 1,
+                },
+            )
+        )
+    elif (
+        hand.get("phase") == "play"
+        and seat in active
+        and not queue
+        and hand.get("last_knocker") != seat
+        and ActionKind.KNOCK not in kinds
+        and active
+    ):
+        cap = knock_cap(scores, active)
+        if stake + 1 > cap:
+            top = max(active, key=lambda s: scores[s])
+            notes.append(("note.knock_cap", {"seat": top, "points": scores[top], "cap": cap}))
+    if ActionKind.KNOCK in kinds and seat < len(hand.get("holding", [])):
+        holding = hand.get("holding", [])[seat]
+        played = {int(p) for p in hand.get("played", [])}
+        if holding is not None and all(int(pos) in played for pos, _ in holding):
+            notes.append(("note.knock_empty", {"stake": stake + 1}))
+    return tuple(notes)
+
+
 def chips_in_front(state: Mapping[str, Any]) -> tuple[int, ...]:
-    """Limit Tuppen and its variants: each seat's stack less what it put into the pot this
-    hand (the scores of cash and play-money modes are net results, fixed at hand end)."""
-    bank, betting = state.get("bank"), state.get("betting")
+    """Limit Tuppen and its variants: the chips each seat has in front of it now. The engine
+    takes the ante and every bet off the stack when it is paid (limit_betting.Betting.pay), so
+    the stack already is what is in front; the pot holds the rest."""
+    bank = state.get("bank")
     stacks = bank.get("stacks") if isinstance(bank, Mapping) else None
     if not isinstance(stacks, list):
         return ()
-    paid = betting.get("contributions", []) if isinstance(betting, Mapping) else []
-    if not isinstance(paid, list) or len(paid) != len(stacks):
-        paid = [0] * len(stacks)
-    return tuple(int(st) - int(p) for st, p in zip(stacks, paid, strict=True))
+    return tuple(int(st) for st in stacks)

@@ -33,7 +33,9 @@ from typing import Any
 
 import trio
 
+from dealerless.client.tui.log_rebuild import rebuild_log
 from dealerless.client.tui.model import TableSnapshot, build_snapshot
+from dealerless.client.tui.node_text import node_notice
 from dealerless.node.drivers import LobbyView
 from dealerless.protocol.rules.base import Action, IllegalAction
 from dealerless.protocol.table import TableConfig, TableMachine
@@ -67,6 +69,7 @@ class LobbyState:
     fingerprints: list[str] = field(default_factory=list)  # of the same seats, if known
     need: int | None = None  # players still missing (None: not known yet)
     messages: list[str] = field(default_factory=list)  # everything the node said
+    ended: bool = False  # the node stopped before the table started (the lobby says why)
     version: int = 0
 
     @property
@@ -125,6 +128,9 @@ class DriverSession:
             self._names = tuple(s.name for s in machine.config.seats)
             self._snapshot = None
             self._send_pending_chat(machine)
+            if machine.records and not self._log:
+                # a resumed table: what happened before, from the engine's own history
+                self._log.extend(rebuild_log(machine))
         for event in events:
             if isinstance(event, ChatReceived):
                 self._chat.append((event.seat, event.text[:200]))
@@ -147,6 +153,8 @@ class DriverSession:
         owns the terminal, so nothing is printed)."""
         lobby = self.lobby
         self._said_at = time.monotonic()
+        if lobby.messages and lobby.messages[-1] == text:
+            return  # a repeat (a joiner's node retells who is at the table)
         lobby.messages.append(text)
         del lobby.messages[:-MESSAGES_KEPT]
         self._lobby_changed()
@@ -261,12 +269,12 @@ class DriverSession:
         assert self._snapshot is not None
         return self._snapshot
 
-    def notice(self) -> str:
-        """The node's latest message if it is recent (the table screen shows it on the
-        status line for NOTICE_SECONDS)."""
+    def notice(self, lang: str = "en") -> str:
+        """The node's latest message if it is recent, in the screen's words (the table screen
+        shows it on the status line for NOTICE_SECONDS)."""
         if not self.lobby.messages or time.monotonic() - self._said_at > NOTICE_SECONDS:
             return ""
-        return self.lobby.messages[-1]
+        return node_notice(self.lobby.messages[-1], lang)
 
     def act(self, action: Action) -> None:
         """From the screen (outside Trio's context): hand the move to the node."""

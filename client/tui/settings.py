@@ -1,6 +1,6 @@
-"""The player's settings as the start screen edits them (name, language, time per move, suit
-letters, the last game chosen, house rules), kept in the one settings file that the CLI reads
-too (client/config.py: ``config.toml``)."""
+"""The player's settings as the start screen edits them (name, language, time per move, bot
+level, suit letters, the last game chosen, house rules), kept in the one settings file that the
+CLI reads too (client/config.py: ``config.toml``)."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ import logging
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from dealerless.client.bots import DEFAULT_LEVEL, LEVELS
 from dealerless.client.config import Config, ConfigFileError, config_path, read_config_file
 from dealerless.client.config import save_config as write_config
 from dealerless.client.tui.i18n import LANGUAGES
@@ -23,11 +24,13 @@ class Settings:
     name: str = "player"
     lang: str = "en"
     timeout_s: int = 120
+    level: str = DEFAULT_LEVEL  # of the bots that fill the seats
     ascii: bool = False
     game: str = "tuppen"
     bots: int = 3
+    result_pause_s: int = 0  # the result panel closes this long after the game goes on; 0: stays
     rules: dict[str, dict[str, OptionValue]] = field(default_factory=dict)  # game -> options
-    # the settings the start screen does not edit (bot level, Nostr relays), kept as read
+    # the settings the start screen does not edit (Nostr relays), kept as read
     base: Config = field(default_factory=Config, repr=False, compare=False)
     # False when the file could not be read: saving then would overwrite the player's file
     writable: bool = field(default=True, repr=False, compare=False)
@@ -53,6 +56,8 @@ class Settings:
             name=config.name,
             lang=config.language if config.language in LANGUAGES else "en",
             timeout_s=config.time_per_move,
+            level=config.level if config.level in LEVELS else DEFAULT_LEVEL,
+            result_pause_s=config.result_pause,
             ascii=config.ascii,
             game=config.start_game,
             bots=config.start_bots,
@@ -79,12 +84,16 @@ class Settings:
                     setattr(settings, key, value)
         if settings.lang not in LANGUAGES:
             settings.lang = "en"
+        if settings.level not in LEVELS:
+            settings.level = DEFAULT_LEVEL
         return settings
 
     def to_config(self) -> Config:
         config = Config(**{**self.base.__dict__})
         config.name, config.language = self.name, self.lang
         config.time_per_move, config.ascii = self.timeout_s, self.ascii
+        config.level = self.level
+        config.result_pause = self.result_pause_s
         config.start_game, config.start_bots = self.game, self.bots
         config.rules = {game: dict(opts) for game, opts in self.rules.items()}
         return config

@@ -24,7 +24,9 @@ from prompt_toolkit.layout import ConditionalContainer, HSplit, Layout, Window
 from prompt_toolkit.layout.controls import BufferControl
 from prompt_toolkit.output import Output
 
+from dealerless.client.bots import LEVELS
 from dealerless.client.tui.i18n import LANGUAGES, tr
+from dealerless.client.tui.rules_book import option_name, rules_lines, value_text
 from dealerless.client.tui.session import TableSession
 from dealerless.client.tui.settings import Settings
 from dealerless.client.tui.views import STYLE, text_window
@@ -43,21 +45,13 @@ class StartChoice:
     lan_only: bool = False  # host: players on this network only (no internet relays)
 
 
-def rules_text(game: str) -> str:
-    spec = game_spec(game)
-    lines = [
-        f"{spec.title}",
-        f"{spec.min_players}-{spec.max_players} players; score: {spec.score_kind}",
-        "",
-        spec.summary,
-        "",
-    ]
-    for o in spec.options:
-        default = str(o.default).lower() if isinstance(o.default, bool) else str(o.default)
-        lines.append(f"  {o.name} = {default}: {o.description}")
-    lines.append("")
-    lines.append(f"(spec/rules/ in the source, `dealerless rules {game}`)")
-    return "\n".join(lines)
+def rules_text(game: str, lang: str = "en", width: int = 78) -> str:
+    """The rules viewer's text (kept for callers that want it as one string)."""
+    return "\n".join(rules_lines(game, lang, width))
+
+
+LANGUAGE_NAMES = {"en": "English", "de": "Deutsch", "nl": "Nederlands"}  # each in itself
+RESULT_PAUSES = (0, 3, 5, 10, 20)  # seconds; 0: the result panel stays until closed
 
 
 def _step_option(spec: OptionSpec, value: OptionValue, step: int) -> OptionValue:
@@ -94,12 +88,18 @@ class StartScreen:
         self.message = ""
         self.edit = Buffer(multiline=False, accept_handler=self._accepted)
         self.editing = ""  # "name" or "code" while the edit line is open
+        self.rules_top = 0  # first line of the rules shown
         body = HSplit(
             [
                 text_window(self._title, height=2, wrap=False),
-                text_window(self._body),
+                text_window(self._body, wrap=False),
                 ConditionalContainer(
-                    Window(BufferControl(self.edit), height=1),
+                    HSplit(
+                        [
+                            text_window(self._edit_label, height=1, wrap=False),
+                            Window(BufferControl(self.edit), height=1, style="class:edit"),
+                        ]
+                    ),
                     filter=Condition(lambda: bool(self.editing)),
                 ),
                 text_window(self._hint, height=1, wrap=False),
@@ -122,25 +122,48 @@ class StartScreen:
     def _title(self) -> StyleAndTextTuples:
         return [("class:title", " " + tr(self.lang, "start.title") + " "), ("", "\n")]
 
+    def _edit_label(self) -> StyleAndTextTuples:
+        key = "settings.edit_name" if self.editing == "name" else "settings.edit_code"
+        return [("class:label", tr(self.lang, key))]
+
     def _hint(self) -> StyleAndTextTuples:
-        key = {"menu": "start.hint", "play": "start.go", "settings": "settings.hint"}.get(
-            self.mode, "start.go"
-        )
+        if self.editing:
+            return [("class:dim", "")]
+        key = {
+            "menu": "start.hint",
+            "play": "start.go",
+            "rules": "rules.hint",
+            "settings": "settings.hint",
+        }.get(self.mode, "start.go")
+        if self.mode == "settings" and self.setting_rows()[self.index][0] == "name":
+            key = "settings.hint_name"
         return [("class:dim", tr(self.lang, key))]
 
     def setting_rows(self) -> list[tuple[str, str]]:
-        s = self.settings
+        """(key, text) of each settings line; a new setting adds a row here and a step in
+        :meth:`change` (the start screen has no other list of them)."""
+        s, lang = self.settings, self.lang
+        pause = (
+            tr(lang, "settings.after", n=s.result_pause_s)
+            if s.result_pause_s
+            else tr(lang, "settings.until_closed")
+        )
         rows = [
-            ("name", tr(self.lang, "settings.name", value=s.name)),
-            ("lang", tr(self.lang, "settings.lang", value=s.lang)),
-            ("timeout", tr(self.lang, "settings.timeout", value=s.timeout_s)),
-            ("ascii", tr(self.lang, "settings.ascii", value=s.ascii)),
-            ("game", tr(self.lang, "start.game", game=s.game)),
+            ("name", tr(lang, "settings.name", value=s.name)),
+            ("lang", tr(lang, "settings.lang", value=LANGUAGE_NAMES.get(s.lang, s.lang))),
+            ("timeout", tr(lang, "settings.timeout", value=s.timeout_s)),
+            ("level", tr(lang, "settings.level", value=s.level)),
+            ("ascii", tr(lang, "settings.ascii", value=value_text(lang, s.ascii))),
+            ("result_pause", tr(lang, "settings.result_pause", value=pause)),
+            ("game", tr(lang, "start.game", game=game_spec(s.game).title)),
         ]
         options = s.rules.get(s.game, {})
         for o in game_spec(s.game).options:
             value = options.get(o.name, o.default)
-            rows.append((f"rule:{o.name}", f"{o.name} = {value}"))
+            text = tr(
+                lang, "settings.rule", name=option_name(lang, o), value=value_text(lang, value)
+            )
+            rows.append((f"rule:{o.name}", text))
         return rows
 
     def _body(self) -> StyleAndTextTuples:
@@ -151,12 +174,16 @@ class StartScreen:
                 out.append((style, f" {i + 1}. {tr(self.lang, 'start.' + item)} "))
                 out.append(("", "\n"))
         elif self.mode == "play":
-            out.append(("", tr(self.lang, "start.game", game=self.settings.game) + "\n"))
+            spec = game_spec(self.settings.game)
+            out.append(("", tr(self.lang, "start.game", game=spec.title) + "\n"))
             out.append(("", tr(self.lang, "start.bots", n=self.settings.bots) + "\n\n"))
-            out.append(("class:dim", game_spec(self.settings.game).summary))
+            lines = rules_lines(self.settings.game, self.lang, self._width())
+            out.append(("class:dim", "\n".join(lines[:12])))
         elif self.mode == "rules":
-            out.append(("", tr(self.lang, "start.game", game=self.settings.game) + "\n\n"))
-            out.append(("", rules_text(self.settings.game)))
+            spec = game_spec(self.settings.game)
+            out.append(("class:label", tr(self.lang, "start.game", game=spec.title) + "\n\n"))
+            lines = rules_lines(self.settings.game, self.lang, self._width())
+            out.append(("", "\n".join(lines[self.rules_top :])))
         elif self.mode == "settings":
             for i, (_, text) in enumerate(self.setting_rows()):
                 style = "class:menu.selected" if i == self.index else ""
@@ -167,6 +194,13 @@ class StartScreen:
         if self.message:
             out.append(("class:error", "\n" + self.message))
         return out
+
+    def _width(self) -> int:
+        return max(40, self.app.output.get_size().columns - 2)
+
+    def scroll_rules(self, step: int) -> None:
+        last = len(rules_lines(self.settings.game, self.lang, self._width())) - 1
+        self.rules_top = max(0, min(last, self.rules_top + step))
 
     # -------------------------------------------------------------- actions
     def choose(self, item: str) -> None:
@@ -198,7 +232,16 @@ class StartScreen:
         if what == "name" and buffer.text.strip():
             self.settings.name = buffer.text.strip()[:24]
         elif what == "code" and buffer.text.strip():
-            self.app.exit(result=StartChoice("join", self.settings.game, code=buffer.text.strip()))
+            code = "".join(buffer.text.split())  # a code pasted over two lines
+            problem = invite_problem(code)
+            if problem is None:
+                self.app.exit(result=StartChoice("join", self.settings.game, code=code))
+            else:  # said here, on the screen, and the line stays open for another try
+                self.message = tr(self.lang, "start.bad_code", reason=problem)
+                self.editing = what
+                return True
+        elif what == "code":
+            self.mode = "menu"
         self.app.layout.focus_last()
         return False
 
@@ -206,6 +249,7 @@ class StartScreen:
         s = self.settings
         names = game_names()
         if self.mode in ("play", "rules"):
+            self.rules_top = 0
             s.game = (
                 names[(names.index(s.game) + step) % len(names)] if s.game in names else "tuppen"
             )
@@ -219,8 +263,15 @@ class StartScreen:
             s.lang = LANGUAGES[(LANGUAGES.index(s.lang) + step) % len(LANGUAGES)]
         elif key == "timeout":
             s.timeout_s = max(10, min(3600, s.timeout_s + 10 * step))
+        elif key == "level":
+            s.level = LEVELS[(LEVELS.index(s.level) + step) % len(LEVELS)]
         elif key == "ascii":
             s.ascii = not s.ascii
+        elif key == "result_pause":
+            index = (
+                RESULT_PAUSES.index(s.result_pause_s) if s.result_pause_s in RESULT_PAUSES else 0
+            )
+            s.result_pause_s = RESULT_PAUSES[(index + step) % len(RESULT_PAUSES)]
         elif key == "game":
             s.game = names[(names.index(s.game) + step) % len(names)]
         elif key.startswith("rule:"):
@@ -241,14 +292,22 @@ class StartScreen:
         menu = Condition(lambda: self.mode == "menu") & ~editing
         other = Condition(lambda: self.mode != "menu") & ~editing
 
-        @kb.add("up", filter=~editing)
+        reading = Condition(lambda: self.mode == "rules") & ~editing
+
+        @kb.add("up", filter=~editing & ~reading)
         def _up(event: KeyPressEvent) -> None:
             self.index = max(0, self.index - 1)
 
-        @kb.add("down", filter=~editing)
+        @kb.add("down", filter=~editing & ~reading)
         def _down(event: KeyPressEvent) -> None:
             limit = len(MENU) if self.mode == "menu" else len(self.setting_rows())
             self.index = min(limit - 1, self.index + 1)
+
+        for key, step in (("up", -1), ("down", 1), ("pageup", -10), ("pagedown", 10)):
+
+            @kb.add(key, filter=reading)
+            def _scroll(event: KeyPressEvent, step: int = step) -> None:
+                self.scroll_rules(step)
 
         for n in range(1, len(MENU) + 1):
 
@@ -298,14 +357,27 @@ class StartScreen:
 
         @kb.add("escape", filter=editing, eager=True)
         def _cancel(event: KeyPressEvent) -> None:
+            if self.editing == "code":
+                self.mode = "menu"
             self.editing = ""
-            self.mode = "menu"
+            self.message = ""
             event.app.layout.focus_last()
 
         return kb
 
     def run(self) -> StartChoice:
         return self.app.run() or StartChoice("quit")
+
+
+def invite_problem(code: str) -> str | None:
+    """Why ``code`` is not an invite code (None if it is one)."""
+    from dealerless.node.invite import Invite, InviteError
+
+    try:
+        Invite.decode(code)
+    except InviteError as exc:
+        return str(exc)
+    return None
 
 
 def run_start_screen(
@@ -361,7 +433,11 @@ def run_client(
                 bot_delay=0.4,
             )
             run_table_app(
-                session, lang=settings.lang, unicode=not settings.ascii, save_dir=save_dir
+                session,
+                lang=settings.lang,
+                unicode=not settings.ascii,
+                save_dir=save_dir,
+                result_pause=float(settings.result_pause_s),
             )
         elif choice.kind == "host" and host is not None:
             host(settings, choice)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from prompt_toolkit.data_structures import Point
 from prompt_toolkit.filters import Condition
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 from prompt_toolkit.layout import (
@@ -52,8 +53,18 @@ STYLE = Style.from_dict(
         "frame.border": "#888888",
         "menu.selected": "reverse",
         "error": "bold #ff5f5f",
+        "note": "#d7af87",
+        "seat.team": "#87afd7",
     }
 )
+
+
+def last_line_point(fragments: StyleAndTextTuples) -> tuple[int, int]:
+    """(column, line) of the end of the last line: where a log keeps its cursor so that the
+    window always shows its newest line in full, also when that line wraps."""
+    text = "".join(t for _, t, *_ in fragments)
+    lines = text.split("\n")
+    return len(lines[-1]), len(lines) - 1
 
 
 def text_window(
@@ -67,13 +78,11 @@ def text_window(
     """A window over a text function; ``bottom`` keeps the last line in view (logs)."""
     if bottom:
 
-        def cursor() -> object:
-            from prompt_toolkit.data_structures import Point
+        def cursor() -> Point:
+            x, y = last_line_point(fn())
+            return Point(x, y)
 
-            lines = sum(t.count("\n") for _, t, *_ in fn())
-            return Point(0, max(0, lines - 1))
-
-        control = FormattedTextControl(fn, focusable=False, get_cursor_position=cursor)  # type: ignore[arg-type]
+        control = FormattedTextControl(fn, focusable=False, get_cursor_position=cursor)
     else:
         control = FormattedTextControl(fn, focusable=False)
     return Window(control, height=height, width=width, wrap_lines=wrap)
@@ -101,14 +110,21 @@ def table_layout(
     chat_input: BufferControl,
     chat_active: Callable[[], bool],
     floats: list[Float],
+    too_small: Callable[[], StyleAndTextTuples | None] = lambda: None,
 ) -> FloatContainer:
+    """The table screen; below 80x24 a notice on the first line says so (the parts that do not
+    fit would vanish without a word)."""
     body = HSplit(
         [
+            ConditionalContainer(
+                text_window(lambda: too_small() or [], height=1, wrap=False),
+                filter=Condition(lambda: too_small() is not None),
+            ),
             text_window(header, height=1, wrap=False),
             text_window(seats, height=seats_height, wrap=False),
             text_window(trick, height=Dimension(min=1, max=2, preferred=1)),
             text_window(hand, height=Dimension(min=1, max=2, preferred=1)),
-            text_window(actions, height=Dimension(min=1, max=3)),
+            text_window(actions, height=Dimension(min=1, max=4)),
             text_window(status, height=1, wrap=False),
             Window(height=1, char="-", style="class:dim"),
             VSplit(
@@ -116,7 +132,9 @@ def table_layout(
                     text_window(log, bottom=True),
                     Window(width=1, char="|", style="class:dim"),
                     text_window(chat, bottom=True, width=Dimension(preferred=26, max=30)),
-                ]
+                ],
+                # the spare rows go to the log (the parts above take what they need)
+                height=Dimension(min=0, weight=40),
             ),
             ConditionalContainer(
                 VSplit([Window(chat_input, height=1)]), filter=Condition(chat_active)

@@ -366,7 +366,10 @@ class TuppenEngine(TuppenVerifier):
         details: dict[str, Any] = {"stake": h.stake}
         if card is not None:
             details["card"] = card.index
-            if self.opt("jack_win") and card.rank == Rank.JACK and self._scores[winner] > 0:
+            # A seat that reached the limit during the hand (a laundry point) is out: the
+            # jack does not bring it back (seed 003; spec/rules/tuppen.md decision 4).
+            score = self._scores[winner]
+            if self.opt("jack_win") and card.rank == Rank.JACK and 0 < score < PENALTY_LIMIT:
                 self._scores[winner] -= 1
                 details["jack_win"] = True
         return self._finish((winner,), reason, details, code)

@@ -32,8 +32,10 @@ def test_play_plain_against_a_bot_process(args: tuple[str, ...]) -> None:
     done = play(*args, "--ascii", answers="1\n" * 400)  # always the first listed move
     out = done.stdout + done.stderr
     assert done.returncode == 0, out
-    assert "your move> " in out and "  1) " in out
-    assert "game over:" in out
+    assert "your move (a number from 1 to " in out and "  1) " in out
+    assert "Game over: " in out and "Standings (" in out
+    # no developer text: no repr, no Python lists, seats by name
+    assert "Outcome(" not in out and "scores: [" not in out and "seat 0" not in out
     assert "verified by replay" in out
 
 

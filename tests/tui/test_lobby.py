@@ -4,6 +4,8 @@ screen, with Trio in guest mode: pipe input, in-memory output, a Trio task for t
 from __future__ import annotations
 
 import random
+import threading
+import time
 from collections.abc import Awaitable, Callable
 from types import SimpleNamespace
 
@@ -13,7 +15,7 @@ from prompt_toolkit.output import DummyOutput
 from tui_helpers import screen_output
 
 from dealerless.client.protocol_sim import start_game
-from dealerless.client.tui.lobby import LobbyApp, lobby_text, run_node_client
+from dealerless.client.tui.lobby import LobbyApp, invite_lines, lobby_text, run_node_client
 from dealerless.client.tui.node_session import DriverSession, LobbyState
 from dealerless.node.drivers import LobbyView
 from dealerless.protocol.rules.registry import make_config
@@ -34,12 +36,23 @@ def test_the_host_lobby_shows_the_invite_ready_to_copy_and_who_is_missing() -> N
     text = text_of(session.lobby)
     lines = text.splitlines()
     start = lines.index("Invite code (give it to the other players):") + 1
-    # the code in whole lines of at most 78 characters, nothing else on them
-    assert "".join(lines[start : start + 3]) == INVITE
-    assert all(len(line) <= 78 for line in lines[start : start + 3])
+    # a join command whose code sits in quotes: wrapped at 80 columns, pasted into a shell the
+    # line break stays inside the quoted argument (join drops white space in a code), so no
+    # half of the code runs as a command of its own
+    end = next(i for i in range(start, len(lines)) if lines[i].endswith("'"))
+    pasted = "\n".join(lines[start : end + 1])
+    assert all(len(line) <= 79 for line in lines[start : end + 1])
+    assert pasted.startswith("dealerless join 'dl1:") and pasted.count("'") == 2
+    assert "".join(pasted.split("'")[1].split()) == INVITE
+    short = "dl1:" + "AbCd" * 10
+    (one,) = invite_lines(short, 80)
+    assert one == f"dealerless join '{short}'"
     assert "Tuppen (classic, penalty points), 4 seats" in text
     assert "At the table (2/4):" in text and "1. ann  (you)  host" in text and "2. bob" in text
     assert "waiting for 2 more player(s)" in text
+    session.say("at the table: ann, bob; waiting for 2 more player(s)")
+    session.say("at the table: ann, bob; waiting for 2 more player(s)")
+    assert "at the table:" not in text_of(session.lobby)  # the list above says it, once
     session.say("'bob' disconnected")
     session.on_lobby(LobbyView(("ann",), 3))
     assert session.lobby.names == ["ann"] and session.lobby.need == 3
@@ -115,7 +128,7 @@ def test_the_lobby_hands_over_to_the_table_and_leaving_stops_the_node() -> None:
     assert reports[-1] == "left the table before the end of the game"
 
 
-def test_a_node_that_ends_in_the_lobby_closes_it_with_its_code() -> None:
+def test_a_node_that_ends_in_the_lobby_says_why_until_the_player_leaves() -> None:
     session = DriverSession(lobby=LobbyState(role="join", name="bob", game="tuppen", seats=3))
     reports: list[str] = []
 
@@ -124,12 +137,28 @@ def test_a_node_that_ends_in_the_lobby_closes_it_with_its_code() -> None:
         session.say("the host refused us: the table is full")
         return 1
 
+    shown: list[str] = []
     with create_pipe_input() as inp:
+
+        def player() -> None:
+            # the lobby stays and says why, instead of closing (or waiting for the players)
+            for _ in range(1000):
+                if session.lobby.ended:
+                    break
+                time.sleep(0.01)
+            shown.append("".join(t for _, t, *_ in lobby_text(session.lobby, "en")))
+            inp.send_text("q")
+
+        leaving = threading.Thread(target=player)
+        leaving.start()
         code = run_node_client(
             session, refused, input=inp, output=DummyOutput(), report=reports.append
         )
+        leaving.join()
     assert code == 1 and not session.ready
-    assert reports == ["the host refused us: the table is full"]
+    assert "The table did not start: The table is full" in shown[0]
+    assert "more player(s)" not in shown[0] and "connecting" not in shown[0]
+    assert reports == ["The table is full: the host refused the seat."]
 
 
 def test_q_in_the_lobby_leaves_and_cancels_the_node() -> None:

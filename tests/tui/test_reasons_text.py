@@ -26,8 +26,9 @@ def test_a_hand_end_in_three_languages() -> None:
 def test_a_voided_hand_shows_the_violation_once() -> None:
     snap = snapshot(results=[VOIDED])
     (first, *_) = P.hand_result_lines(snap, VOIDED, P.Look("de"), aborted=True)
-    assert first == "Runde 2 abgebrochen: seat 1 was silent."
-    assert P.hand_reason(snap, VOIDED, P.Look("en")) == "voided: seat 1 was silent"
+    # the machine's note counts seats from 0: the screen names the seat instead
+    assert first == "Runde 2 abgebrochen: bob was silent."
+    assert P.hand_reason(snap, VOIDED, P.Look("en")) == "voided: bob was silent"
 
 
 def test_belote_capot_and_solo_are_added_to_the_contract() -> None:
@@ -48,7 +49,10 @@ def test_belote_capot_and_solo_are_added_to_the_contract() -> None:
         {"capot_team": 1, "solo_capot_seat": 3},
         HandEnd.CONTRACT_FAILED,
     )
-    assert P.hand_reason(snap, capot, P.Look("nl")) == "contract gehaald, capot voor team 0"
+    # teams are counted from 1 on screen, as in the header (results count them from 0)
+    assert (
+        P.hand_reason(snap, capot, P.Look("nl")) == "contract gehaald, capot voor team 1 (ann, cy)"
+    )
     assert P.hand_reason(snap, solo, P.Look("en")) == "contract failed, dee took every trick"
 
 
@@ -56,13 +60,16 @@ def test_game_ends() -> None:
     target = Outcome(
         (1, 3), (320, 512, 320, 512), "team 1 reached 501 points", GameEnd.TARGET_REACHED
     )
-    assert P.game_reason(target, P.Look("de")) == "Team 1 hat mit 512 Punkten das Ziel erreicht"
+    snap = snapshot(teams=(0, 1, 0, 1))
+    # seats 1 and 3 are the header's team 2 (the results count teams from 0)
+    said = P.game_reason(snap, target, P.Look("de"))
+    assert said == "Team 2 (bob, dee) hat mit 512 Punkten das Ziel erreicht"
     one_left = Outcome((2,), (10, 12, 4), "one player left under 10", GameEnd.ONE_LEFT)
-    assert P.game_reason(one_left, P.Look("nl")) == "nog één speler onder de 10"
+    assert P.game_reason(snap, one_left, P.Look("nl")) == "nog één speler onder de 10"
 
 
 def test_an_unknown_code_falls_back_to_the_english_text() -> None:
     snap = snapshot()
     odd = HandResult(1, (0,), (1, 0, 0, 0), "a reason from a newer peer", {}, "new_code")
     assert P.hand_reason(snap, odd, P.Look("de")) == "a reason from a newer peer"
-    assert P.game_reason(Outcome((0,), (1,), "why not"), P.Look("de")) == "why not"
+    assert P.game_reason(snap, Outcome((0,), (1,), "why not"), P.Look("de")) == "why not"

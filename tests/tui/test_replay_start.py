@@ -15,6 +15,8 @@ from dealerless.client.tui.replay import ReplaySession, load_replay
 from dealerless.client.tui.session import LocalSession
 from dealerless.client.tui.settings import Settings
 from dealerless.client.tui.start import StartScreen
+from dealerless.node.invite import Invite
+from dealerless.protocol.messages import IdentityKey
 from dealerless.protocol.rules.registry import make_config
 from dealerless.protocol.transcript import TranscriptReader, TranscriptWriter
 
@@ -31,7 +33,7 @@ def transcript(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def test_replay_plain_verifies(transcript: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert cli_main(["replay", "--plain", "--ascii", str(transcript)]) == 0
     out = capsys.readouterr().out
-    assert "Tuppen" in out and "seat 0 ann" in out
+    assert "Tuppen" in out and ": ann, bot1" in out and "seat 0" not in out
     assert "Hand 1 starts" in out and "Hand 1 signed by every seat" in out
     assert "Transcript verified" in out
 
@@ -98,11 +100,18 @@ def test_start_screen_play_against_bots() -> None:
 def test_start_screen_settings_and_rules() -> None:
     settings = Settings()
     # settings: language -> de; game row; a house rule of tuppen toggled; Esc; quit
-    keys = ["6", "\x1b[B", "\x1b[C", "\x1b[B", "\x1b[B", "\x1b[B", "\x1b[B", "\x1b[C", "\x1b"]
+    # (rows: name, language, time per move, bot level, suit letters, result panel, game, rules)
+    keys = ["6", "\x1b[B", "\x1b[C", *["\x1b[B"] * 6, "\x1b[C", "\x1b"]
     screen = run_start([*keys, "5", "\x1b", "q"], settings)
     assert screen.choice.kind == "quit"  # type: ignore[attr-defined]
     assert settings.lang == "de"
     assert settings.rules["tuppen"] == {"poverty": False}
+
+
+def _invite() -> str:
+    key = IdentityKey.generate().peer_id.raw
+    game = make_config("tuppen", 4)
+    return Invite.create(key, game, 60_000, direct=(("127.0.0.1", 4242),)).encode()
 
 
 def test_start_screen_host_join_need_a_node() -> None:
@@ -110,9 +119,22 @@ def test_start_screen_host_join_need_a_node() -> None:
     assert "dealerless host" in screen.message
     screen = run_start(["3", "q"])
     assert "dealerless host" in screen.message  # the LAN-only entry needs a node too
-    screen = run_start(["4", "ABCD-1234", "\r"], can_join=True)
+    code = _invite()
+    half = len(code) // 2
+    # pasted over two lines: the line break is no part of the code
+    screen = run_start(["4", code[:half] + " " + code[half:], "\r"], can_join=True)
     choice = screen.choice  # type: ignore[attr-defined]
-    assert (choice.kind, choice.code) == ("join", "ABCD-1234")
+    assert (choice.kind, choice.code) == ("join", code)
+
+
+def test_a_bad_invite_code_is_said_on_the_screen() -> None:
+    good = _invite()
+    screen = run_start(["4", "ABCD-1234", "\r", "\x1b", "q"], can_join=True)
+    assert screen.choice.kind == "quit"  # type: ignore[attr-defined]
+    assert "not a valid invite code" in screen.message or screen.mode == "menu"
+    screen = run_start(["4", good[:-6], "\r", "\x03"], can_join=True)  # a cut code
+    assert "That is not a valid invite code" in screen.message
+    assert screen.editing == "code"  # the line stays open for another try
 
 
 def test_the_host_entries_choose_internet_or_lan_only() -> None:

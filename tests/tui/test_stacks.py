@@ -1,5 +1,6 @@
-"""Limit Tuppen and its variants show the chips in front of each seat during a hand (its stack
-less what it has put into the pot), not only the net result that changes at hand end."""
+"""Limit Tuppen and its variants show the chips in front of each seat during a hand: what it
+has left after the ante and its bets (the engine takes them off the stack when they are paid),
+never negative, and with the pot always the chips the seats brought to the hand."""
 
 from __future__ import annotations
 
@@ -23,23 +24,28 @@ def test_chips_in_front_plus_the_pot_are_the_stacks(game: str, mode: str) -> Non
     deck = list(DECK)
     rng.shuffle(deck)
     bot = bot_for(game)
+    before = list(engine.public_state()["bank"]["stacks"])
     engine.start_hand()
     seen_bets = False
+    first = True
     while engine.hand_running:
         request = engine.chance_request()
         if request is not None:
             engine.apply_chance([deck[p] for p in request.positions])
             continue
-        seat = engine.to_act()[0]
-        engine.apply(bot(engine, seat, rng, True))
-        if not engine.hand_running:
-            break
         state = engine.public_state()
         chips = chips_in_front(state)
-        stacks = state["bank"]["stacks"]
         pot = state["betting"]["pot"]
-        assert sum(chips) + pot == sum(stacks)  # nothing created or lost mid-hand
-        seen_bets |= pot > 0 and chips != tuple(stacks)
+        assert all(c >= 0 for c in chips), chips
+        assert sum(chips) + pot == sum(before)  # nothing created or lost mid-hand
+        if first:  # only the antes are paid: each seat has its stack less its ante
+            paid = state["ante_paid"]
+            assert chips == tuple(b - a for b, a in zip(before, paid, strict=True))
+            assert pot == sum(paid) > 0
+            first = False
+        seen_bets |= any(state["betting"]["bets"])
+        seat = engine.to_act()[0]
+        engine.apply(bot(engine, seat, rng, True))
     assert seen_bets  # antes at least went into the pot
 
 

@@ -99,6 +99,8 @@ class FakeSession:
 
     def act(self, action: Action) -> None:
         self.acted.append(action)
+        # a real session's table changes after every move (the move, or its refusal)
+        self.snap = replace(self.snap, version=self.snap.version + 1)
 
     def send_chat(self, text: str) -> None:
         self.chat.append(text)

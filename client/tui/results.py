@@ -1,0 +1,403 @@
+"""What happened, in words: the move log, the chat, the result panel with its breakdown and the
+hand history. Pure functions over a :class:`TableSnapshot` (tests call them directly).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from dealerless.client.tui.hand_log import HandLog, Trick, hand_log, hands_of
+from dealerless.client.tui.i18n import tr
+from dealerless.client.tui.model import TableSnapshot
+from dealerless.client.tui.safe_text import printable
+from dealerless.client.tui.wording import (
+    Look,
+    action_text,
+    card_text,
+    cards_text,
+    names_text,
+    plain_name,
+    seat_name,
+    team_name,
+)
+from dealerless.protocol.rules.base import HandResult, Outcome
+from dealerless.protocol.rules.reasons import GameEnd, HandEnd
+from dealerless.protocol.table.events import (
+    ActionApplied,
+    CardsDealt,
+    CardsShown,
+    GameOver,
+    HandEnded,
+    HandSigned,
+    HandStarted,
+    TableEvent,
+    TimeoutVoted,
+    Violation,
+)
+
+_SEAT_NUMBER = re.compile(r"\bseat (\d+)\b")
+
+
+def machine_text(snap: TableSnapshot, text: str, look: Look) -> str:
+    """A reason written by the rules or the table machine (English, seats counted from 0) made
+    fit for the screen: escaped, and every "seat N" replaced by that seat's name."""
+
+    def name(match: re.Match[str]) -> str:
+        return plain_name(snap, int(match.group(1)), look)
+
+    return _SEAT_NUMBER.sub(name, printable(text, 300))
+
+
+# ------------------------------------------------------------------ the log
+
+
+def event_lines(snap: TableSnapshot, event: TableEvent, look: Look) -> list[str]:
+    """An event in plain words ([] for the bookkeeping the player does not need)."""
+    lang = look.lang
+    if isinstance(event, HandStarted):
+        return [
+            tr(lang, "log.hand_started", n=event.hand, dealer=seat_name(snap, event.dealer, look))
+        ]
+    if isinstance(event, CardsDealt):
+        return [tr(lang, "log.dealt", cards=cards_text([c for _, c in event.cards], look))]
+    if isinstance(event, CardsShown):
+        cards = cards_text([c for _, c in event.cards], look)
+        if event.seat is None:
+            return [tr(lang, "log.turned", cards=cards)]
+        return [tr(lang, "log.shown", who=seat_name(snap, event.seat, look), cards=cards)]
+    if isinstance(event, ActionApplied):
+        a = event.action
+        text = tr(lang, "log.action", who=seat_name(snap, a.seat, look), what=action_text(a, look))
+        if event.by_timeout:
+            text += tr(lang, "log.timeout")
+        lines = [text]
+        for r in event.rules_events:
+            if r.kind in ("trick", "trick_won"):
+                n = r.data.get("number", r.data.get("trick", ""))
+                lines.append(tr(lang, "log.trick", who=seat_name(snap, r.seat, look), n=n))
+        return lines
+    if isinstance(event, HandEnded):
+        return hand_result_lines(snap, event.result, look, aborted=event.aborted)
+    if isinstance(event, HandSigned):
+        return [tr(lang, "log.signed", n=event.hand)]
+    if isinstance(event, GameOver):
+        return [
+            tr(
+                lang,
+                "log.game_over",
+                winners=winners_text(snap, event.outcome.winners, look),
+                reason=game_reason(snap, event.outcome, look),
+            )
+        ]
+    if isinstance(event, Violation):
+        return [
+            tr(
+                lang,
+                "log.violation",
+                who=seat_name(snap, event.culprit, look),
+                reason=machine_text(snap, event.reason, look),
+            )
+        ]
+    if isinstance(event, TimeoutVoted):
+        return [tr(lang, "log.timeout_vote", who=seat_name(snap, event.silent, look))]
+    return []
+
+
+def winners_text(snap: TableSnapshot, winners: Sequence[int], look: Look) -> str:
+    """Who won: a Belote team by its number and names, else the seats by name."""
+    if snap.teams and winners and len({snap.teams[s] for s in winners}) == 1:
+        return team_name(snap, snap.teams[winners[0]], look)
+    return names_text(snap, winners, look)
+
+
+def hand_reason(snap: TableSnapshot, result: HandResult, look: Look) -> str:
+    """Why the hand ended, in the screen's language (the English text for an unknown code)."""
+    lang, code, details = look.lang, result.code, result.details
+    if code == HandEnd.VOIDED:
+        return tr(lang, "reason.voided", why=machine_text(snap, result.note or result.reason, look))
+    if code in (HandEnd.CONTRACT_MADE, HandEnd.CONTRACT_FAILED):
+        text = tr(lang, f"reason.{code}")
+        if details.get("solo_capot_seat") is not None:
+            text += tr(lang, "reason.solo", who=seat_name(snap, details["solo_capot_seat"], look))
+        elif details.get("capot_team") is not None:
+            text += tr(lang, "reason.capot", team=team_name(snap, int(details["capot_team"]), look))
+        return text
+    if code in set(HandEnd):
+        return tr(lang, f"reason.{code}")
+    return machine_text(snap, result.reason, look)
+
+
+def game_reason(snap: TableSnapshot, outcome: Outcome, look: Look) -> str:
+    """Why the game ended, in the screen's language."""
+    if outcome.code == GameEnd.TARGET_REACHED and outcome.winners:
+        first = outcome.winners[0]
+        points = outcome.standings[first]
+        team = team_name(snap, first % 2, look)
+        return tr(look.lang, "reason.target_reached", team=team, points=points)
+    if outcome.code in set(GameEnd):
+        return tr(look.lang, f"reason.{outcome.code}")
+    return machine_text(snap, outcome.reason, look)
+
+
+def deltas_text(snap: TableSnapshot, deltas: Sequence[int], look: Look) -> str:
+    return ", ".join(
+        f"{plain_name(snap, s, look)} {d:+d}"
+        for s, d in enumerate(deltas)
+        if d and s < snap.players
+    )
+
+
+def hand_result_lines(
+    snap: TableSnapshot, result: HandResult, look: Look, *, aborted: bool = False
+) -> list[str]:
+    lang = look.lang
+    if aborted:
+        why = machine_text(snap, result.note or result.reason, look)
+        first = tr(lang, "log.aborted", n=result.hand_number, reason=why)
+    else:
+        first = tr(
+            lang,
+            "log.hand_ended",
+            n=result.hand_number,
+            winners=winners_text(snap, result.winners, look),
+            reason=hand_reason(snap, result, look),
+        )
+    deltas = deltas_text(snap, result.deltas, look)
+    return [first] + ([tr(lang, "log.deltas", deltas=deltas)] if deltas else [])
+
+
+def log_lines(snap: TableSnapshot, look: Look) -> list[str]:
+    lines: list[str] = []
+    for event in snap.log:
+        lines.extend(event_lines(snap, event, look))
+    for error in snap.errors:
+        text = machine_text(snap, error, look)
+        internal = error.startswith("internal error")
+        lines.append(text if internal else tr(look.lang, "log.error", reason=text))
+    return lines
+
+
+def chat_lines(snap: TableSnapshot, look: Look) -> list[str]:
+    return [
+        tr(look.lang, "log.chat", who=seat_name(snap, s, look), text=printable(t, 200))
+        for s, t in snap.chat
+    ]
+
+
+# ------------------------------------------------------------------ tricks and the history
+
+
+def trick_line(snap: TableSnapshot, trick: Trick, look: Look) -> str:
+    plays = "  ".join(f"{plain_name(snap, s, look)} {card_text(c, look)}" for s, c in trick.plays)
+    winner = plain_name(snap, trick.winner, look) if trick.winner is not None else "?"
+    return tr(look.lang, "history.trick", n=trick.number, plays=plays, winner=winner)
+
+
+def _history_of(snap: TableSnapshot, hand: HandLog, look: Look) -> list[str]:
+    lang = look.lang
+    lines = [tr(lang, "history.hand", n=hand.number, dealer=plain_name(snap, hand.dealer, look))]
+    moves = list(zip(hand.moves_at, hand.moves, strict=True))
+    for trick in [*hand.tricks, None]:
+        before = len(hand.tricks) if trick is None else trick.number - 1
+        for at, move in moves:
+            if at == before:
+                who = plain_name(snap, move.seat, look)
+                lines.append("  " + tr(lang, "log.action", who=who, what=action_text(move, look)))
+        if trick is not None:
+            lines.append("  " + trick_line(snap, trick, look))
+    if hand.current:
+        plays = "  ".join(
+            f"{plain_name(snap, s, look)} {card_text(c, look)}" for s, c in hand.current
+        )
+        lines.append("  " + tr(lang, "history.current", plays=plays))
+    if hand.result is not None:
+        lines.extend("  " + line for line in hand_result_lines(snap, hand.result, look))
+    return lines
+
+
+def hand_history(snap: TableSnapshot, look: Look) -> list[str]:
+    """Every hand so far, oldest first: its moves and every trick with who played which card."""
+    lines: list[str] = []
+    for hand in hands_of(snap.log):
+        lines.extend(_history_of(snap, hand, look))
+        lines.append("")
+    return lines or [tr(look.lang, "history.empty")]
+
+
+# ------------------------------------------------------------------ the result panel
+
+
+def _tuppen_costs(snap: TableSnapshot, result: HandResult, hand: HandLog, look: Look) -> list[str]:
+    lang = look.lang
+    lines: list[str] = []
+    laundry = [0] * snap.players
+    for check in hand.laundry:
+        laundry[check.payer] += 1
+        key = "why.laundry_true" if check.true else "why.laundry_bluff"
+        lines.append(
+            tr(
+                lang,
+                key,
+                checker=plain_name(snap, check.checker, look),
+                declarer=plain_name(snap, check.declarer, look),
+                who=plain_name(snap, check.payer, look),
+            )
+        )
+    stake = int(result.details.get("stake", 1))
+    for seat, delta in enumerate(result.deltas):
+        rest = delta - laundry[seat]
+        name = plain_name(snap, seat, look)
+        if seat in result.winners:
+            if result.details.get("jack_win"):
+                lines.append(tr(lang, "why.jack", who=name))
+            continue
+        if rest == 0:
+            continue
+        if result.code == HandEnd.TUPP:
+            lines.append(tr(lang, "why.tupp", who=name, points=rest))
+        elif seat in hand.folded:
+            lines.append(tr(lang, "why.folded", who=name, points=rest))
+        else:
+            lines.append(tr(lang, "why.lost", who=name, points=rest, stake=stake))
+    return lines
+
+
+def _limit_costs(snap: TableSnapshot, result: HandResult, hand: HandLog, look: Look) -> list[str]:
+    lang = look.lang
+    lines: list[str] = []
+    pot = result.details.get("pot")
+    paid = result.details.get("contributions")
+    if isinstance(pot, int) and result.winners:
+        lines.append(tr(lang, "why.pot", pot=pot, who=names_text(snap, result.winners, look)))
+    if isinstance(paid, list):
+        for seat, chips in enumerate(paid):
+            if chips:
+                key = "why.paid_folded" if seat in hand.folded else "why.paid"
+                lines.append(tr(lang, key, who=plain_name(snap, seat, look), chips=chips))
+    return lines
+
+
+def _belote_points(snap: TableSnapshot, result: HandResult, hand: HandLog, look: Look) -> list[str]:
+    lang, d = look.lang, result.details
+    lines: list[str] = []
+    cards, points = d.get("card_points"), d.get("points")
+    if isinstance(cards, list) and len(cards) == 2:
+        lines.append(tr(lang, "why.card_points", one=cards[0], two=cards[1]))
+    if hand.tricks and hand.tricks[-1].winner is not None:
+        last = plain_name(snap, hand.tricks[-1].winner, look)
+        lines.append(tr(lang, "why.last_trick", who=last))
+    if isinstance(d.get("belote_seat"), int):
+        lines.append(tr(lang, "why.belote", who=plain_name(snap, d["belote_seat"], look)))
+    if isinstance(d.get("capot_team"), int):
+        lines.append(tr(lang, "why.capot", team=team_name(snap, d["capot_team"], look)))
+    if d.get("contract_made") is False:
+        lines.append(tr(lang, "why.contract_failed"))
+    if isinstance(points, list) and len(points) == 2:
+        lines.append(tr(lang, "why.hand_points", one=points[0], two=points[1]))
+    return lines
+
+
+def _pottuppen_money(snap: TableSnapshot, result: HandResult, look: Look) -> list[str]:
+    lang, d = look.lang, result.details
+    lines: list[str] = []
+    antes = d.get("antes")
+    if isinstance(antes, int) and antes:
+        lines.append(tr(lang, "why.antes", chips=antes))
+    bets, taker = d.get("bets"), d.get("last_trick")
+    if isinstance(bets, dict) and isinstance(taker, int):
+        for seat, bet in sorted(bets.items()):
+            who = plain_name(snap, int(seat), look)
+            if int(seat) == taker:
+                lines.append(tr(lang, "why.bet_back", who=who, chips=bet))
+            else:
+                lines.append(tr(lang, "why.bet_in", who=who, chips=bet))
+        if not bets:
+            lines.append(tr(lang, "why.pass_round", who=plain_name(snap, taker, look)))
+    pot = d.get("pot")
+    if isinstance(pot, int):
+        lines.append(tr(lang, "why.pot_left", pot=pot))
+    return lines
+
+
+def paired(lines: list[str], width: int = 76) -> list[str]:
+    """Eight Belote tricks in two columns when they fit (the panel has 24 rows)."""
+    column = max((len(line) for line in lines), default=0) + 2
+    if len(lines) <= 4 or 2 * column > width:
+        return lines
+    half = (len(lines) + 1) // 2
+    left, right = lines[:half], lines[half:]
+    return [a.ljust(column) + b for a, b in zip(left, [*right, ""], strict=False)]
+
+
+def breakdown(snap: TableSnapshot, result: HandResult, look: Look) -> list[str]:
+    """Who won which trick and what each knock, fold, check or bonus cost, and why."""
+    hand = hand_log(snap.log, result.hand_number)
+    if hand is None:
+        return []
+    lines = paired([trick_line(snap, t, look) for t in hand.tricks])
+    if snap.game == "tuppen":
+        lines.extend(_tuppen_costs(snap, result, hand, look))
+    elif snap.game.endswith("limit-tuppen"):
+        lines.extend(_limit_costs(snap, result, hand, look))
+    elif snap.game == "belote":
+        lines.extend(_belote_points(snap, result, hand, look))
+    elif snap.game == "pottuppen":
+        lines.extend(_pottuppen_money(snap, result, look))
+    return lines
+
+
+def standings_line(snap: TableSnapshot, look: Look) -> str:
+    label = tr(look.lang, f"score.{snap.score_kind}")
+    if snap.teams:
+        points = {t: snap.scores[t] for t in (0, 1) if t < len(snap.scores)}
+        parts = [f"{team_name(snap, t, look)} {p}" for t, p in points.items()]
+    else:
+        parts = [f"{plain_name(snap, s, look)} {snap.scores[s]}" for s in range(snap.players)]
+    return f"{tr(look.lang, 'end.standings')} ({label}): " + ", ".join(parts)
+
+
+def summary(snap: TableSnapshot, look: Look, result: HandResult | None) -> list[str]:
+    """The end-of-hand (or end-of-game) panel: who won what and why, the breakdown, the
+    standings, the proofs."""
+    lang = look.lang
+    lines: list[str] = []
+    if snap.over and snap.outcome is not None and result is None:
+        lines.append(tr(lang, "end.game"))
+        lines.append(tr(lang, "end.winners", names=winners_text(snap, snap.outcome.winners, look)))
+        lines.append(tr(lang, "end.reason", reason=game_reason(snap, snap.outcome, look)))
+    elif result is not None:
+        lines.append(tr(lang, "end.hand", n=result.hand_number))
+        lines.append(tr(lang, "end.winners", names=winners_text(snap, result.winners, look)))
+        lines.append(tr(lang, "end.reason", reason=hand_reason(snap, result, look)))
+        lines.extend(breakdown(snap, result, look))
+        if not snap.teams:  # Belote's breakdown ends with the points of the hand
+            lines.extend(hand_result_lines(snap, result, look)[1:])
+    lines.append(standings_line(snap, look))
+    if result is not None and not snap.over:
+        done = any(isinstance(e, HandSigned) and e.hand == result.hand_number for e in snap.log)
+        lines.append(tr(lang, "end.signed" if done else "end.unsigned"))
+    if snap.violations:
+        text = "; ".join(
+            f"{seat_name(snap, v.culprit, look)}: {machine_text(snap, v.reason, look)}"
+            for v in snap.violations
+        )
+        lines.append(tr(lang, "end.cheats", text=text))
+    else:
+        lines.append(tr(lang, "end.proofs_ok"))
+    return lines
+
+
+__all__ = [
+    "breakdown",
+    "chat_lines",
+    "event_lines",
+    "game_reason",
+    "hand_history",
+    "hand_reason",
+    "hand_result_lines",
+    "log_lines",
+    "machine_text",
+    "summary",
+    "winners_text",
+]
