@@ -20,20 +20,15 @@ import trio
 
 from dealerless.node.catch_up import NONCE_BYTES, CatchUp, PeerBudget, Resync
 from dealerless.node.drivers import Driver, NodeOptions
-from dealerless.node.identity import Identity, PeerId
+from dealerless.node.identity import Identity
 from dealerless.node.invite import Invite
 from dealerless.node.join_handshake import JoinHandshake, config_signature_ok
 from dealerless.node.links import FatalLinkError, Link, LinkError
+from dealerless.node.seat_messages import SeatMessages
 from dealerless.node.store import TableMeta, TableStore
 from dealerless.node.wire import (
-    SIGNED_KINDS,
-    WireError,
-    decode,
     encode,
-    frame_author,
     seal,
-    unseal,
-    verify_sealed,
 )
 from dealerless.protocol.rules.base import ActionKind, GameConfig, Outcome
 from dealerless.protocol.table import TableConfig, TableMachine
@@ -46,6 +41,8 @@ from dealerless.protocol.table.events import (
     HandSigned,
     HandStarted,
     LocalProtocolError,
+    SeatSilent,
+    ShareMissing,
     TableEvent,
     TimeoutVoted,
     TranscriptCut,
@@ -58,13 +55,12 @@ __all__ = ["Driver", "NodeOptions", "SeatNode", "config_signature_ok"]
 Connector = Callable[[], Awaitable[tuple[Link, dict[str, Any]]]]
 Say = Callable[[str], None]
 _EVENTS = logging.getLogger("dealerless.node.events")  # every emit(), at DEBUG
-PRESTART_BUFFER = 512
 CHEATS_KEPT = 64  # caught cheats are kept (never evicted by later junk); later ones counted
 MAX_OWN_QUEUED = 100_000  # own messages waiting for the link: past this the node fails loudly
 RECS_QUEUED_BYTES = 16 << 20  # records for others waiting for the link: past this, not queued
 
 
-class SeatNode(JoinHandshake, CatchUp):
+class SeatNode(JoinHandshake, CatchUp, SeatMessages):
     def __init__(
         self,
         identity: Identity,
@@ -302,133 +298,6 @@ class SeatNode(JoinHandshake, CatchUp):
             if machine.over:
                 self._linger(now)
 
-    # ---------------------------------------------------------------- hub messages
-    def _on_hub(self, message: dict[str, Any]) -> None:
-        kind = message["t"]
-        if kind == "msg":
-            sender = message.get("from")
-            data = message.get("data")
-            if not isinstance(sender, bytes) or not isinstance(data, bytes):
-                return
-            try:
-                payload = decode(data)
-            except WireError as exc:
-                self.say(f"refused a message from {self._who(sender)}: {exc}")
-                return
-            self._on_peer(sender, payload, direct=bool(message.get("direct")))
-        elif kind == "admitted":
-            self.admitted = True
-            members = message.get("members")
-            if isinstance(members, list):
-                self.peers_up = {k for k in members if isinstance(k, bytes) and k != self.key}
-            if self.machine is not None:
-                self._announce()
-        elif kind == "peer":
-            key, up = message.get("key"), bool(message.get("up"))
-            if not isinstance(key, bytes):
-                return
-            if up and (len(self.peers_up) < 64 or key in self.seat_keys()):
-                self.peers_up.add(key)  # bounded: a hub can name any number of keys
-            else:
-                self.peers_up.discard(key)
-            self.say(f"{self._who(key)} {'connected' if up else 'disconnected'}")
-            if not up and self.is_host and self.config is None:
-                self.lobby = [(k, n) for k, n in self.lobby if k != key]
-                self._admit()
-                self._send_lobby()
-                self._lobby_changed()
-        elif kind == "error":
-            raise LinkError(f"the hub refused: {message.get('reason')}")
-
-    def _who(self, key: bytes) -> str:
-        seat = self.seat_of_key(key)
-        if seat is not None:
-            return self.name_of(seat)
-        for k, name in self.lobby:
-            if k == key:
-                return repr(name)
-        try:
-            return PeerId(key).fingerprint[:9]
-        except ValueError:
-            return "an invalid key"
-
-    def _may_send(self, sender: bytes, kind: str, payload: dict[str, Any]) -> bool:
-        """May ``sender`` (as the hub says) author a signed message of ``kind`` at all? Cheap
-        checks only: the signature is verified after this, and only if it passes."""
-        if kind == "hello":
-            return self.is_host and sender != self.key and self.proof_ok(sender, payload)
-        if kind in ("lobby", "refused"):
-            return not self.is_host and sender == self.host_key and self.config is None
-        if kind == "config":
-            return not self.is_host and sender == self.host_key
-        return sender != self.key and sender in self.seat_keys()  # have
-
-    def _on_signed(self, sender: bytes, message: dict[str, Any]) -> None:
-        try:
-            payload, body, signature = unseal(message)
-        except WireError:
-            self.dropped += 1
-            return
-        kind = payload["t"]
-        if not self._may_send(sender, kind, payload):
-            self.dropped += 1
-            if kind == "hello" and self.is_host and sender != self.key:
-                self.refuse(sender, "no valid proof of the invite's token")
-            return
-        if not verify_sealed(sender, self.store.table_id, body, signature):
-            self.dropped += 1
-            self.say(f"refused a {kind!r} message with a bad signature ({self._who(sender)})")
-            return
-        if kind == "hello":
-            self._on_hello(sender, payload)
-        elif kind == "lobby":
-            self._on_lobby(payload)
-        elif kind == "refused":
-            self._on_refused(payload)
-        elif kind == "config":
-            self._on_config(payload)
-        else:
-            self._on_have(sender, payload)
-
-    def _seat_frames(self, frames: object) -> list[bytes]:
-        """The frames authored by seats; others are dropped before any curve or signature work
-        (before the configuration exists, the seats are not known and nothing is dropped)."""
-        if not isinstance(frames, list):
-            return []
-        seats = self.seat_keys()
-        kept = [
-            f for f in frames if isinstance(f, bytes) and (not seats or frame_author(f) in seats)
-        ]
-        self.dropped += len(frames) - len(kept)
-        return kept
-
-    def _on_peer(self, sender: bytes, payload: dict[str, Any], direct: bool = False) -> None:
-        kind = payload["t"]
-        if kind == "sig":
-            self._on_signed(sender, payload)
-        elif kind in SIGNED_KINDS:
-            self.dropped += 1  # unsigned: whoever sent it, it changes nothing
-        elif kind == "f":
-            frames = self._seat_frames([payload.get("f")])
-            if not frames:
-                return
-            frame = frames[0]
-            if self.machine is not None:
-                fresh = frame not in self.machine.seen
-                self._after(self.machine.receive(frame, self.now()))
-                if direct and fresh:
-                    # Honest peers broadcast every frame; one sent to us alone may have been
-                    # sent to only some peers (or another version to the others): pass it on.
-                    self.queue({"t": "f", "f": frame})
-            elif len(self.prestart) < PRESTART_BUFFER:
-                self.prestart.append(frame)
-        elif kind == "recs":
-            start = payload.get("start")
-            if sender not in self.seat_keys() or not isinstance(start, int):
-                self.dropped += 1
-                return
-            self._on_recs(sender, self._seat_frames(payload.get("frames")), start)
-
     # ---------------------------------------------------------------- starting and resuming
     def _start(self, extension: list[bytes]) -> None:
         """Create or rebuild the machine from the transcript (+ records fetched from peers)."""
@@ -562,6 +431,14 @@ class SeatNode(JoinHandshake, CatchUp):
         elif isinstance(event, HandEnded):
             how = "aborted" if event.aborted else "ended"
             self.say(f"hand {event.result.hand_number} {how}: {event.result.reason}")
+        elif isinstance(event, ShareMissing):
+            self.say(
+                f"our stored key share of hand {event.hand} in {self.store.dir / 'secrets'} is "
+                f"missing or damaged ({event.reason}): we cannot play that hand, the others will "
+                "time us out of it (silence: at most the bounded settlement), then we play on"
+            )
+        elif isinstance(event, SeatSilent):
+            self.say(f"{self.name_of(event.seat)} was timed out ({event.phase}, hand {event.hand})")
         elif isinstance(event, TimeoutVoted):
             self.say(f"{self.name_of(event.silent)} is too slow: we voted to time them out")
         elif isinstance(event, Violation):

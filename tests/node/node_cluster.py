@@ -154,8 +154,14 @@ class Cluster:
 
     def wait_for_config(self, seat: int, timeout: float = 60) -> None:
         """Until this seat holds the signed configuration (every seat is taken)."""
-        path = self.store(seat).dir / "config.bin"
-        wait_for(path.exists, timeout, f"seat {seat}'s configuration", list(self.procs.values()))
+        def signed() -> bool:
+            try:
+                store = self.store(seat)
+                return store.exists and store.load_config() is not None
+            except Exception:  # not written yet, or being written
+                return False
+
+        wait_for(signed, timeout, f"seat {seat}'s configuration", list(self.procs.values()))
 
     def kill(self, name: str) -> None:
         proc = self.procs[name]
