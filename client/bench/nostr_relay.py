@@ -8,7 +8,6 @@ once into a cached venv keyed by its version (pip, from PyPI)."""
 from __future__ import annotations
 
 import contextlib
-import fcntl
 import os
 import shutil
 import signal
@@ -36,6 +35,8 @@ def relay_command() -> str:
     venv = _cached_venv()
     binary = venv / "bin" / "nostr-relay"
     venv.parent.mkdir(parents=True, exist_ok=True)
+    import fcntl  # POSIX only, and only on this path (the relay fixture's own venv)
+
     with open(venv.parent / f".{venv.name}.lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)  # one installer at a time (xdist workers)
         if not binary.exists():

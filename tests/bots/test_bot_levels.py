@@ -3,7 +3,6 @@ commands (play, join, the start screen)."""
 
 from __future__ import annotations
 
-import json
 import random
 from pathlib import Path
 
@@ -85,10 +84,15 @@ def test_random_draws_from_the_legal_moves_with_its_rng_only() -> None:
     assert picks == again
 
 
-def test_play_and_join_take_a_level_and_default_to_strong() -> None:
+def test_play_and_join_take_a_level_and_default_to_strong(tmp_path: Path) -> None:
+    from dealerless.client.config import apply_config
+
     parser = build_parser()
     assert DEFAULT_LEVEL == "strong"
-    assert parser.parse_args(["play"]).level == "strong"
+    args = parser.parse_args(["play", "--home", str(tmp_path)])
+    assert args.level is None  # not given: the settings file's, else strong
+    apply_config(args)
+    assert args.level == "strong"
     assert parser.parse_args(["play", "--level", "basic"]).level == "basic"
     assert parser.parse_args(["join", "dl1:x", "--bot", "--level", "normal"]).level == "normal"
     with pytest.raises(SystemExit):
@@ -99,8 +103,8 @@ def test_the_start_screen_level_reaches_the_play_command(tmp_path: Path) -> None
     settings = Settings(name="ann", level="normal")
     argv = start_launch.play_argv(settings, StartChoice("play", "tuppen", 3))
     assert build_parser().parse_args(argv).level == "normal"
-    path = tmp_path / "client.json"
-    path.write_text(json.dumps({"level": "godlike"}), encoding="utf-8")
+    path = tmp_path / "config.toml"
+    path.write_text('level = "godlike"\n', encoding="utf-8")
     assert Settings.load(path).level == DEFAULT_LEVEL  # a bad saved value falls back
-    path.write_text(json.dumps({"level": "basic"}), encoding="utf-8")
+    path.write_text('level = "basic"\n', encoding="utf-8")
     assert Settings.load(path).level == "basic"

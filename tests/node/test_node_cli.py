@@ -120,7 +120,8 @@ def test_table_files_are_private(tmp_path: Path) -> None:
         assert stat.S_IMODE(invite_file.stat().st_mode) == 0o600
         assert stat.S_IMODE(tables.stat().st_mode) == 0o700
         assert stat.S_IMODE(table.stat().st_mode) == 0o700
-        assert stat.S_IMODE((table / "meta.json").stat().st_mode) == 0o600
+        # the table's meta, the invite's token and the key shares live in the store
+        assert stat.S_IMODE((tmp_path / "store.sqlite").stat().st_mode) == 0o600
     finally:
         host.kill()
         host.wait()

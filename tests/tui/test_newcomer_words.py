@@ -51,7 +51,7 @@ def test_s_on_the_game_over_panel_saves_and_the_path_is_not_cut(tmp_path: Path) 
     session = FakeSession(over)
     code, app = run_keys(session, ["s", " "], save_dir=tmp_path, data_dir=tmp_path / "data")
     assert code == 0
-    (saved,) = tmp_path.glob("tuppen-*.dls")
+    (saved,) = tmp_path.glob("tuppen-*.dlt")  # the one transcript extension
     assert str(saved) in app.ui.message
     status = text(app._status_text())
     assert status == app.ui.message  # alone on the status line, not cut by the key hints
@@ -140,7 +140,7 @@ def test_play_takes_name_language_and_time_from_the_saved_settings(
 ) -> None:
     path = tmp_path / "client.json"
     Settings(name="ann", lang="nl", timeout_s=45, result_pause_s=5).save(path)
-    monkeypatch.setattr(Settings, "default_path", staticmethod(lambda: path))
+    monkeypatch.setattr(Settings, "default_path", staticmethod(lambda home=None: path))
     args = argparse.Namespace(lang=None, ascii=False)
     assert play.screen_language(args) == "nl"
     assert play.saved_settings().name == "ann" and play.saved_settings().timeout_s == 45
