@@ -434,7 +434,8 @@ class SeatNode(JoinHandshake, CatchUp, SeatMessages):
         elif isinstance(event, ShareMissing):
             self.say(
                 f"our stored key share of hand {event.hand} (store of "
-                f"{self.store.dir.parent.parent}) is missing or damaged ({event.reason}): we cannot play that hand, the others will "
+                f"{self.store.dir.parent.parent}) is missing or damaged ({event.reason}): "
+                "we cannot play that hand, the others will "
                 "time us out of it (silence: at most the bounded settlement), then we play on"
             )
         elif isinstance(event, SeatSilent):
