@@ -35,12 +35,12 @@ from typing import Any
 import msgpack
 
 from dealerless.client.bench.fuzz_audit import AuditFuzzer, memoised_proofs
-from dealerless.client.bench.fuzz_inputs import mutate, random_value
+from dealerless.client.bench.fuzz_inputs import mutate, random_value, resigned
 from dealerless.client.protocol_sim import play_protocol_game
 from dealerless.node.wire import WireError
 from dealerless.node.wire import decode as wire_decode
 from dealerless.node.wire import encode as wire_encode
-from dealerless.protocol.messages import DOMAIN, IdentityKey, MessageError, decode_message
+from dealerless.protocol.messages import MessageError, decode_message
 from dealerless.protocol.rules.registry import make_config
 from dealerless.protocol.table import TableMachine
 from dealerless.protocol.table.kinds import TABLE_REGISTRY
@@ -108,29 +108,7 @@ class Fuzzer:
         return self.rng.choice(self.records)
 
     def resigned(self) -> bytes:
-        frame = self._frame()
-        message = decode_message(frame, registry=TABLE_REGISTRY)
-        fields: list[Any] = [
-            1,
-            message.table_id,
-            message.hand,
-            message.seq,
-            message.prev,
-            message.seat,
-            message.author.raw,
-            message.kind,
-            dict(message.body),
-        ]
-        for _ in range(self.rng.randrange(1, 3)):
-            i = self.rng.randrange(len(fields))
-            if i == 6:
-                continue  # keep the author: the signature must verify
-            fields[i] = random_value(self.rng)
-        if self.rng.random() < 0.1:
-            fields.append(random_value(self.rng))
-        packed: bytes = msgpack.packb(fields, use_bin_type=True)
-        key: IdentityKey = self.by_author[message.author.raw]
-        return packed + key.sign(DOMAIN + packed)
+        return resigned(self.rng, self._frame(), self.by_author)
 
     def table_input(self, kind: str) -> bytes:
         if kind == "random":

@@ -17,11 +17,9 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
-import msgpack
-
-from dealerless.client.bench.fuzz_inputs import mutate, random_value
+from dealerless.client.bench.fuzz_inputs import mutate, random_value, resigned
 from dealerless.client.protocol_sim import play_protocol_game
-from dealerless.protocol.messages import DOMAIN, IdentityKey, decode_message, sign_message
+from dealerless.protocol.messages import IdentityKey, decode_message, sign_message
 from dealerless.protocol.rules.base import ConfigError
 from dealerless.protocol.rules.registry import make_config
 from dealerless.protocol.table import TableConfig
@@ -179,26 +177,10 @@ class AuditFuzzer:
         ).frame
 
     def _resigned(self, keys: list[IdentityKey], frame: bytes) -> bytes:
-        message = decode_message(frame, registry=TABLE_REGISTRY)
-        fields: list[Any] = [
-            1,
-            message.table_id,
-            message.hand,
-            message.seq,
-            message.prev,
-            message.seat,
-            message.author.raw,
-            message.kind,
-            dict(message.body),
-        ]
-        i = self.rng.choice([0, 1, 2, 3, 4, 5, 7, 8])
-        fields[i] = random_value(self.rng)
-        key = next(k for k in keys if k.peer_id.raw == message.author.raw)
         try:
-            packed: bytes = msgpack.packb(fields, use_bin_type=True)
-        except (ValueError, TypeError, OverflowError):
+            return resigned(self.rng, frame, {k.peer_id.raw: k for k in keys})
+        except (ValueError, TypeError, OverflowError):  # msgpack cannot pack the value
             return frame[:-1]
-        return packed + key.sign(DOMAIN + packed)
 
     def _header(self, header: dict[str, Any]) -> Any:
         rng = self.rng

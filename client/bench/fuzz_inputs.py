@@ -3,7 +3,13 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
 from typing import Any
+
+import msgpack
+
+from dealerless.protocol.messages import DOMAIN, IdentityKey, decode_message
+from dealerless.protocol.table.kinds import TABLE_REGISTRY
 
 
 def random_value(rng: random.Random, depth: int = 0) -> Any:
@@ -60,3 +66,29 @@ def mutate(rng: random.Random, data: bytes, other: bytes) -> bytes:
             cut = rng.randrange(len(buf) + 1)
             buf = buf[:cut] + bytearray(other[rng.randrange(len(other) + 1) :])
     return bytes(buf)
+
+
+def resigned(rng: random.Random, frame: bytes, keys: Mapping[bytes, IdentityKey]) -> bytes:
+    """A valid frame's envelope with one or two random fields (and sometimes an extra one),
+    packed with plain msgpack and validly signed by its author: only the content is wrong.
+    Raises ValueError, TypeError or OverflowError when msgpack cannot pack a value."""
+    message = decode_message(frame, registry=TABLE_REGISTRY)
+    fields: list[Any] = [
+        1,
+        message.table_id,
+        message.hand,
+        message.seq,
+        message.prev,
+        message.seat,
+        message.author.raw,
+        message.kind,
+        dict(message.body),
+    ]
+    for _ in range(rng.randrange(1, 3)):
+        i = rng.randrange(len(fields))
+        if i != 6:  # keep the author: the signature must verify
+            fields[i] = random_value(rng)
+    if rng.random() < 0.1:
+        fields.append(random_value(rng))
+    packed: bytes = msgpack.packb(fields, use_bin_type=True)
+    return packed + keys[message.author.raw].sign(DOMAIN + packed)
