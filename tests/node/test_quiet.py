@@ -27,6 +27,7 @@ def _events(path: Path) -> list[dict[str, object]]:
     reason="KNOWN REGRESSION after merging issue 12's ways in with issue 11's node checks and the "
     "SQLite store (passes on its own branch; see the closing note of 2026-12-01): to fix first",
     strict=False,
+    run=False,  # each hangs until its timeout (60-180 s): not run until fixed
 )
 def test_an_idle_four_seat_table_sends_at_most_0_4_messages_per_second(cluster: Cluster) -> None:
     root = cluster.root
