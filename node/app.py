@@ -128,6 +128,7 @@ async def _run_node(
 ) -> int:
     """Run one seat's node (and, for a host in direct mode, its hub) until it ends.
     ``make_node`` builds the node (tests pass a hostile one: node/hostile.py)."""
+    seat_driver = _driver(meta, driver, bot_driver)  # a caller's mistake: before any I/O
     table_id = bytes.fromhex(meta.table_id)
     store = TableStore(home, table_id)
     pruned = prune(home)
@@ -175,11 +176,11 @@ async def _run_node(
             )
 
         if meta.nostr or (not host and direct is not None):
-            # A joiner tries every way at once; before it ever reached the table it gives up
-            # after a bounded time and says what it tried (afterwards it keeps trying).
+            # A joiner tries every way at once; until it has its seat (the signed table
+            # configuration) it gives up after a bounded time and says what it tried, also in a
+            # lobby whose host went away; a seated node keeps trying (its host may resume).
             opt = options or NodeOptions()
-            reached = store.load_config() is not None
-            limit = math.inf if reached or host else opt.first_join_wait
+            limit = math.inf if host else opt.first_join_wait
             connector = await start_ways(
                 nursery,
                 meta,
@@ -189,6 +190,7 @@ async def _run_node(
                 say,
                 first_timeout=limit,
                 backoff_cap=opt.reconnect_cap,
+                seated=lambda: store.load_config() is not None,
             )
         elif direct is not None:
             connector = direct[1]
@@ -213,7 +215,7 @@ async def _run_node(
             store,
             meta,
             connector,
-            _driver(meta, driver, bot_driver),
+            seat_driver,
             game=game,
             say=say,
             log=log,

@@ -302,7 +302,8 @@ class TableRun:
 
     def log(self) -> str:
         return "\n".join(
-            f"--- node {i} (exit {self.codes.get(i)})\n" + "\n".join(lines[-25:])
+            f"--- node {i} (exit {self.codes.get(i)})\n"
+            + "\n".join(lines if len(lines) <= 40 else [*lines[:15], "[...]", *lines[-25:]])
             for i, lines in self.lines.items()
         )
 

@@ -9,8 +9,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from dealerless.node.drivers import NodeOptions
 from dealerless.node.identity import PeerId
-from dealerless.node.links import LinkError
+from dealerless.node.links import Link, LinkError
 from dealerless.node.store import TableStore
 from dealerless.node.wire import (
     SIGNED_KINDS,
@@ -39,6 +40,9 @@ class SeatMessages:
     lobby: list[tuple[bytes, str]]
     prestart: list[bytes]
     dropped: int
+    last_hello: float
+    opt: NodeOptions
+    link: Link | None
     say: Callable[[str], None]
 
     def now(self) -> float:
@@ -75,6 +79,9 @@ class SeatMessages:
         raise NotImplementedError
 
     def refuse(self, sender: bytes, reason: str) -> None:
+        raise NotImplementedError
+
+    def _hello(self) -> None:
         raise NotImplementedError
 
     def _on_hello(self, sender: bytes, payload: dict[str, Any]) -> None:
@@ -132,6 +139,16 @@ class SeatMessages:
         elif kind == "error":
             raise LinkError(f"the hub refused: {message.get('reason')}")
 
+    def _config_missed(self) -> None:
+        """Joiner: the table runs (a seat announced records or sent a frame) and we have no
+        configuration: the host's ``config`` was lost on the way. Ask again now (at most once
+        per ``hello_every``) instead of at the admitted joiner's quiet pace, or the seats would
+        time us out at the configuration step."""
+        if self.is_host or self.config is not None or self.link is None:
+            return
+        if self.now() - self.last_hello >= self.opt.hello_every:
+            self._hello()
+
     def _who(self, key: bytes) -> str:
         seat = self.seat_of_key(key)
         if seat is not None:
@@ -166,6 +183,8 @@ class SeatMessages:
             self.dropped += 1
             if kind == "hello" and self.is_host and sender != self.key:
                 self.refuse(sender, "no valid proof of the invite's token")
+            elif kind == "have":
+                self._config_missed()
             return
         if not verify_sealed(sender, self.store.table_id, body, signature):
             self.dropped += 1
@@ -212,8 +231,10 @@ class SeatMessages:
                     # Honest peers broadcast every frame; one sent to us alone may have been
                     # sent to only some peers (or another version to the others): pass it on.
                     self.queue({"t": "f", "f": frame})
-            elif len(self.prestart) < PRESTART_BUFFER:
-                self.prestart.append(frame)
+            else:
+                if len(self.prestart) < PRESTART_BUFFER:
+                    self.prestart.append(frame)
+                self._config_missed()
         elif kind == "recs":
             start = payload.get("start")
             if sender not in self.seat_keys() or not isinstance(start, int):

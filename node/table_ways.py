@@ -45,10 +45,12 @@ async def start_ways(
     *,
     first_timeout: float = 60.0,
     backoff_cap: float = 10.0,
+    seated: Callable[[], bool] | None = None,
 ) -> Connector:
     """Start the table's Nostr presence (if it has relays) and every way in (in ``nursery``);
-    the node's connector. ``first_timeout``: how long to try before the table was ever
-    reached (then the node gives up and says what it tried)."""
+    the node's connector. ``first_timeout``: how long to try while ``seated()`` is false (by
+    default: before the table was ever reached; then the node gives up and says what it
+    tried)."""
     ways = [] if direct is None else [Way(direct[0], direct[1])]
 
     def host_is(key: bytes) -> bool:
@@ -70,6 +72,8 @@ async def start_ways(
         count = len(meta.nostr)
         label = f"Nostr ({count} relay{'s' if count > 1 else ''})"
         ways.append(Way(label, open_nostr, last_error="connecting", status=table.describe))
-    multi = MultiWay(ways, first_timeout=first_timeout, backoff_cap=backoff_cap, say=say)
+    multi = MultiWay(
+        ways, first_timeout=first_timeout, backoff_cap=backoff_cap, say=say, seated=seated
+    )
     await nursery.start(multi.run)
     return multi.connect

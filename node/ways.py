@@ -65,6 +65,7 @@ class MultiWay:
         first_timeout: float = 60.0,
         backoff_cap: float = 10.0,
         say: Say | None = None,
+        seated: Callable[[], bool] | None = None,
     ) -> None:
         if not ways:
             raise ValueError("a table needs at least one way in")
@@ -76,6 +77,9 @@ class MultiWay:
         )
         self.changed = trio.Event()
         self.ever_connected = False
+        # Until the node has its seat (the table configuration), every wait for a way in is
+        # bounded, also after a link was up: a lobby whose host went away is given up.
+        self.seated: Callable[[], bool] = seated or (lambda: self.ever_connected)
         self.members: set[bytes] = set()
         self.host_key: bytes | None = None
 
@@ -143,7 +147,8 @@ class MultiWay:
 
     async def connect(self) -> tuple[MultiLink, dict[str, Any]]:
         """The node's connector: a link once any way is open."""
-        deadline = math.inf if self.ever_connected else trio.current_time() + self.first_timeout
+        bounded = not self.seated()
+        deadline = trio.current_time() + self.first_timeout if bounded else math.inf
         while not any(w.link is not None for w in self.ways):
             if all(w.fatal for w in self.ways):
                 raise FatalLinkError(f"no way in to the table works ({self.tried()})")

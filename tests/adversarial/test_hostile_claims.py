@@ -28,7 +28,7 @@ from dealerless.protocol.table.hand_deck import OPEN
 
 # A seat that is silent for good is charged 1 penalty point per voided hand until classic
 # Tuppen ends at 10: short steps keep those hands quick.
-QUICK_STEPS_MS = 1000
+QUICK_STEPS_MS = 2000  # short, yet long enough for a loaded CI machine (honest seats in time)
 
 
 class FalseTupp(OnTurn):

@@ -51,7 +51,8 @@ GAME = "limit-tuppen"
 def play(tmp_path: Path, attack: Attack | None, game: str = GAME, **kw: Any) -> TableRun:
     options: dict[str, Any] = {"hands": kw.pop("hands", 1), **kw.pop("rules", {})}
     players = kw.pop("players", 3)
-    return run_table(tmp_path, make_config(game, players, options), attack, bot=BotDriver, **kw)
+    bot = kw.pop("bot", BotDriver)
+    return run_table(tmp_path, make_config(game, players, options), attack, bot=bot, **kw)
 
 
 # Situational attacks play tables until the situation arises, with honest seats that stay in
@@ -257,7 +258,9 @@ def test_playing_a_card_not_in_the_hand(tmp_path: Path) -> None:
         action = Action(ActionKind.PLAY, node.seat, card=card, position=theirs)
         return [Send(action_frame(node, action, open=open_share(node, position)))]
 
-    caught(play(tmp_path, OnTurn(can_play, craft)))
+    # every seat stays in: a deal where the hostile seat or all the others fold before the
+    # play would end the hand before the attack's turn
+    caught(play(tmp_path, OnTurn(can_play, craft), bot=stay_in, honest_driver=stay_in))
 
 
 @pytest.mark.parametrize("proof", ["missing", "forged"])

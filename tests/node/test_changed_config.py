@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 import trio
 
+from dealerless.client.bots.driver import BotDriver
 from dealerless.node.app import host_table
 from dealerless.node.identity import Identity
 from dealerless.node.seat import NodeOptions, SeatNode
@@ -68,6 +69,7 @@ def _play(tmp: Path, change: dict[str, Any], floor: float, timeout_ms: int) -> t
                     INVITED,
                     name="h",
                     bot=True,
+                    bot_driver=BotDriver,
                     step_timeout_ms=timeout_ms,
                     say=lambda _s: None,
                     options=NodeOptions(linger=1.0),
@@ -84,12 +86,6 @@ def _play(tmp: Path, change: dict[str, Any], floor: float, timeout_ms: int) -> t
     return result[0], result[0].stderr
 
 
-@pytest.mark.xfail(
-    reason="KNOWN REGRESSION after merging issue 12's ways in with issue 11's node checks and the "
-    "SQLite store (passes on its own branch; see the closing note of 2026-12-01): to fix first",
-    strict=False,
-    run=False,  # each hangs until its timeout (60-180 s): not run until fixed
-)
 @pytest.mark.parametrize("what", sorted(CHANGES))
 def test_a_joiner_refuses_a_changed_configuration(tmp_path: Path, what: str) -> None:
     change, message, floor = CHANGES[what]
@@ -99,12 +95,6 @@ def test_a_joiner_refuses_a_changed_configuration(tmp_path: Path, what: str) -> 
     _signed_nothing(tmp_path)
 
 
-@pytest.mark.xfail(
-    reason="KNOWN REGRESSION after merging issue 12's ways in with issue 11's node checks and the "
-    "SQLite store (passes on its own branch; see the closing note of 2026-12-01): to fix first",
-    strict=False,
-    run=False,  # each hangs until its timeout (60-180 s): not run until fixed
-)
 def test_a_joiner_refuses_a_step_timeout_below_its_floor(tmp_path: Path) -> None:
     # The invite itself names 2 s: refused before connecting, with the option that lowers it.
     joined, err = _play(tmp_path, {}, 10.0, 2000)

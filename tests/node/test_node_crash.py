@@ -103,18 +103,12 @@ def test_a_node_back_alone_waits_for_a_peer_before_it_writes(cluster: Cluster) -
     assert len(audit.records) > alone
 
 
-@pytest.mark.xfail(
-    reason="KNOWN REGRESSION after merging issue 12's ways in with issue 11's node checks and the "
-    "SQLite store (passes on its own branch; see the closing note of 2026-12-01): to fix first",
-    strict=False,
-    run=False,  # each hangs until its timeout (60-180 s): not run until fixed
-)
 @pytest.mark.parametrize("damage", ["missing", "corrupt"])
 def test_a_lost_key_share_is_named_not_a_traceback(cluster: Cluster, damage: str) -> None:
     """The stored key share of the running hand is gone or damaged when a node resumes: it
     says where and what is wrong, no traceback; the machine plays that hand blind (the others
     time it out, protocol side) and the game completes with identical transcripts."""
-    cluster.host("limit-tuppen", SEATS, ["hands=2"], step_timeout=4000, linger=3)
+    cluster.host("limit-tuppen", SEATS, ["hands=2"], step_timeout=4.0, linger=3)
     for seat in range(1, SEATS):
         cluster.join(seat, linger=3)
     wait_for(lambda: cluster.count(1) >= 20, 120, "seat1 in play", cluster.procs.values())

@@ -169,14 +169,9 @@ def test_multiway_says_which_ways_it_tried_and_why_they_failed() -> None:
     trio.run(main)
 
 
-@pytest.mark.xfail(
-    reason="KNOWN REGRESSION after merging issue 12's ways in with issue 11's node checks and the "
-    "SQLite store (passes on its own branch; see the closing note of 2026-12-01): to fix first",
-    strict=False,
-    run=False,  # each hangs until its timeout (60-180 s): not run until fixed
-)
 def test_a_joiner_that_reaches_nothing_says_what_it_tried_and_gives_up(tmp_path: Any) -> None:
     from dealerless.client.bench.nostr_relay import free_port
+    from dealerless.client.bots.driver import BotDriver
     from dealerless.node.app import join_table
     from dealerless.node.drivers import NodeOptions
 
@@ -196,6 +191,7 @@ def test_a_joiner_that_reaches_nothing_says_what_it_tried_and_gives_up(tmp_path:
                 invite,
                 name="j",
                 bot=True,
+                bot_driver=BotDriver,
                 say=said.append,
                 options=NodeOptions(first_join_wait=6.0),
             )
