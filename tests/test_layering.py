@@ -19,6 +19,7 @@ ROOT = Path(__file__).resolve().parent.parent
 LAYERS = ("protocol", "node", "client")  # each may import only those before it
 MAY_NOT_IMPORT = {"protocol": ("node", "client"), "node": ("client",), "client": ()}
 
+
 def module_name(path: Path) -> str:
     parts = list(path.relative_to(ROOT).with_suffix("").parts)
     if parts[-1] == "__init__":

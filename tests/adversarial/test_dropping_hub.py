@@ -52,9 +52,7 @@ class DroppingHub(Hub):
 def test_a_hub_that_drops_one_seats_frames_charges_nobody(tmp_path: Path) -> None:
     hub = DroppingHub(seconds=4.5)  # past one step deadline: the seat is timed out once
     game = make_config("limit-tuppen", 3, {"hands": 3})
-    run = run_table(
-        tmp_path, game, None, bot=BotDriver, hub=hub, step_timeout_ms=3000, timeout=90
-    )
+    run = run_table(tmp_path, game, None, bot=BotDriver, hub=hub, step_timeout_ms=3000, timeout=90)
     assert hub.dropped > 0
     _, report = converged(run)  # every seat: same state, audit OK, complete
     assert not report.caught, report.to_json()

@@ -17,9 +17,7 @@ LONG = os.environ.get("DEALERLESS_LONG") == "1"
 SEATS = 3
 
 
-def kill_and_restart(
-    cluster: Cluster, victim: int, at: int, hands: int = 1
-) -> tuple[int, int]:
+def kill_and_restart(cluster: Cluster, victim: int, at: int, hands: int = 1) -> tuple[int, int]:
     cluster.host("limit-tuppen", SEATS, [f"hands={hands}"], linger=5)
     for seat in range(1, SEATS):
         cluster.join(seat, linger=5)

@@ -46,8 +46,9 @@ def test_a_bot_that_reads_another_seats_hand_is_caught(monkeypatch: pytest.Monke
 
     monkeypatch.setattr(strong, "choose_action", peeking)
     with pytest.raises(HiddenInformationError, match="all-seeing engine"):
-        play_game_with_views(make_config("tuppen", 4, {}), 3, lineup=["strong"] * 4,
-                             check_hidden=True)
+        play_game_with_views(
+            make_config("tuppen", 4, {}), 3, lineup=["strong"] * 4, check_hidden=True
+        )
 
 
 def test_a_different_move_on_the_referee_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -65,5 +66,6 @@ def test_a_different_move_on_the_referee_is_caught(monkeypatch: pytest.MonkeyPat
 
     monkeypatch.setattr(strong, "choose_action", peeking)
     with pytest.raises(HiddenInformationError):
-        play_game_with_views(make_config("belote", 4, {}), 3, lineup=["strong"] * 4,
-                             check_hidden=True)
+        play_game_with_views(
+            make_config("belote", 4, {}), 3, lineup=["strong"] * 4, check_hidden=True
+        )

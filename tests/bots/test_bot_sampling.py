@@ -42,9 +42,17 @@ def test_a_tuppen_view_sees_voids_and_never_deals_a_seen_card() -> None:
     trick = {
         "leader": 1,
         "current": [],
-        "tricks": [{"plays": [[1, Card.parse("10H").index], [2, Card.parse("7C").index],
-                              [3, Card.parse("8H").index], [0, Card.parse("9H").index]],
-                    "winner": 1}],
+        "tricks": [
+            {
+                "plays": [
+                    [1, Card.parse("10H").index],
+                    [2, Card.parse("7C").index],
+                    [3, Card.parse("8H").index],
+                    [0, Card.parse("9H").index],
+                ],
+                "winner": 1,
+            }
+        ],
     }
     view = read_view(4, 0, cards("AS KS QS"), trick, [3, 3, 3, 3], range(4))
     for hands in sample_deals(view, random.Random(1), 100):
@@ -65,6 +73,7 @@ def test_fast_belote_obligations_agree_with_the_rules_module() -> None:
         hand = deck[4 : 4 + rng.randrange(1, 9)]
         for partner_rule in (False, True):
             rules = Rules(trump=trump, taker=0, overtrump_partner=partner_rule)
-            expected = legal_cards(plays, seat, hand, trump,
-                                   overtrump_partner_on_trump_lead=partner_rule)
+            expected = legal_cards(
+                plays, seat, hand, trump, overtrump_partner_on_trump_lead=partner_rule
+            )
             assert sorted(legal(hand, plays, seat, rules)) == expected

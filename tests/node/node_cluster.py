@@ -154,6 +154,7 @@ class Cluster:
 
     def wait_for_config(self, seat: int, timeout: float = 60) -> None:
         """Until this seat holds the signed configuration (every seat is taken)."""
+
         def signed() -> bool:
             try:
                 store = self.store(seat)

@@ -10,7 +10,6 @@ import subprocess
 import time
 from pathlib import Path
 
-import pytest
 from node_cluster import CLI, Cluster, wait_for
 
 SEATS = 4

@@ -149,9 +149,7 @@ def test_prune_keeps_what_resume_needs(tmp_path: Path) -> None:
     finished = add_table(tmp_path, 7, finished=True)
     abandoned = add_table(tmp_path, 8)
     old = time.time() - PRUNE_AFTER_S - 60
-    raw(tmp_path).execute(
-        "UPDATE tables SET updated = ? WHERE table_id = ?", (old, abandoned.key)
-    )
+    raw(tmp_path).execute("UPDATE tables SET updated = ? WHERE table_id = ?", (old, abandoned.key))
     assert prune(tmp_path) == 2
     assert running.load_secrets() == {1: b"share-1"}
     assert finished.load_secrets() == {} and abandoned.load_secrets() == {}

@@ -49,7 +49,8 @@ def test_the_final_result_signatures_missing_is_incomplete(game: ProtocolGame) -
     records = records_of(game)
     last_hand = max(decode_message(f, registry=TABLE_REGISTRY).hand for f in records)
     cut = [
-        f for f in records
+        f
+        for f in records
         if not (
             decode_message(f, registry=TABLE_REGISTRY).kind == "result"
             and decode_message(f, registry=TABLE_REGISTRY).hand == last_hand
@@ -81,8 +82,14 @@ def test_a_stray_vote_is_damage(game: ProtocolGame) -> None:
     i = len(records) // 2
     at = decode_message(records[i], registry=TABLE_REGISTRY)
     vote = sign_message(
-        game.keys[0], table_id=game.table.table_id, hand=at.hand, seq=at.seq, prev=at.prev,
-        seat=0, kind="timeout-vote", body={"silent": 1, "head": at.prev},
+        game.keys[0],
+        table_id=game.table.table_id,
+        hand=at.hand,
+        seq=at.seq,
+        prev=at.prev,
+        seat=0,
+        kind="timeout-vote",
+        body={"silent": 1, "head": at.prev},
         registry=TABLE_REGISTRY,
     ).frame
     report = audit_records(game.table, [*records[:i], vote, *records[i:]])
@@ -96,8 +103,9 @@ def test_a_transcript_re_signed_under_new_keys_does_not_audit(game: ProtocolGame
     table = TableConfig(
         game.table.table_id,
         game.table.game,
-        tuple(SeatInfo(s.name, k.peer_id.raw) for s, k in zip(game.table.seats, new_keys,
-                                                                strict=True)),
+        tuple(
+            SeatInfo(s.name, k.peer_id.raw) for s, k in zip(game.table.seats, new_keys, strict=True)
+        ),
         game.table.step_timeout_ms,
     )
     old_digest, new_digest = game.table.digest(), table.digest()
@@ -110,8 +118,15 @@ def test_a_transcript_re_signed_under_new_keys_does_not_audit(game: ProtocolGame
         prev = new_digest if m.prev == old_digest else m.prev
         records.append(
             sign_message(
-                new_keys[m.seat or 0], table_id=m.table_id, hand=m.hand, seq=m.seq, prev=prev,
-                seat=m.seat, kind=m.kind, body=body, registry=TABLE_REGISTRY,
+                new_keys[m.seat or 0],
+                table_id=m.table_id,
+                hand=m.hand,
+                seq=m.seq,
+                prev=prev,
+                seat=m.seat,
+                kind=m.kind,
+                body=body,
+                registry=TABLE_REGISTRY,
             ).frame
         )
     report = audit_records(table, records)
@@ -139,8 +154,13 @@ def test_two_seat_colluders_certificate_does_not_audit() -> None:
     records = records_of(sim)
     at = decode_message(records[10], registry=TABLE_REGISTRY)
     vote = sign_message(
-        sim.keys[1], table_id=sim.table.table_id, hand=at.hand, seq=at.seq, prev=at.prev,
-        seat=1, kind="abort-vote",
+        sim.keys[1],
+        table_id=sim.table.table_id,
+        hand=at.hand,
+        seq=at.seq,
+        prev=at.prev,
+        seat=1,
+        kind="abort-vote",
         body={"culprit": 0, "anchor": at.prev, "reason": b"I say so", "evidence": []},
         registry=TABLE_REGISTRY,
     ).frame

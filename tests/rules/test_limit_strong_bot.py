@@ -48,4 +48,3 @@ def test_basic_bot_keeps_its_misreading_of_the_folded_leader() -> None:
     choices = [basic.choose_action(e, 0, random.Random(s), True) for s in range(40)]
     knocks = sum(1 for a in choices if a is not None and a.kind == K.KNOCK)
     assert knocks <= 6  # only its rare bluff
-
