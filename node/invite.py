@@ -1,4 +1,4 @@
-"""The invite code (format 2): whose table, the terms a joiner agrees to, the secret join token
+"""The invite code (format 3): whose table, the terms a joiner agrees to, the secret join token
 and the ways in. Layout and derivations: spec/node.md §4.
 
 A code holds no table id and no host key: both are derived. The table id (in every frame, seen
@@ -24,7 +24,11 @@ from dealerless.node.identity import parse_fingerprint
 from dealerless.node.nostr.defaults import relays_from_wire, relays_to_wire
 from dealerless.protocol.rules.base import ConfigError, GameConfig, OptionValue
 from dealerless.protocol.rules.registry import make_config
-from dealerless.protocol.table.config import MAX_STEP_TIMEOUT_MS, MIN_STEP_TIMEOUT_MS
+from dealerless.protocol.table.config import (
+    DEFAULT_STEP_TIMEOUT_MS,
+    MAX_STEP_TIMEOUT_MS,
+    MIN_STEP_TIMEOUT_MS,
+)
 from dealerless.protocol.wire.codec import pack
 
 __all__ = [
@@ -37,13 +41,14 @@ __all__ = [
     "terms_digest",
 ]
 
-INVITE_PREFIX = "dl2:"
-FORMAT = 2
+INVITE_PREFIX = "dl3:"
+FORMAT = 3
 TOKEN_BYTES = 16
 PIN_BYTES = 16
 CHECK_BYTES = 3
 MAX_CODE = 2048  # characters; a longer paste is refused before it is decoded
-# One-byte codes keep the default code on one 80-column line; an unlisted game goes by name.
+# One-byte codes keep the default code on one 80-column line; an unlisted game goes by name
+# (game byte 0 and the name in field "g").
 GAME_CODES = {"tuppen": 1, "limit-tuppen": 2, "no-limit-tuppen": 3, "pot-limit-tuppen": 4,
               "pottuppen": 5, "belote": 6}  # fmt: skip
 GAME_NAMES = {code: name for name, code in GAME_CODES.items()}
@@ -54,6 +59,7 @@ _SALT_LABEL = b"dealerless/invite/v2/salt\x00"
 _TABLE_LABEL = b"dealerless/invite/v2/table\x00"
 _CHECK_LABEL = b"dealerless/invite/v2/check\x00"
 _PROOF_LABEL = b"dealerless/join/v2\x00"
+_DAMAGED = "the invite code is damaged or cut short (checksum mismatch): copy all of it again"
 
 
 class InviteError(ValueError):
@@ -200,9 +206,12 @@ class Invite:
     # ---------------------------------------------------------------- the code
     def encode(self) -> str:
         fields: dict[str, Any] = dict(self.extra)
-        fields["g"] = GAME_CODES.get(self.game, self.game)
-        fields["n"] = self.seats
-        if self.step_timeout_ms % 1000 == 0:
+        game_code = GAME_CODES.get(self.game, 0)
+        if not game_code:
+            fields["g"] = self.game
+        if self.step_timeout_ms == DEFAULT_STEP_TIMEOUT_MS:
+            pass  # the default is left out: the default code stays on one line
+        elif self.step_timeout_ms % 1000 == 0:
             fields["w"] = self.step_timeout_ms // 1000
         else:
             fields["m"] = self.step_timeout_ms
@@ -216,22 +225,34 @@ class Invite:
             fields["r"] = [_pack_address(*self.relay), pin]
         if self.nostr:
             fields["q"] = relays_to_wire(self.nostr)
-        body = bytes([FORMAT]) + self.token + self.pin + msgpack.packb(fields, use_bin_type=True)
+        if not 0 < self.seats < 256:
+            raise InviteError(f"an invite holds 1 to 255 seats, not {self.seats}")
+        head = bytes([FORMAT]) + self.token + self.pin + bytes([game_code, self.seats])
+        body = head + msgpack.packb(fields, use_bin_type=True)
         raw = body + _h(_CHECK_LABEL, body)[:CHECK_BYTES]
         return INVITE_PREFIX + base64.urlsafe_b64encode(raw).decode("ascii").rstrip("=")
 
     @staticmethod
     def decode(code: str) -> Invite:
         code = "".join(code.split())
+        if len(code) > 1 and code[0] == code[-1] and code[0] in "'\"":
+            code = code[1:-1]  # copied with the quotes the lobby shows it in
         if len(code) > MAX_CODE:
             raise InviteError(f"an invite code is at most {MAX_CODE} characters")
         if code.startswith("dl1:"):
             raise InviteError(
                 "this is an old invite code (dl1:) without a join token; ask the host for a new one"
             )
+        if code.startswith("dl2:"):
+            raise InviteError(
+                "this invite code (dl2:) was made by an older dealerless; ask the host to update"
+                " and send a new one"
+            )
         if not code.startswith(INVITE_PREFIX):
             raise InviteError(f"an invite code starts with {INVITE_PREFIX!r}")
         text = code[len(INVITE_PREFIX) :]
+        if len(text) % 4 == 1:  # no base64 text has this length: the code was cut short
+            raise InviteError(_DAMAGED)
         try:
             padded = text + "=" * (-len(text) % 4)
             raw = base64.b64decode(padded, altchars=b"-_", validate=True)
@@ -239,11 +260,11 @@ class Invite:
             raise InviteError("the invite code has characters that do not belong in it") from None
         if base64.urlsafe_b64encode(raw).decode("ascii").rstrip("=") != text:
             # the last character's unused bits are not zero: not a code this program wrote
-            raise InviteError("the invite code is damaged (checksum mismatch): copy it again")
-        fixed = 1 + TOKEN_BYTES + PIN_BYTES
+            raise InviteError(_DAMAGED)
+        fixed = 1 + TOKEN_BYTES + PIN_BYTES + 2  # format, token, pin, game, seats
         body, check = raw[:-CHECK_BYTES], raw[-CHECK_BYTES:]
         if len(raw) < fixed + CHECK_BYTES or _h(_CHECK_LABEL, body)[:CHECK_BYTES] != check:
-            raise InviteError("the invite code is damaged (checksum mismatch): copy it again")
+            raise InviteError(_DAMAGED)
         if body[0] != FORMAT:
             raise InviteError(f"invite format {body[0]} is not supported by this version")
         try:
@@ -252,24 +273,31 @@ class Invite:
             raise InviteError(f"the invite code does not hold a valid invite ({exc})") from None
         if not isinstance(fields, dict):
             raise InviteError("the invite code does not hold a valid invite (not a map)")
-        return _from_fields(body[1 : 1 + TOKEN_BYTES], body[1 + TOKEN_BYTES : fixed], fields)
+        token, pin = body[1 : 1 + TOKEN_BYTES], body[1 + TOKEN_BYTES : 1 + TOKEN_BYTES + PIN_BYTES]
+        return _from_fields(token, pin, body[fixed - 2], body[fixed - 1], fields)
 
 
-_KNOWN = {"g", "n", "w", "m", "o", "d", "r", "q"}
+_KNOWN = {"g", "w", "m", "o", "d", "r", "q"}
 
 
-def _from_fields(token: bytes, pin: bytes, fields: dict[str, Any]) -> Invite:
-    game = fields.get("g")
-    if isinstance(game, int) and not isinstance(game, bool):
-        game = GAME_NAMES.get(game)
-    seats = fields.get("n")
-    ms = fields["w"] * 1000 if isinstance(fields.get("w"), int) else fields.get("m")
-    if not isinstance(game, str):
+def _from_fields(
+    token: bytes, pin: bytes, game_code: int, seats: int, fields: dict[str, Any]
+) -> Invite:
+    game = GAME_NAMES.get(game_code) if game_code else fields.get("g")
+    if not isinstance(game, str) or (not game_code and "g" not in fields):
         raise InviteError("the invite code names no game this version knows")
-    if not isinstance(seats, int) or isinstance(seats, bool):
+    if game_code and "g" in fields:
+        raise InviteError("the invite code names its game twice")
+    if not seats:
         raise InviteError("the invite code holds no seat count")
+    if "w" in fields and "m" in fields:
+        raise InviteError("the invite code holds two step timeouts")
+    ms = fields.get("m", DEFAULT_STEP_TIMEOUT_MS)
+    if "w" in fields:
+        whole = fields["w"]
+        ms = whole * 1000 if isinstance(whole, int) and not isinstance(whole, bool) else None
     if not isinstance(ms, int) or isinstance(ms, bool):
-        raise InviteError("the invite code holds no step timeout")
+        raise InviteError("the invite code holds a bad step timeout")
     if not MIN_STEP_TIMEOUT_MS <= ms <= MAX_STEP_TIMEOUT_MS:
         raise InviteError("the invite code holds a step timeout out of range")
     options = fields.get("o", {})

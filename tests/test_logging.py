@@ -50,7 +50,7 @@ def test_a_node_crash_is_one_line_on_stderr_and_a_traceback_in_the_log(
     text = log_file.read_text()
     assert "Traceback (most recent call last)" in text
     assert "in broken_run" in text and "RuntimeError: the node broke" in text
-    assert out.strip().startswith("dl2:") and len(out.strip().splitlines()) == 1
+    assert out.strip().startswith("dl3:") and len(out.strip().splitlines()) == 1
 
 
 def test_stdout_is_only_the_invite_and_progress_goes_to_stderr_and_the_log(
@@ -64,7 +64,7 @@ def test_stdout_is_only_the_invite_and_progress_goes_to_stderr_and_the_log(
     monkeypatch.setattr(SeatNode, "run", stop_at_once)
     assert main(host_argv(tmp_path)) == 0
     out, err = capsys.readouterr()
-    assert out.strip().startswith("dl2:") and len(out.strip().splitlines()) == 1
+    assert out.strip().startswith("dl3:") and len(out.strip().splitlines()) == 1
     assert "created a new identity" in err and "hello from the node" in err
     text = (tmp_path / "logs" / logs.LOG_FILE_NAME).read_text()
     assert "hello from the node" in text and "'ev': 'probe'" in text

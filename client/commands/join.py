@@ -39,7 +39,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="CODE",
         nargs="?",
         default=None,
-        help="the invite code (dl2:...); '-' or none: read it from stdin. A code on the command "
+        help="the invite code (dl3:...); '-' or none: read it from stdin. A code on the command "
         "line is visible to other users of this machine",
     )
     parser.add_argument(

@@ -55,10 +55,14 @@ def invite_lines(invite: str, width: int) -> list[str]:
     """The invite as a join command that survives being pasted into a shell, however the
     terminal wraps it: the code sits in single quotes, so a line break inside it stays inside
     the argument (``dealerless join`` drops white space in a code) and never runs the rest of
-    the code as a command. One line when it fits."""
+    the code as a command. One line when it fits; else the command ends in a backslash (the
+    shell joins the two lines) and the quoted code has a line of its own, so the code is never
+    cut in an 80-column terminal."""
     command = f"dealerless join '{invite}'"
     if len(command) <= width:
         return [command]
+    if len(invite) + 2 <= width:
+        return ["dealerless join \\", f"'{invite}'"]
     return _chunks(command, max(20, width))
 
 

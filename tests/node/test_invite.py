@@ -1,4 +1,4 @@
-"""The invite code (format 2), the join proof and the signed node messages: round trips, and
+"""The invite code (format 3), the join proof and the signed node messages: round trips, and
 every field tampered with is refused (negative tests for every check)."""
 
 from __future__ import annotations
@@ -22,8 +22,10 @@ from dealerless.node.invite import (
     terms_digest,
 )
 from dealerless.node.join_handshake import config_problem
+from dealerless.node.nostr.defaults import DEFAULT_RELAYS
 from dealerless.node.wire import WireError, frame_author, seal, unseal, verify_sealed
-from dealerless.protocol.rules.registry import make_config
+from dealerless.protocol.rules.base import ConfigError
+from dealerless.protocol.rules.registry import game_names, make_config
 from dealerless.protocol.table import SeatInfo, TableConfig
 
 HOST = Identity.generate()
@@ -49,13 +51,48 @@ def _body(code: str) -> bytes:
 def test_round_trip_and_the_default_code_fits_one_line() -> None:
     invite = _invite()
     code = invite.encode()
-    assert len(code) <= 80 and code.startswith("dl2:")
+    assert len(code) <= 80 and code.startswith("dl3:")
     assert Invite.decode(code) == invite
     assert Invite.decode("  " + code[:20] + "\n" + code[20:]) == invite  # pasted with breaks
     assert len(invite.token) == 16 and invite.token not in code.encode()
     assert invite.is_host(HOST.public_key)
     assert not invite.is_host(Identity.generate().public_key)
     assert invite.game_config() == GAME and invite.step_timeout_ms == 60_000
+
+
+LAN_ADDRESSES = ["192.168.1.10", "10.0.0.138", "172.16.254.254", "255.255.255.255"]
+
+
+@pytest.mark.parametrize("game", game_names())
+def test_the_default_code_fits_one_80_column_line_for_every_game_and_seat_count(
+    game: str,
+) -> None:
+    """The default: `host` with the shipped Nostr relays plus a LAN listener, 60 s a step."""
+    counted = 0
+    for seats in range(2, 9):
+        try:
+            rules = make_config(game, seats, {})
+        except ConfigError:  # this game is not played by that many
+            continue
+        for address in LAN_ADDRESSES:
+            invite = Invite.create(HOST.public_key, rules, 60_000, direct=((address, 65535),))
+            invite = dataclasses.replace(invite, nostr=DEFAULT_RELAYS)
+            code = invite.encode()
+            assert len(code) <= 80, (game, seats, code)
+            assert Invite.decode(code) == invite
+            counted += 1
+    assert counted
+
+
+def test_the_game_and_seats_are_in_the_fixed_head() -> None:
+    """Format 3: byte 33 the game's code (0: by name in "g"), byte 34 the seat count; a 60 s
+    step timeout is not written."""
+    body = _body(_invite().encode())
+    assert body[0] == 3 and body[33] == 2 and body[34] == 4
+    assert set(msgpack.unpackb(body[35:])) == {"d"}
+    shorter = Invite.create(HOST.public_key, GAME, 30_000)
+    assert msgpack.unpackb(_body(shorter.encode())[35:]) == {"w": 30}
+    assert Invite.decode(shorter.encode()).step_timeout_ms == 30_000
 
 
 def test_ways_in_and_options_survive() -> None:
@@ -75,9 +112,9 @@ def test_ways_in_and_options_survive() -> None:
 
 def test_unknown_fields_are_kept_for_later_versions() -> None:
     body = _body(_invite().encode())
-    fields = msgpack.unpackb(body[33:])
+    fields = msgpack.unpackb(body[35:])
     fields["x"] = ["wss://relay.example"]  # e.g. a transport a later version adds
-    code = _reencode(body[:33] + msgpack.packb(fields))
+    code = _reencode(body[:35] + msgpack.packb(fields))
     back = Invite.decode(code)
     assert back.extra == {"x": ["wss://relay.example"]}
     assert Invite.decode(back.encode()) == back
@@ -100,47 +137,70 @@ def test_damage_and_tampering_are_refused() -> None:
         Invite.decode("xx" + code)
     with pytest.raises(InviteError, match="old invite code"):
         Invite.decode("dl1:AAAA")
+    with pytest.raises(InviteError, match="older dealerless"):
+        Invite.decode("dl2:AAAA")
     with pytest.raises(InviteError, match="characters"):
-        Invite.decode("dl2:!!!")
+        Invite.decode("dl3:!!!")
     for position in range(len(INVITE_PREFIX), len(code)):
         changed = code[:position] + ("A" if code[position] != "A" else "B") + code[position + 1 :]
         with pytest.raises(InviteError):
             Invite.decode(changed)
     with pytest.raises(InviteError, match="at most"):
-        Invite.decode("dl2:" + "A" * 5000)
+        Invite.decode("dl3:" + "A" * 5000)
+    for cut in (1, 2, 5, 20):  # a code cut short when copied
+        with pytest.raises(InviteError, match="damaged"):
+            Invite.decode(code[:-cut])
 
 
 @pytest.mark.parametrize(
     ("field", "value", "message"),
     [
-        ("g", 99, "no game"),
-        ("g", "chess", "cannot play"),
-        ("n", "four", "seat count"),
-        ("n", 9, "cannot play"),
-        ("w", None, "step timeout"),
+        ("g", 5, "twice"),
+        ("w", "sixty", "step timeout"),
+        ("w", True, "step timeout"),
         ("m", 10, "out of range"),
+        ("m", None, "two step timeouts"),
         ("o", {"hands": "many"}, "cannot play"),
         ("o", [1], "bad options"),
         ("d", b"\x01\x02", "bad address"),
         ("d", b"\x7f\x00\x00\x01\x00\x00", "bad port"),
         ("r", [b"\x7f\x00\x00\x01\x00\x50", b"short"], "relay fingerprint"),
         ("r", "relay", "relay entry"),
+        ("q", 1 << 20, "Nostr relay list"),
     ],
 )
 def test_each_field_is_checked(field: str, value: object, message: str) -> None:
     body = _body(_invite().encode())
-    fields = msgpack.unpackb(body[33:])
-    fields.pop("w")
-    if field != "w":
-        fields["w"] = 60
-    if value is not None:
+    fields = msgpack.unpackb(body[35:])
+    if field == "m" and value is None:
+        fields.update(w=60, m=60_000)
+    else:
         fields[field] = value
-    if field == "m":
-        fields.pop("w")
     with pytest.raises(InviteError, match=message):
-        Invite.decode(_reencode(body[:33] + msgpack.packb(fields)))
+        Invite.decode(_reencode(body[:35] + msgpack.packb(fields)))
+
+
+@pytest.mark.parametrize(
+    ("game", "seats", "message"),
+    [(99, 4, "no game"), (0, 4, "no game"), (2, 0, "seat count"), (2, 9, "cannot play")],
+)
+def test_the_head_is_checked(game: int, seats: int, message: str) -> None:
+    body = _body(_invite().encode())
+    with pytest.raises(InviteError, match=message):
+        Invite.decode(_reencode(body[:33] + bytes([game, seats]) + body[35:]))
     with pytest.raises(InviteError, match="format"):
-        Invite.decode(_reencode(b"\x03" + body[1:]))
+        Invite.decode(_reencode(b"\x02" + body[1:]))
+
+
+def test_a_game_without_a_code_goes_by_name() -> None:
+    invite = dataclasses.replace(_invite(), game="limit-tuppen")
+    body = _body(invite.encode())
+    named = _reencode(body[:33] + bytes([0, 4]) + msgpack.packb({"g": "limit-tuppen"}))
+    back = Invite.decode(named)
+    assert back.game == "limit-tuppen" and back.direct == () and back.seats == 4
+    chess = _reencode(body[:33] + bytes([0, 4]) + msgpack.packb({"g": "chess"}))
+    with pytest.raises(InviteError, match="cannot play"):
+        Invite.decode(chess)
 
 
 def test_the_join_proof_binds_token_joiner_table_and_host() -> None:
@@ -222,3 +282,11 @@ def test_terms_digest_covers_every_term() -> None:
     assert terms_digest(GAME, 60_001) != base
     assert terms_digest(make_config("limit-tuppen", 3, {}), 60_000) != base
     assert terms_digest(make_config("limit-tuppen", 4, {"hands": 2}), 60_000) != base
+
+
+def test_a_code_copied_with_its_quotes_decodes() -> None:
+    invite = _invite()
+    code = invite.encode()
+    assert Invite.decode(f"'{code}'") == invite and Invite.decode(f'"{code}"') == invite
+    with pytest.raises(InviteError, match="starts with"):
+        Invite.decode(f"'{code}")

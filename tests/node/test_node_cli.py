@@ -31,11 +31,11 @@ def run_cli(*args: str, home: Path) -> subprocess.CompletedProcess[str]:
 
 
 def test_join_with_a_damaged_code_says_so(tmp_path: Path) -> None:
-    result = run_cli("join", "dl2:AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA", home=tmp_path)
+    result = run_cli("join", "dl3:AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA", home=tmp_path)
     assert result.returncode == 2
     assert "damaged" in result.stderr
     result = run_cli("join", "hello", home=tmp_path)
-    assert result.returncode == 2 and "starts with 'dl2:'" in result.stderr
+    assert result.returncode == 2 and "starts with 'dl3:'" in result.stderr
 
 
 def test_host_refuses_a_bad_rule(tmp_path: Path) -> None:

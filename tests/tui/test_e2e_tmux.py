@@ -114,9 +114,9 @@ def play_first_hand(term: Terminal, game: str, prefer: str) -> str:
         " --ascii --lang en --name ann --timeout 600"
     )
     term.tmux("new-session", "-d", "-s", term.name, "-x", "80", "-y", "24", command)
-    lobby = term.wait_for(lambda s: "dl2:" in s or "Your hand:" in s)
-    if "dl2:" in lobby:
-        assert "dl2:" in lobby and "ann  (you)  host" in lobby
+    lobby = term.wait_for(lambda s: "dl3:" in s or "Your hand:" in s)
+    if "dl3:" in lobby:
+        assert "dl3:" in lobby and "ann  (you)  host" in lobby
     screen = term.wait_for(lambda s: "Your hand:" in s and "Your moves:" in s)
     assert "ann (you)" in screen and "bot1" in screen
     for _ in range(200):
@@ -193,7 +193,7 @@ def test_host_and_join_full_screen(terminal: Terminal, tmp_path: Path) -> None:
         f" --rule hands=1 --listen 127.0.0.1:0 --name ann --home {tmp_path / 'a'}"
         f" --invite-file {invite}{common}; echo EXIT=$?; sleep 60",
     )  # fmt: skip
-    lobby = host.wait_for(lambda s: "dl2:" in s)
+    lobby = host.wait_for(lambda s: "dl3:" in s)
     assert "At the table (1/2):" in lobby and "1. ann  (you)  host" in lobby
     assert "waiting for 1 more player(s)" in lobby
     for _ in range(100):

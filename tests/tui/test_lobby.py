@@ -4,6 +4,7 @@ screen, with Trio in guest mode: pipe input, in-memory output, a Trio task for t
 from __future__ import annotations
 
 import random
+import subprocess
 import threading
 import time
 from collections.abc import Awaitable, Callable
@@ -47,6 +48,7 @@ def test_the_host_lobby_shows_the_invite_ready_to_copy_and_who_is_missing() -> N
     short = "dl1:" + "AbCd" * 10
     (one,) = invite_lines(short, 80)
     assert one == f"dealerless join '{short}'"
+
     assert "Tuppen (classic, penalty points), 4 seats" in text
     assert "At the table (2/4):" in text and "1. ann  (you)  host" in text and "2. bob" in text
     assert "waiting for 2 more player(s)" in text
@@ -57,6 +59,20 @@ def test_the_host_lobby_shows_the_invite_ready_to_copy_and_who_is_missing() -> N
     session.on_lobby(LobbyView(("ann",), 3))
     assert session.lobby.names == ["ann"] and session.lobby.need == 3
     assert "'bob' disconnected" in text_of(session.lobby)  # the node's messages are shown
+
+
+def test_a_default_size_code_keeps_a_line_of_its_own_at_80_columns() -> None:
+    """A 74-character code (the default invite, spec/node.md §4): the command ends in a
+    backslash and the quoted code is whole on the next line; a shell runs the two lines as one
+    command with the code as its only argument, and the code copied with its quotes decodes."""
+    code = "dl3:" + "Ab_-" * 17 + "xy"
+    command, quoted = invite_lines(code, 79)
+    assert command == "dealerless join \\" and quoted == f"'{code}'"
+    shell = subprocess.run(
+        ["sh", "-c", 'dealerless() { printf "%s|" "$@"; }\n' + command + "\n" + quoted],
+        capture_output=True, text=True, check=True,
+    )  # fmt: skip
+    assert shell.stdout == f"join|{code}|"
 
 
 def test_the_joiner_lobby_follows_the_hosts_list() -> None:

@@ -70,4 +70,4 @@ def test_a_bad_entry_reports_instead_of_raising(capsys: pytest.CaptureFixture[st
     launch = start_launcher(start_launch.join_argv)
     code = launch(settings(), StartChoice("join", code="not-a-code"))
     assert code == 2
-    assert "an invite code starts with 'dl2:'" in capsys.readouterr().err
+    assert "an invite code starts with 'dl3:'" in capsys.readouterr().err
