@@ -24,11 +24,7 @@ from dealerless.node.identity import parse_fingerprint
 from dealerless.node.nostr.defaults import relays_from_wire, relays_to_wire
 from dealerless.protocol.rules.base import ConfigError, GameConfig, OptionValue
 from dealerless.protocol.rules.registry import make_config
-from dealerless.protocol.table.config import (
-    DEFAULT_STEP_TIMEOUT_MS,
-    MAX_STEP_TIMEOUT_MS,
-    MIN_STEP_TIMEOUT_MS,
-)
+from dealerless.protocol.table.config import MAX_STEP_TIMEOUT_MS, MIN_STEP_TIMEOUT_MS
 from dealerless.protocol.wire.codec import pack
 
 __all__ = [
@@ -46,6 +42,9 @@ FORMAT = 3
 TOKEN_BYTES = 16
 PIN_BYTES = 16
 CHECK_BYTES = 3
+# A code without a step timeout means this one: the settings file's default time per move
+# (client/config.py), what `dealerless host` and the start screen use unless told otherwise.
+IMPLIED_STEP_TIMEOUT_MS = 120_000
 MAX_CODE = 2048  # characters; a longer paste is refused before it is decoded
 # One-byte codes keep the default code on one 80-column line; an unlisted game goes by name
 # (game byte 0 and the name in field "g").
@@ -209,8 +208,8 @@ class Invite:
         game_code = GAME_CODES.get(self.game, 0)
         if not game_code:
             fields["g"] = self.game
-        if self.step_timeout_ms == DEFAULT_STEP_TIMEOUT_MS:
-            pass  # the default is left out: the default code stays on one line
+        if self.step_timeout_ms == IMPLIED_STEP_TIMEOUT_MS:
+            pass  # implied: the default code stays on one line
         elif self.step_timeout_ms % 1000 == 0:
             fields["w"] = self.step_timeout_ms // 1000
         else:
@@ -292,7 +291,7 @@ def _from_fields(
         raise InviteError("the invite code holds no seat count")
     if "w" in fields and "m" in fields:
         raise InviteError("the invite code holds two step timeouts")
-    ms = fields.get("m", DEFAULT_STEP_TIMEOUT_MS)
+    ms = fields.get("m", IMPLIED_STEP_TIMEOUT_MS)
     if "w" in fields:
         whole = fields["w"]
         ms = whole * 1000 if isinstance(whole, int) and not isinstance(whole, bool) else None
