@@ -13,7 +13,9 @@ with ``--home DIR`` / ``$DEALERLESS_HOME``. Read with :mod:`tomllib`, written at
     ascii = false              # suit letters instead of symbols
 
     [nostr]
-    relays = ["wss://relay.example"]   # empty: the Nostr transport's defaults
+    relays = ["wss://relay.example"]   # where `host` meets the players when no --nostr,
+                                       # --listen, --lan-only or --relay is given (also the
+                                       # start screen's Host); empty: the shipped defaults
 
     [start]                    # the start screen's last choice
     game = "tuppen"
@@ -34,6 +36,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from dealerless.node.nostr.defaults import MAX_RELAYS, relay_url_problem
 from dealerless.node.portable import config_dir, fsync_directory, user_name
 from dealerless.protocol.rules.base import OptionValue
 
@@ -118,6 +121,12 @@ class Config:
         relays = _typed(nostr, "relays", list, [], where, "nostr.")
         if not all(isinstance(r, str) and r for r in relays):
             raise ConfigFileError(f"{where}: nostr.relays must be a list of relay addresses")
+        if len(relays) > MAX_RELAYS:
+            raise ConfigFileError(f"{where}: nostr.relays: at most {MAX_RELAYS} relays")
+        for relay in relays:
+            problem = relay_url_problem(relay)
+            if problem:
+                raise ConfigFileError(f"{where}: nostr.relays: {problem}")
         config.nostr_relays = list(relays)
         start = _typed(doc, "start", dict, {}, where)
         _no_unknown(start, {"game", "bots"}, where, "start.")

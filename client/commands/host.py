@@ -109,12 +109,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    apply_config(args)
+    config = apply_config(args)
     try:
         game = make_config(args.game, args.seats, parse_rule_args(args.game, args.rule))
         listen = parse_address(args.listen or "0.0.0.0:0")
         relay = parse_address(args.relay) if args.relay else None
-        nostr, direct = choose_transports(args)
+        nostr, direct = choose_transports(args, config.nostr_relays)
         step_timeout_ms = round(args.step_timeout * 1000)
         if not MIN_STEP_TIMEOUT_MS <= step_timeout_ms <= MAX_STEP_TIMEOUT_MS:
             raise ValueError(
@@ -182,10 +182,13 @@ def run(args: argparse.Namespace) -> int:
             log.close()
 
 
-def choose_transports(args: argparse.Namespace) -> tuple[list[str], bool]:
+def choose_transports(
+    args: argparse.Namespace, configured: list[str] | None = None
+) -> tuple[list[str], bool]:
     """(Nostr relays, listen for direct links?) from the flags. No transport flag at all: the
-    default relays and a LAN listener; ``--lan-only`` or ``--listen`` alone: direct only;
-    ``--nostr`` alone: Nostr only; ``--relay``: that relay (and Nostr if asked)."""
+    settings file's relays (``nostr.relays``; empty: the shipped defaults) and a LAN listener;
+    ``--lan-only`` or ``--listen`` alone: direct only; ``--nostr`` alone: Nostr only, those
+    relays; ``--relay``: that relay (and Nostr if asked). Flags override the file."""
     if args.lan_only and (args.nostr or args.relay):
         raise ValueError("--lan-only cannot be combined with --nostr or --relay")
     nostr = parse_relay_list(args.nostr) if args.nostr else []
@@ -195,6 +198,11 @@ def choose_transports(args: argparse.Namespace) -> tuple[list[str], bool]:
         return nostr, True
     if nostr:
         return nostr, False
+    if configured:
+        try:
+            return parse_relay_list(",".join(configured)), True
+        except ValueError as exc:
+            raise ValueError(f"the settings file's nostr.relays: {exc}") from None
     return list(DEFAULT_RELAYS), True
 
 

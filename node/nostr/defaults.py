@@ -6,6 +6,7 @@ from __future__ import annotations
 
 __all__ = [
     "DEFAULT_RELAYS",
+    "MAX_RELAYS",
     "parse_relay_list",
     "relay_url_problem",
     "relays_from_wire",

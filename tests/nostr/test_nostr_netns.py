@@ -5,97 +5,24 @@ clean audit. Needs root and ``ip netns``; where they are missing the test fails 
 from __future__ import annotations
 
 import os
-import shutil
 import subprocess
-import sys
-from collections.abc import Iterator
+from collections.abc import Callable
 from pathlib import Path
 
-import pytest
+from netns import RELAY_ADDRESS, Namespaces, make_namespaces, reaches  # noqa: F401 - fixture
 from node_cluster import CLI, Cluster, wait_for
 from nostr_relay_process import RelayProcess
 
 from dealerless.node.invite import Invite
 
-RELAY_ADDRESS = "10.77.255.1"
 SEATS = 4
 
 
-def _ip(*args: str) -> None:
-    done = subprocess.run(["ip", *args], capture_output=True, text=True, check=False)
-    if done.returncode != 0:
-        raise RuntimeError(f"ip {' '.join(args)}: {done.stderr.strip()}")
-
-
-class Namespaces:
-    """``relay`` plus one namespace per player, each joined to the relay's by a veth pair; the
-    relay's namespace does not forward, so players have no path to one another."""
-
-    def __init__(self, tag: str) -> None:
-        self.relay = f"dlr{tag}"
-        self.players = [f"dlp{tag}x{i}" for i in range(SEATS)]
-        self.made: list[str] = []
-
-    def player_address(self, i: int) -> str:
-        return f"10.77.{i}.2"
-
-    def create(self) -> None:
-        for name in [self.relay, *self.players]:
-            _ip("netns", "add", name)
-            self.made.append(name)
-            _ip("-n", name, "link", "set", "lo", "up")
-        _ip("-n", self.relay, "addr", "add", f"{RELAY_ADDRESS}/32", "dev", "lo")
-        for i, player in enumerate(self.players):
-            outer, inner = f"vr{i}", f"vp{i}"
-            _ip("link", "add", outer, "netns", self.relay, "type", "veth", "peer", inner,
-                "netns", player)  # fmt: skip
-            _ip("-n", self.relay, "addr", "add", f"10.77.{i}.1/30", "dev", outer)
-            _ip("-n", player, "addr", "add", f"{self.player_address(i)}/30", "dev", inner)
-            _ip("-n", self.relay, "link", "set", outer, "up")
-            _ip("-n", player, "link", "set", inner, "up")
-            _ip("-n", player, "route", "add", f"{RELAY_ADDRESS}/32", "via", f"10.77.{i}.1")
-
-    def delete(self) -> None:
-        for name in self.made:
-            subprocess.run(["ip", "netns", "delete", name], capture_output=True, check=False)
-
-    def exec(self, name: str) -> list[str]:
-        return ["ip", "netns", "exec", name]
-
-
-@pytest.fixture
-def namespaces() -> Iterator[Namespaces]:
-    if os.geteuid() != 0:
-        pytest.fail("network namespaces need root; this test cannot run as an ordinary user")
-    if shutil.which("ip") is None:
-        pytest.fail("network namespaces need the ip command (iproute2), which is missing")
-    spaces = Namespaces(str(os.getpid() % 100_000))
-    try:
-        spaces.create()
-    except RuntimeError as exc:
-        spaces.delete()
-        pytest.fail(f"cannot make network namespaces here: {exc}")
-    try:
-        yield spaces
-    finally:
-        spaces.delete()
-
-
-def _reaches(spaces: Namespaces, name: str, address: str, port: int) -> str:
-    probe = (
-        "import socket\ntry:\n"
-        f"    socket.create_connection(({address!r}, {port}), 2).close(); print('open')\n"
-        "except OSError as e:\n    print(type(e).__name__, e)"
-    )
-    done = subprocess.run(
-        [*spaces.exec(name), sys.executable, "-c", probe], capture_output=True, text=True
-    )
-    return done.stdout.strip()
-
-
 def test_four_players_in_separate_namespaces_play_over_nostr(
-    tmp_path: Path, namespaces: Namespaces
+    tmp_path: Path,
+    make_namespaces: Callable[[int], Namespaces],  # noqa: F811
 ) -> None:
+    namespaces = make_namespaces(SEATS)
     relay = RelayProcess(
         tmp_path / "relay", host=RELAY_ADDRESS, prefix=tuple(namespaces.exec(namespaces.relay))
     ).start()
@@ -103,9 +30,9 @@ def test_four_players_in_separate_namespaces_play_over_nostr(
     procs: list[subprocess.Popen[bytes]] = []
     try:
         # Each player reaches the relay, and no player reaches another (not even a refusal).
-        assert _reaches(namespaces, namespaces.players[1], RELAY_ADDRESS, relay.port) == "open"
+        assert reaches(namespaces, namespaces.players[1], RELAY_ADDRESS, relay.port) == "open"
         for other in (0, 2):
-            answer = _reaches(
+            answer = reaches(
                 namespaces, namespaces.players[1], namespaces.player_address(other), relay.port
             )
             assert answer.startswith("OSError") and "unreachable" in answer, answer

@@ -70,6 +70,16 @@ def test_host_transport_flags() -> None:
     assert choose(_flags(relay="1.2.3.4:5")) == ([], False)
     with pytest.raises(ValueError, match="--lan-only"):
         choose(_flags(lan_only=True, nostr="ws://h:1"))
+    # the settings file's relays stand in for the shipped ones; any transport flag wins
+    mine = ["wss://mine.example", "ws://127.0.0.1:9"]
+    assert choose(_flags(), mine) == (mine, True)
+    assert choose(_flags(), []) == (list(DEFAULT_RELAYS), True)
+    assert choose(_flags(nostr="ws://h:1"), mine) == (["ws://h:1"], False)
+    assert choose(_flags(lan_only=True), mine) == ([], True)
+    assert choose(_flags(listen=":0"), mine) == ([], True)
+    assert choose(_flags(relay="1.2.3.4:5"), mine) == ([], False)
+    with pytest.raises(ValueError, match=r"settings file's nostr\.relays"):
+        choose(_flags(), ["http://x"])
 
 
 def test_the_host_says_when_a_private_address_is_the_only_way_in() -> None:
