@@ -1,0 +1,124 @@
+"""End to end over Nostr from the start screen: two people, each in a terminal (tmux) of their
+own with their own home and settings, and each in a network namespace of their own that reaches
+only a real Nostr relay's (no direct path between them). Ann picks "Host a table (internet)",
+the relay coming from her settings file (``[nostr] relays``); the invite code is read off her
+screen and typed into Bob's "Join with a code"; both play the game to its end by keys.
+
+Needs tmux, root and ``ip netns`` (the namespace fixture fails, saying why, without them).
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from test_e2e_tmux import TMUX, Terminal, choose, moves_text, terminal  # noqa: F401 - fixture
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "nostr"))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "node"))
+
+from netns import RELAY_ADDRESS, Namespaces, make_namespaces, reaches  # noqa: F401
+from node_cluster import Cluster
+
+from dealerless.client.bench.nostr_relay import RelayProcess
+from dealerless.client.config import Config, save_config
+from dealerless.node.invite import Invite
+
+pytestmark = pytest.mark.skipif(TMUX is None, reason="tmux is not installed (apt-get install tmux)")
+
+QUOTED_CODE = re.compile(r"'(dl3:[-\w]+)'")
+MENU = "Host a table (internet)"
+
+
+def _start_screen(term: Terminal, spaces: Namespaces, seat: int, root: Path, **kw: object) -> Path:
+    """``dealerless`` alone, in the player's namespace, with a home and settings of its own."""
+    home, xdg = root / f"home{seat}", root / f"xdg{seat}"
+    home.mkdir()
+    settings = Config(ascii=True, language="en", start_game="limit-tuppen", start_bots=1,
+                      rules={"limit-tuppen": {"hands": 1}}, **kw)  # type: ignore[arg-type]  # fmt: skip
+    save_config(settings, home / "config.toml")
+    command = (
+        f"{' '.join(spaces.exec(spaces.players[seat]))} env DEALERLESS_HOME={home}"
+        f" XDG_CONFIG_HOME={xdg} {sys.executable} -m dealerless.client.cli; echo EXIT=$?; sleep 60"
+    )
+    term.tmux("new-session", "-d", "-s", term.name, "-x", "80", "-y", "24", command)
+    term.wait_for(lambda s: MENU in s and "Join with a code" in s, limit=60)
+    return home
+
+
+def test_two_people_from_the_start_screen_over_nostr(
+    terminal: Terminal,  # noqa: F811
+    tmp_path: Path,
+    make_namespaces: Callable[[int], Namespaces],  # noqa: F811
+) -> None:
+    spaces = make_namespaces(2)
+    relay = RelayProcess(
+        tmp_path / "relay", host=RELAY_ADDRESS, prefix=tuple(spaces.exec(spaces.relay))
+    ).start()
+    try:
+        ann, bob = terminal, Terminal(socket=terminal.socket, name="bob")
+        homes = [
+            _start_screen(ann, spaces, 0, tmp_path, name="ann", nostr_relays=[relay.url]),
+            _start_screen(bob, spaces, 1, tmp_path, name="bob"),
+        ]
+        ann.press("2")  # Host a table (internet)
+        lobby = ann.wait_for(lambda s: QUOTED_CODE.search(_joined(s)) is not None, limit=60)
+        assert "At the table (1/2):" in lobby and "1. ann  (you)  host" in lobby
+        match = QUOTED_CODE.search(_joined(lobby))
+        assert match is not None
+        code = match.group(1)
+        invite = Invite.decode(code)
+        assert invite.nostr == (relay.url,)  # the settings file's relay
+        for host, port in invite.direct:  # the LAN way in the code is none from Bob's side
+            assert reaches(spaces, spaces.players[1], host, port) != "open"
+
+        bob.press("4")  # Join with a code
+        bob.wait_for(lambda s: "Join with a code:" in s)
+        bob.tmux("send-keys", "-t", bob.name, "-l", code)  # typed, as a paste is
+        bob.press("Enter")
+        for term in (ann, bob):
+            term.wait_for(lambda s: "Your hand:" in s and "Your moves:" in s, limit=120)
+        _play_to_the_end(ann, bob)
+        for term in (ann, bob):
+            term.press("q")  # leave the start screen
+            screen = term.wait_for(lambda s: "EXIT=" in s)
+            assert "EXIT=0" in screen, screen
+
+        cluster = Cluster(tmp_path)
+        cluster.homes, cluster.invite = homes, invite
+        audit = cluster.check_identical([0, 1])  # the same transcript, complete and clean
+        assert audit.over
+        transcripts = {cluster.store(i).transcript_path.read_bytes() for i in (0, 1)}
+        assert len(transcripts) == 1  # byte-identical
+    finally:
+        relay.kill()
+
+
+def _joined(screen: str) -> str:
+    """The screen's lines end to end: a code cut at the width is whole again."""
+    return "".join(line.rstrip() for line in screen.splitlines())
+
+
+def _play_to_the_end(*terms: Terminal) -> None:
+    """Each presses what a player would until the game is over and the start screen is back."""
+    screens = {t.name: t.screen() for t in terms}
+    done: set[str] = set()
+    for _ in range(1200):
+        for term in terms:
+            if term.name in done:
+                continue
+            screen = screens[term.name] = term.screen()
+            if MENU in screen:
+                done.add(term.name)
+                continue
+            key = "Space" if "Space: continue" in screen else choose(screen, prefer="cpa")
+            if key is not None and "waiting for" not in moves_text(screen):
+                term.press(key)
+        if len(done) == len(terms):
+            return
+        time.sleep(0.15)
+    raise AssertionError("the game did not end:\n" + "\n".join(screens.values()))
