@@ -13,6 +13,7 @@ import base64
 import hashlib
 import hmac
 import ipaddress
+import re
 import secrets
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -246,6 +247,12 @@ class Invite:
             raise InviteError(
                 "this invite code (dl2:) was made by an older dealerless; ask the host to update"
                 " and send a new one"
+            )
+        newer = re.fullmatch(r"dl([0-9]+):.*", code[:12], re.DOTALL)
+        if newer and int(newer.group(1)) > FORMAT:
+            raise InviteError(
+                f"this invite code (dl{newer.group(1)}:) was made by a newer dealerless;"
+                " update this one to join"
             )
         if not code.startswith(INVITE_PREFIX):
             raise InviteError(f"an invite code starts with {INVITE_PREFIX!r}")

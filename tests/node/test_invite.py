@@ -143,6 +143,8 @@ def test_damage_and_tampering_are_refused() -> None:
         Invite.decode("dl1:AAAA")
     with pytest.raises(InviteError, match="older dealerless"):
         Invite.decode("dl2:AAAA")
+    with pytest.raises(InviteError, match="newer dealerless"):
+        Invite.decode("dl4:" + code[4:])
     with pytest.raises(InviteError, match="characters"):
         Invite.decode("dl3:!!!")
     for position in range(len(INVITE_PREFIX), len(code)):
