@@ -27,6 +27,7 @@ from node_cluster import Cluster
 from dealerless.client.bench.nostr_relay import RelayProcess
 from dealerless.client.config import Config, save_config
 from dealerless.node.invite import Invite
+from dealerless.node.store import list_games
 
 pytestmark = pytest.mark.skipif(TMUX is None, reason="tmux is not installed (apt-get install tmux)")
 
@@ -94,6 +95,11 @@ def test_two_people_from_the_start_screen_over_nostr(
         assert audit.over
         transcripts = {cluster.store(i).transcript_path.read_bytes() for i in (0, 1)}
         assert len(transcripts) == 1  # byte-identical
+        # The start screen keeps its commands' exit codes to itself; each node's history row
+        # says what made its exit code 0: verified by replay, nobody blamed, a result.
+        for home in homes:
+            (game,) = list_games(home)
+            assert game.verified and game.result.startswith("winners"), game
     finally:
         relay.kill()
 
