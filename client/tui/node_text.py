@@ -233,9 +233,9 @@ RULES: tuple[NodeRule, ...] = (
     _rule("no_seat", r"^the table configuration has no seat for us$", _say("node.no_seat")),
     _rule(
         "joined",
-        r"^(.+) \[([^\]]*)\] joined \((\d+)/(\d+)\)$",
+        r"^(.+) \[[^\]]*\] joined \((\d+)/(\d+)\)$",
         lambda lg, m: tr(
-            lg, "node.joined", name=who_text(m.group(1), lg), k=m.group(3), n=m.group(4)
+            lg, "node.joined", name=who_text(m.group(1), lg), k=m.group(2), n=m.group(3)
         ),
     ),
     _rule(

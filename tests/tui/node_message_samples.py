@@ -12,6 +12,7 @@ from __future__ import annotations
 PASSED_ON = str
 Samples = tuple[str, ...] | PASSED_ON
 
+HOSTILE = "the hostile node of the tests (node/hostile.py): never on a person's screen"
 FATAL = "a FatalLinkError's own text: listed under each raise FatalLinkError(...)"
 
 SAMPLES: dict[str, Samples] = {
@@ -62,8 +63,8 @@ SAMPLES: dict[str, Samples] = {
     # ---- node/catch_up.py, node/hub.py, node/hostile.py, node/local_game.py
     "catch_up.py: heard from a peer: writing again": ("heard from a peer: writing again",),
     "hub.py: refused a connection: {}": ("refused a connection: handshake failed: bad MAC",),
-    "hostile.py: hostile: disconnecting for good": "the hostile node of the tests: never on a screen",
-    "hostile.py: {text}": "the hostile node of the tests: never on a screen",
+    "hostile.py: hostile: disconnecting for good": HOSTILE,
+    "hostile.py: {text}": HOSTILE,
     "local_game.py: a bot process failed: exit codes {}": (
         "a bot process failed: exit codes [0, 1, 0]",
     ),
