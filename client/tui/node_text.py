@@ -5,9 +5,9 @@ translated, with seats by name and no Python repr, or dropped where the screen a
 the same thing from the table's own events (the reason is next to the rule). Details a person
 cannot act on (an exception's text, a file's parse error) stay in the log file, where every
 node line is recorded (``node.app.logged_say``); the screen says so. A message no rule knows
-(a new one, or one from a newer peer's host) is shown escaped, untranslated, and logged once as
-a warning so it can be found and given a rule (tests/tui/test_node_messages.py keeps the rules
-complete).
+(a new one, or a refusal reason from another version's host) is shown escaped, untranslated,
+and logged once (DEBUG, into the log file) so it can be found and given a rule
+(tests/tui/test_node_messages.py keeps the rules complete).
 """
 
 from __future__ import annotations
@@ -369,7 +369,8 @@ def _log_unknown(text: str) -> None:
     if text in _unknown_logged or len(_unknown_logged) >= UNKNOWN_LOGGED_MAX:
         return
     _unknown_logged.add(text)
-    LOG.warning("node message without a translation (shown in English): %r", text[:300])
+    # DEBUG: the log file records it; stderr (line mode) already shows the message itself
+    LOG.debug("node message without a translation (shown in English): %r", text[:300])
 
 
 def table_full(text: str) -> bool:

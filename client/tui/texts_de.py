@@ -398,4 +398,9 @@ TEXTS: dict[str, str] = {
     "node.resuming_join": "Tisch {id} wird fortgesetzt ({game}, du bist beigetreten)",
     "node.bot_failed": "ein Bot-Prozess ist fehlgeschlagen (Exit-Codes {codes})",
     "node.left_early": "Tisch vor dem Ende des Spiels verlassen",
+    # the table machine's refusals of what this screen sent (client/tui/results.py)
+    "refusal.not_your_turn": "du bist nicht am Zug",
+    "refusal.resync": "nach einem Neustart: wir warten auf Nachricht von den anderen Spielern",
+    "refusal.empty_chat": "eine leere Chatzeile",
+    "refusal.observer_chat": "ein Zuschauer kann nicht chatten",
 }

@@ -370,4 +370,9 @@ TEXTS: dict[str, str] = {
     "node.resuming_join": "resuming table {id} ({game}, you joined it)",
     "node.bot_failed": "a bot process failed (exit codes {codes})",
     "node.left_early": "left the table before the end of the game",
+    # the table machine's refusals of what this screen sent (client/tui/results.py)
+    "refusal.not_your_turn": "it is not your turn",
+    "refusal.resync": "back after a restart: waiting to hear from the other players",
+    "refusal.empty_chat": "an empty chat line",
+    "refusal.observer_chat": "an observer cannot chat",
 }

@@ -389,4 +389,9 @@ TEXTS: dict[str, str] = {
     "node.resuming_join": "tafel {id} wordt hervat ({game}, jij bent aangeschoven)",
     "node.bot_failed": "een botproces is mislukt (exitcodes {codes})",
     "node.left_early": "tafel verlaten voor het einde van het spel",
+    # the table machine's refusals of what this screen sent (client/tui/results.py)
+    "refusal.not_your_turn": "je bent niet aan de beurt",
+    "refusal.resync": "terug na een herstart: we wachten op bericht van de andere spelers",
+    "refusal.empty_chat": "een lege chatregel",
+    "refusal.observer_chat": "een toeschouwer kan niet chatten",
 }

@@ -194,7 +194,7 @@ def test_every_rule_of_the_screen_layer_has_a_sample() -> None:
 
 def test_an_unknown_message_is_escaped_and_logged_once(caplog: pytest.LogCaptureFixture) -> None:
     text = "a message no rule knows \x1b[2J from test_node_messages"
-    with caplog.at_level(logging.WARNING, logger=NT.LOG.name):
+    with caplog.at_level(logging.DEBUG, logger=NT.LOG.name):
         first = NT.node_notice(text, "de")
         second = NT.node_notice(text, "nl")
     assert first == second and "\x1b" not in first and "\\x1b[2J" in first
@@ -237,3 +237,22 @@ def test_who_text_names_seats_and_unquotes_names() -> None:
     assert NT.who_text("'o\\'neil'", "en") == "o'neil"
     assert NT.who_text("'\\x1b[2J'", "en") == "\\x1b[2J"  # a repr'd escape stays harmless
     assert NT.who_text("an invalid key", "de") == "ein unbekannter Spieler"
+
+
+def test_the_table_machines_own_refusals_are_translated() -> None:
+    from tui_helpers import snapshot
+
+    from dealerless.client.tui import presenter as P
+    from dealerless.client.tui.results import LOCAL_REFUSALS
+
+    sources = (ROOT / "protocol" / "table" / "machine.py").read_text(encoding="utf-8")
+    sources += (ROOT / "client" / "tui" / "node_session.py").read_text(encoding="utf-8")
+    for english, key in LOCAL_REFUSALS.items():
+        assert f'"{english}"' in sources, english  # still what the machine says
+        snap = snapshot(errors=(english,))
+        shown = {lang: P.log_lines(snap, P.Look(lang))[-1] for lang in i18n.LANGUAGES}
+        assert shown["en"].endswith(i18n.tr("en", key))
+        assert english not in shown["de"] and english not in shown["nl"], shown
+    session = DriverSession(lobby=LobbyState(role="join", name="ann", game="tuppen", seats=3))
+    session.act(object())  # type: ignore[arg-type]  # before the node runs: not our turn
+    assert session._errors == ["it is not your turn"]
