@@ -78,7 +78,10 @@ def _way_text(label: str, lang: str) -> str:
         return tr(lang, f"node.way_{kind}", address=printable(rest, 60))
     match = re.match(r"^Nostr \((\d+) relays?\)$", label)
     if match is not None:
-        return tr(lang, "node.way_nostr", n=match.group(1))
+        count = match.group(1)
+        return (
+            tr(lang, "node.way_nostr_one") if count == "1" else tr(lang, "node.way_nostr", n=count)
+        )
     return printable(label, 60)
 
 

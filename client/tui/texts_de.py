@@ -317,7 +317,7 @@ TEXTS: dict[str, str] = {
         "eine beschädigte oder fehlgeleitete Nachricht wurde verworfen; wir fragen die "
         "anderen erneut"
     ),
-    "node.refused_from": "Nachricht von {name} abgelehnt (der Spielverlauf sagt, warum)",
+    "node.refused_from": "Nachricht von {name} abgelehnt",
     "node.auditor_failed": (
         "das prüfende Nachspielen des Spiels ist fehlgeschlagen (Einzelheiten in der "
         "Protokolldatei)"
@@ -364,6 +364,7 @@ TEXTS: dict[str, str] = {
     "node.way_direct": "direkte Verbindung {address}",
     "node.way_relay": "Relais {address}",
     "node.way_nostr": "Nostr ({n} Relais)",
+    "node.way_nostr_one": "Nostr (1 Relais)",
     "node.way_retry": "{way}: noch keine Antwort; neuer Versuch",
     "node.refused_connection": (
         "eine Verbindung ohne gültigen sicheren Verbindungsaufbau wurde abgelehnt"

@@ -310,7 +310,7 @@ TEXTS: dict[str, str] = {
     ),
     "node.timed_out": "{name} was timed out (hand {n})",
     "node.damaged": "a damaged or misdirected message was dropped; asking the others again",
-    "node.refused_from": "refused a message from {name} (the move log says why)",
+    "node.refused_from": "refused a message from {name}",
     "node.auditor_failed": "replaying the game to check it failed (details in the log file)",
     "node.cheating": "caught cheating: {names} ({n} broken rule(s))",
     "node.never_started": "the table never started: not every player signed the table's terms",
@@ -345,6 +345,7 @@ TEXTS: dict[str, str] = {
     "node.way_direct": "direct connection {address}",
     "node.way_relay": "relay {address}",
     "node.way_nostr": "Nostr ({n} relays)",
+    "node.way_nostr_one": "Nostr (1 relay)",
     "node.way_retry": "{way}: no answer yet; trying again",
     "node.refused_connection": "refused a connection that failed the secure handshake",
     "node.old_invite": (

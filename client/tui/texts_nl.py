@@ -313,7 +313,7 @@ TEXTS: dict[str, str] = {
     "node.damaged": (
         "een beschadigd of verkeerd bezorgd bericht is weggegooid; we vragen het de anderen opnieuw"
     ),
-    "node.refused_from": "bericht van {name} geweigerd (het spelverloop zegt waarom)",
+    "node.refused_from": "bericht van {name} geweigerd",
     "node.auditor_failed": (
         "het controlerend naspelen van het spel is mislukt (details in het logbestand)"
     ),
@@ -359,6 +359,7 @@ TEXTS: dict[str, str] = {
     "node.way_direct": "directe verbinding {address}",
     "node.way_relay": "relay {address}",
     "node.way_nostr": "Nostr ({n} relays)",
+    "node.way_nostr_one": "Nostr (1 relay)",
     "node.way_retry": "{way}: nog geen antwoord; nieuwe poging",
     "node.refused_connection": "een verbinding zonder geldige beveiligde opbouw is geweigerd",
     "node.old_invite": (

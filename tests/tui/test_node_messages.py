@@ -256,3 +256,20 @@ def test_the_table_machines_own_refusals_are_translated() -> None:
     session = DriverSession(lobby=LobbyState(role="join", name="ann", game="tuppen", seats=3))
     session.act(object())  # type: ignore[arg-type]  # before the node runs: not our turn
     assert session._errors == ["it is not your turn"]
+
+
+def test_an_unknown_message_lands_in_the_log_file_not_on_stderr(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from dealerless.client import logs
+
+    log_file = logs.setup_logging(home=str(tmp_path))
+    try:
+        assert log_file is not None
+        NT.node_notice("a message for the log file test \x07", "nl")
+        for handler in logging.getLogger().handlers:
+            handler.flush()
+        assert "a message for the log file test \\x07" in log_file.read_text()
+        assert "log file test" not in capsys.readouterr().err  # line mode prints it already
+    finally:
+        logs.reset_logging()
