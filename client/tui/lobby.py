@@ -35,7 +35,7 @@ from dealerless.client.tui.safe_text import printable
 from dealerless.client.tui.views import STYLE
 from dealerless.protocol.rules.registry import game_spec
 
-__all__ = ["LobbyApp", "lobby_text", "run_node_client"]
+__all__ = ["LobbyApp", "closing_lines", "lobby_text", "run_node_client"]
 
 NodeMain = Callable[[], Awaitable[int]]
 READY = -1000  # the lobby's result when the table is ready
@@ -68,11 +68,9 @@ def invite_lines(invite: str, width: int) -> list[str]:
 
 def node_lines(lobby: LobbyState, lang: str) -> list[str]:
     """The node's recent messages for the lobby, in the screen's words, each once (a joiner's
-    node repeats who is at the table, which the lobby already lists)."""
+    node repeats who is at the table, which the lobby already lists: node_text drops it)."""
     shown: list[str] = []
     for message in lobby.messages:
-        if message.startswith("at the table: "):
-            continue
         text = node_notice(message, lang)
         if text and (not shown or shown[-1] != text):
             shown.append(text)
@@ -243,10 +241,17 @@ def run_node_client(
     }
     code = asyncio.run(_run(session, node_main, lang, table_options, input, output))
     say = report or _stderr
-    for message in session.lobby.messages[-4:]:
-        text = node_notice(message, lang) or message
+    for text in closing_lines(session.lobby, lang):
         say(text)
     return code
+
+
+def closing_lines(lobby: LobbyState, lang: str) -> list[str]:
+    """The node's last messages, told once the screen is gone, in the screen's words: those
+    the screen showed from table events instead (node_text drops them) are left out, never
+    printed as the node's English."""
+    shown = [node_notice(message, lang) for message in lobby.messages[-4:]]
+    return [text for text in shown if text]
 
 
 def _stderr(text: str) -> None:

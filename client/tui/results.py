@@ -38,6 +38,16 @@ from dealerless.protocol.table.events import (
 
 _SEAT_NUMBER = re.compile(r"\bseat (\d+)\b")
 
+# The table machine's own refusals of a move or chat line typed on this screen
+# (protocol/table/machine.py; client/tui/node_session.py says the first one too), in the
+# screen's words. The rules' refusals are the engines' English (machine_text).
+LOCAL_REFUSALS = {
+    "it is not your turn": "refusal.not_your_turn",
+    "back after a restart: waiting to hear from the peers": "refusal.resync",
+    "an empty chat line": "refusal.empty_chat",
+    "an observer cannot chat": "refusal.observer_chat",
+}
+
 
 def machine_text(snap: TableSnapshot, text: str, look: Look) -> str:
     """A reason written by the rules or the table machine (English, seats counted from 0) made
@@ -172,7 +182,8 @@ def log_lines(snap: TableSnapshot, look: Look) -> list[str]:
     for event in snap.log:
         lines.extend(event_lines(snap, event, look))
     for error in snap.errors:
-        text = machine_text(snap, error, look)
+        known = LOCAL_REFUSALS.get(error)
+        text = tr(look.lang, known) if known else machine_text(snap, error, look)
         internal = error.startswith("internal error")
         lines.append(text if internal else tr(look.lang, "log.error", reason=text))
     return lines

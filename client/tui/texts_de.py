@@ -279,4 +279,129 @@ TEXTS: dict[str, str] = {
     "note.call_cost": (
         "Mitgehen kostet {chips}; im Pott sind {pot}. Wer aussteigt, lässt seinen Einsatz dort."
     ),
+    # the node's progress messages (client/tui/node_text.py)
+    "node.verified_violations": (
+        "Spiel durch Nachspielen geprüft ({n} Einträge); {v} regelwidrige Nachricht(en) abgelehnt"
+    ),
+    "node.retrying": "noch keine Verbindung zum Tisch; neuer Versuch in {seconds} s",
+    "node.peer_records_bad": (
+        "die Einträge der anderen lassen sich nicht nachspielen; es geht mit unseren eigenen weiter"
+    ),
+    "node.resumed": "Spiel fortgesetzt aus {n} gespeicherten Einträgen, Runde {hand}",
+    "node.resumed_peers": (
+        "Spiel fortgesetzt aus {n} gespeicherten Einträgen und {m} von den anderen, Runde {hand}"
+    ),
+    "node.resumed_wait": (
+        "; noch hat niemand geantwortet: wir warten auf einen Mitspieler, bevor wir ziehen"
+    ),
+    "node.share_damaged": (
+        "Fortsetzen unmöglich: ein gespeicherter Schlüsselanteil dieses Tisches fehlt oder "
+        "ist beschädigt; das gespeicherte Spiel bleibt unverändert (Einzelheiten in der "
+        "Protokolldatei)"
+    ),
+    "node.transcript_unusable": (
+        "Fortsetzen unmöglich: das gespeicherte Spiel dieses Tisches ist unbrauchbar; es "
+        "bleibt unverändert (Einzelheiten in der Protokolldatei)"
+    ),
+    "node.outbox_full": (
+        "{n} unserer Nachrichten hängen fest und warten auf die Verbindung: wir geben auf"
+    ),
+    "node.move_refused": "dein Zug wurde abgelehnt (Einzelheiten in der Protokolldatei)",
+    "node.share_missing": (
+        "unser gespeicherter Schlüsselanteil für Runde {n} fehlt oder ist beschädigt: die "
+        "anderen nehmen uns wegen Zeitüberschreitung aus dieser Runde, dann spielen wir "
+        "weiter"
+    ),
+    "node.timed_out": "{name} hat die Zeit überschritten (Runde {n})",
+    "node.damaged": (
+        "eine beschädigte oder fehlgeleitete Nachricht wurde verworfen; wir fragen die "
+        "anderen erneut"
+    ),
+    "node.refused_from": "Nachricht von {name} abgelehnt",
+    "node.auditor_failed": (
+        "das prüfende Nachspielen des Spiels ist fehlgeschlagen (Einzelheiten in der "
+        "Protokolldatei)"
+    ),
+    "node.cheating": "beim Betrug erwischt: {names} ({n} Regelverstoß/-verstöße)",
+    "node.never_started": (
+        "der Tisch hat nie begonnen: nicht alle Spieler haben die Tischregeln unterschrieben"
+    ),
+    "node.refused_proof": (
+        "Der Gastgeber hat den Platz abgelehnt: der Einladungscode passt nicht zu diesem Tisch."
+    ),
+    "node.host_refused": "Der Gastgeber hat den Platz abgelehnt: {reason}",
+    "node.config_refused": (
+        "die Tischregeln des Gastgebers weichen von der Einladung ab: wir haben nichts "
+        "unterschrieben (Einzelheiten in der Protokolldatei)"
+    ),
+    "node.lobby_broken": "der Gastgeber hat eine fehlerhafte Spielerliste geschickt; ignoriert",
+    "node.config_unreadable": "der Gastgeber hat unlesbare Tischregeln geschickt; ignoriert",
+    "node.config_bad_sig": "Tischregeln ohne gültige Unterschrift des Gastgebers wurden ignoriert",
+    "node.no_seat": "am Tisch des Gastgebers ist kein Platz für uns",
+    "node.joined": "{name} hat Platz genommen ({k} von {n})",
+    "node.bad_signature": "Nachricht mit ungültiger Unterschrift von {name} abgelehnt",
+    "node.peer_up": "{name} ist verbunden",
+    "node.peer_down": "{name} hat die Verbindung verloren",
+    "node.invalid_key": "ein unbekannter Spieler",
+    "node.released": "ein Mitspieler hat geantwortet: das Spiel geht weiter",
+    "node.no_way_works": (
+        "keiner der Wege zum Tisch funktioniert (Einzelheiten in der Protokolldatei)"
+    ),
+    "node.nothing_answered": (
+        "innerhalb von {seconds} s hat niemand geantwortet: ist der Gastgeber noch da, stimmt"
+        " der Einladungscode?"
+    ),
+    "node.wrong_host": (
+        "{address} antwortet für einen anderen Gastgeber als den der Einladung; prüfe den "
+        "Einladungscode"
+    ),
+    "node.not_invited_peer": (
+        "{address} ist nicht der Rechner, den die Einladung nennt; prüfe den Einladungscode"
+    ),
+    "node.pins_bad": (
+        "die Datei der gemerkten Relais {path} ist beschädigt; verschiebe sie, um neu anzufangen"
+    ),
+    "node.way_direct": "direkte Verbindung {address}",
+    "node.way_relay": "Relais {address}",
+    "node.way_nostr": "Nostr ({n} Relais)",
+    "node.way_nostr_one": "Nostr (1 Relais)",
+    "node.way_retry": "{way}: noch keine Antwort; neuer Versuch",
+    "node.refused_connection": (
+        "eine Verbindung ohne gültigen sicheren Verbindungsaufbau wurde abgelehnt"
+    ),
+    "node.old_invite": (
+        "dieser gespeicherte Tisch lässt sich nicht fortsetzen: sein Einladungscode stammt "
+        "aus einer älteren Version"
+    ),
+    "node.cannot_listen": (
+        "{address} lässt sich für den Tisch nicht öffnen (Einzelheiten in der Protokolldatei)"
+    ),
+    "node.no_way_in": (
+        "zu diesem Tisch führt kein Weg: keine direkte Adresse, kein Relais, keine Nostr-Relais"
+    ),
+    "node.connecting": "Verbindung zu {address}...",
+    "node.relay_pinned": "Relais {address} ist {fingerprint}: ab jetzt gemerkt",
+    "node.slow_invite": (
+        "abgelehnt: die Einladung erlaubt {n} ms pro Zug, weniger als das Minimum von {floor}"
+        " ms (--min-step-timeout senkt es für Bot-Tische)"
+    ),
+    "node.invite_no_way": (
+        "abgelehnt: der Einladungscode enthält keinen Weg zum Tisch, den diese Version nutzen kann"
+    ),
+    "node.known_table": "dieser Tisch ist hier bekannt: er wird fortgesetzt",
+    "node.stored_unusable": (
+        "ein gespeicherter Tisch ist unbrauchbar (Einzelheiten in der Protokolldatei)"
+    ),
+    "node.no_resume": "kein Tisch zum Fortsetzen",
+    "node.no_resume_id": "kein Tisch zum Fortsetzen passt zu {id}",
+    "node.ambiguous": "{id} passt zu mehreren Tischen; gib mehr von der Kennung an",
+    "node.resuming_host": "Tisch {id} wird fortgesetzt ({game}, du bist Gastgeber)",
+    "node.resuming_join": "Tisch {id} wird fortgesetzt ({game}, du bist beigetreten)",
+    "node.bot_failed": "ein Bot-Prozess ist fehlgeschlagen (Exit-Codes {codes})",
+    "node.left_early": "Tisch vor dem Ende des Spiels verlassen",
+    # the table machine's refusals of what this screen sent (client/tui/results.py)
+    "refusal.not_your_turn": "du bist nicht am Zug",
+    "refusal.resync": "nach einem Neustart: wir warten auf Nachricht von den anderen Spielern",
+    "refusal.empty_chat": "eine leere Chatzeile",
+    "refusal.observer_chat": "ein Zuschauer kann nicht chatten",
 }

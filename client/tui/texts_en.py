@@ -283,4 +283,97 @@ TEXTS: dict[str, str] = {
     "why.bet_in": "{who} paid its bet of {chips} into the pot",
     "why.pass_round": "Nobody bet: {who} took the last trick and pays into the pot",
     "note.call_cost": "A call costs {chips}; the pot is {pot}. A fold leaves what you put in.",
+    # the node's progress messages (client/tui/node_text.py)
+    "node.verified_violations": (
+        "game checked by replay ({n} records); {v} message(s) that broke the rules were refused"
+    ),
+    "node.retrying": "no connection to the table yet; trying again in {seconds} s",
+    "node.peer_records_bad": "the others' records do not replay; going on from our own",
+    "node.resumed": "game resumed from {n} saved records, hand {hand}",
+    "node.resumed_peers": (
+        "game resumed from {n} saved records and {m} from the others, hand {hand}"
+    ),
+    "node.resumed_wait": "; nobody has answered yet: we wait for another player before we move",
+    "node.share_damaged": (
+        "cannot resume: a saved key share of this table is missing or damaged; the saved game"
+        " was left untouched (details in the log file)"
+    ),
+    "node.transcript_unusable": (
+        "cannot resume: the saved game of this table is unusable; it was left untouched "
+        "(details in the log file)"
+    ),
+    "node.outbox_full": "{n} of our messages are stuck waiting for the connection: giving up",
+    "node.move_refused": "your move was refused (details in the log file)",
+    "node.share_missing": (
+        "our saved key share for hand {n} is missing or damaged: the others will time us out "
+        "of that hand, then we play on"
+    ),
+    "node.timed_out": "{name} was timed out (hand {n})",
+    "node.damaged": "a damaged or misdirected message was dropped; asking the others again",
+    "node.refused_from": "refused a message from {name}",
+    "node.auditor_failed": "replaying the game to check it failed (details in the log file)",
+    "node.cheating": "caught cheating: {names} ({n} broken rule(s))",
+    "node.never_started": "the table never started: not every player signed the table's terms",
+    "node.refused_proof": "The host refused the seat: the invite code does not fit this table.",
+    "node.host_refused": "The host refused the seat: {reason}",
+    "node.config_refused": (
+        "the host's table terms differ from the invite: we signed nothing (details in the log file)"
+    ),
+    "node.lobby_broken": "the host sent a broken list of players; ignored",
+    "node.config_unreadable": "the host sent an unreadable table configuration; ignored",
+    "node.config_bad_sig": "a table configuration without the host's valid signature was ignored",
+    "node.no_seat": "the host's table has no seat for us",
+    "node.joined": "{name} sat down ({k} of {n})",
+    "node.bad_signature": "refused a message with a bad signature from {name}",
+    "node.peer_up": "{name} is connected",
+    "node.peer_down": "{name} lost the connection",
+    "node.invalid_key": "an unknown player",
+    "node.released": "another player answered: the game goes on",
+    "node.no_way_works": "none of the ways to the table works (details in the log file)",
+    "node.nothing_answered": (
+        "nothing answered within {seconds} s: is the host still there, is the invite code right?"
+    ),
+    "node.wrong_host": (
+        "{address} answers for another host than the invite names; check the invite code"
+    ),
+    "node.not_invited_peer": (
+        "{address} is not the computer the invite names; check the invite code"
+    ),
+    "node.pins_bad": (
+        "the file of remembered relays {path} is damaged; move it away to start afresh"
+    ),
+    "node.way_direct": "direct connection {address}",
+    "node.way_relay": "relay {address}",
+    "node.way_nostr": "Nostr ({n} relays)",
+    "node.way_nostr_one": "Nostr (1 relay)",
+    "node.way_retry": "{way}: no answer yet; trying again",
+    "node.refused_connection": "refused a connection that failed the secure handshake",
+    "node.old_invite": (
+        "this saved table cannot be resumed: its invite code is from an older version"
+    ),
+    "node.cannot_listen": "cannot open {address} for the table (details in the log file)",
+    "node.no_way_in": "this table has no way in: no direct address, no relay, no Nostr relays",
+    "node.connecting": "connecting to {address}",
+    "node.relay_pinned": "relay {address} is {fingerprint}: remembered from now on",
+    "node.slow_invite": (
+        "refused: the invite allows {n} ms per move, less than the minimum of {floor} ms "
+        "(--min-step-timeout lowers it for bot tables)"
+    ),
+    "node.invite_no_way": (
+        "refused: the invite code holds no way to the table that this version can use"
+    ),
+    "node.known_table": "this table is known here: resuming it",
+    "node.stored_unusable": "a saved table cannot be used (details in the log file)",
+    "node.no_resume": "no table to resume",
+    "node.no_resume_id": "no table to resume matching {id}",
+    "node.ambiguous": "{id} matches several tables; give more of the id",
+    "node.resuming_host": "resuming table {id} ({game}, you host it)",
+    "node.resuming_join": "resuming table {id} ({game}, you joined it)",
+    "node.bot_failed": "a bot process failed (exit codes {codes})",
+    "node.left_early": "left the table before the end of the game",
+    # the table machine's refusals of what this screen sent (client/tui/results.py)
+    "refusal.not_your_turn": "it is not your turn",
+    "refusal.resync": "back after a restart: waiting to hear from the other players",
+    "refusal.empty_chat": "an empty chat line",
+    "refusal.observer_chat": "an observer cannot chat",
 }

@@ -278,4 +278,121 @@ TEXTS: dict[str, str] = {
     "note.call_cost": (
         "Meegaan kost {chips}; in de pot zit {pot}. Wie afhaakt, laat zijn inzet liggen."
     ),
+    # the node's progress messages (client/tui/node_text.py)
+    "node.verified_violations": (
+        "spel gecontroleerd door naspelen ({n} records); {v} bericht(en) tegen de regels geweigerd"
+    ),
+    "node.retrying": "nog geen verbinding met de tafel; nieuwe poging over {seconds} s",
+    "node.peer_records_bad": (
+        "de records van de anderen laten zich niet naspelen; we gaan verder met onze eigen"
+    ),
+    "node.resumed": "spel hervat uit {n} opgeslagen records, ronde {hand}",
+    "node.resumed_peers": (
+        "spel hervat uit {n} opgeslagen records en {m} van de anderen, ronde {hand}"
+    ),
+    "node.resumed_wait": (
+        "; nog niemand heeft geantwoord: we wachten op een medespeler voordat we zetten"
+    ),
+    "node.share_damaged": (
+        "hervatten kan niet: een opgeslagen sleuteldeel van deze tafel ontbreekt of is "
+        "beschadigd; het opgeslagen spel blijft onaangeroerd (details in het logbestand)"
+    ),
+    "node.transcript_unusable": (
+        "hervatten kan niet: het opgeslagen spel van deze tafel is onbruikbaar; het blijft "
+        "onaangeroerd (details in het logbestand)"
+    ),
+    "node.outbox_full": (
+        "{n} van onze berichten blijven hangen en wachten op de verbinding: we geven op"
+    ),
+    "node.move_refused": "je zet werd geweigerd (details in het logbestand)",
+    "node.share_missing": (
+        "ons opgeslagen sleuteldeel voor ronde {n} ontbreekt of is beschadigd: de anderen "
+        "nemen ons met een time-out uit die ronde, daarna spelen we verder"
+    ),
+    "node.timed_out": "{name} kreeg een time-out (ronde {n})",
+    "node.damaged": (
+        "een beschadigd of verkeerd bezorgd bericht is weggegooid; we vragen het de anderen opnieuw"
+    ),
+    "node.refused_from": "bericht van {name} geweigerd",
+    "node.auditor_failed": (
+        "het controlerend naspelen van het spel is mislukt (details in het logbestand)"
+    ),
+    "node.cheating": "betrapt op valsspel: {names} ({n} overtreding(en))",
+    "node.never_started": (
+        "de tafel is nooit begonnen: niet alle spelers hebben de tafelafspraken ondertekend"
+    ),
+    "node.refused_proof": (
+        "De gastheer weigerde de plaats: de uitnodigingscode past niet bij deze tafel."
+    ),
+    "node.host_refused": "De gastheer weigerde de plaats: {reason}",
+    "node.config_refused": (
+        "de tafelafspraken van de gastheer wijken af van de uitnodiging: we hebben niets "
+        "ondertekend (details in het logbestand)"
+    ),
+    "node.lobby_broken": "de gastheer stuurde een kapotte spelerslijst; genegeerd",
+    "node.config_unreadable": "de gastheer stuurde onleesbare tafelafspraken; genegeerd",
+    "node.config_bad_sig": (
+        "tafelafspraken zonder geldige handtekening van de gastheer zijn genegeerd"
+    ),
+    "node.no_seat": "aan de tafel van de gastheer is geen plaats voor ons",
+    "node.joined": "{name} is aangeschoven ({k} van {n})",
+    "node.bad_signature": "bericht met een ongeldige handtekening van {name} geweigerd",
+    "node.peer_up": "{name} is verbonden",
+    "node.peer_down": "{name} is de verbinding kwijt",
+    "node.invalid_key": "een onbekende speler",
+    "node.released": "een medespeler heeft geantwoord: het spel gaat verder",
+    "node.no_way_works": "geen enkele weg naar de tafel werkt (details in het logbestand)",
+    "node.nothing_answered": (
+        "binnen {seconds} s antwoordde niemand: is de gastheer er nog, klopt de uitnodigingscode?"
+    ),
+    "node.wrong_host": (
+        "{address} antwoordt voor een andere gastheer dan de uitnodiging noemt; controleer de"
+        " uitnodigingscode"
+    ),
+    "node.not_invited_peer": (
+        "{address} is niet de computer die de uitnodiging noemt; controleer de uitnodigingscode"
+    ),
+    "node.pins_bad": (
+        "het bestand met onthouden relays {path} is beschadigd; zet het opzij om opnieuw te "
+        "beginnen"
+    ),
+    "node.way_direct": "directe verbinding {address}",
+    "node.way_relay": "relay {address}",
+    "node.way_nostr": "Nostr ({n} relays)",
+    "node.way_nostr_one": "Nostr (1 relay)",
+    "node.way_retry": "{way}: nog geen antwoord; nieuwe poging",
+    "node.refused_connection": "een verbinding zonder geldige beveiligde opbouw is geweigerd",
+    "node.old_invite": (
+        "deze opgeslagen tafel kan niet worden hervat: de uitnodigingscode komt uit een "
+        "oudere versie"
+    ),
+    "node.cannot_listen": (
+        "{address} kan niet worden geopend voor de tafel (details in het logbestand)"
+    ),
+    "node.no_way_in": (
+        "er leidt geen weg naar deze tafel: geen direct adres, geen relay, geen Nostr-relays"
+    ),
+    "node.connecting": "verbinden met {address}...",
+    "node.relay_pinned": "relay {address} is {fingerprint}: vanaf nu onthouden",
+    "node.slow_invite": (
+        "geweigerd: de uitnodiging geeft {n} ms per zet, minder dan het minimum van {floor} "
+        "ms (--min-step-timeout verlaagt het voor bottafels)"
+    ),
+    "node.invite_no_way": (
+        "geweigerd: de uitnodigingscode bevat geen weg naar de tafel die deze versie kan gebruiken"
+    ),
+    "node.known_table": "deze tafel is hier bekend: hij wordt hervat",
+    "node.stored_unusable": "een opgeslagen tafel is onbruikbaar (details in het logbestand)",
+    "node.no_resume": "geen tafel om te hervatten",
+    "node.no_resume_id": "geen tafel om te hervatten past bij {id}",
+    "node.ambiguous": "{id} past bij meerdere tafels; geef meer van de code",
+    "node.resuming_host": "tafel {id} wordt hervat ({game}, jij bent gastheer)",
+    "node.resuming_join": "tafel {id} wordt hervat ({game}, jij bent aangeschoven)",
+    "node.bot_failed": "een botproces is mislukt (exitcodes {codes})",
+    "node.left_early": "tafel verlaten voor het einde van het spel",
+    # the table machine's refusals of what this screen sent (client/tui/results.py)
+    "refusal.not_your_turn": "je bent niet aan de beurt",
+    "refusal.resync": "terug na een herstart: we wachten op bericht van de andere spelers",
+    "refusal.empty_chat": "een lege chatregel",
+    "refusal.observer_chat": "een toeschouwer kan niet chatten",
 }

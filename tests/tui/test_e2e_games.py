@@ -2,16 +2,20 @@
 end, Belote to its target, a Limit Tuppen session. On every screen the test checks what a
 newcomer relies on: every card on the table has its move in the visible log (the newest line
 is not hidden), chips in front are never negative and add up with the pot, every result panel
-breaks the hand down, and at the end the winning team is the header's leader.
+breaks the hand down, at the end the winning team is the header's leader, and the saved game
+is listed by ``dealerless games``.
 
 The CI versions are short (2 players, Belote to 150, 3 hands); DEALERLESS_LONG=1 plays the
 issue's full versions (4 players, Belote to 501, 20 hands). Needs tmux."""
 
 from __future__ import annotations
 
+import json
 import os
 import re
+import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 from test_e2e_tmux import TMUX, Terminal, choose, steady, terminal  # noqa: F401 - the fixture
@@ -80,10 +84,11 @@ def check_panel(screen: str, game: str) -> None:
             SEEN["breakdown"] = SEEN.get("breakdown", 0) + 1
 
 
-def play_game(term: Terminal, game: str, players: int, rules: str, prefer: str) -> str:
+def play_game(term: Terminal, home: Path, game: str, players: int, rules: str, prefer: str) -> str:
     command = (
         f"{sys.executable} -m dealerless.client.cli play --game {game} --bots {players - 1}"
-        f" {rules} --ascii --lang en --name ann --timeout 600; echo EXIT=$?; sleep 120"
+        f" {rules} --ascii --lang en --name ann --timeout 600 --home {home}; echo EXIT=$?;"
+        " sleep 120"
     )
     term.tmux("new-session", "-d", "-s", term.name, "-x", "80", "-y", "24", command)
     screen = term.wait_for(lambda s: "Your hand:" in s and "Your moves:" in s, limit=90)
@@ -119,31 +124,42 @@ def check_winner(panel: str, header: str, game: str) -> None:
     SEEN["winner"] = 1
 
 
-def finish(term: Terminal, screen: str, *checks: str) -> None:
+def finish(term: Terminal, home: Path, game: str, screen: str, *checks: str) -> None:
     for check in ("bot move in the log", "panel", *checks):
         assert SEEN.get(check, 0) > 0, f"never checked: {check} ({SEEN})"
     screen = term.wait_for(lambda s: "EXIT=" in s, limit=120)
     assert "EXIT=0" in screen, screen
     assert "verified by replay" in screen, screen
+    # the saved game is listed, verified, with its transcript file
+    listed = subprocess.run(
+        [sys.executable, "-m", "dealerless.client.cli", "games", "--home", str(home), "--json"],
+        capture_output=True, text=True, timeout=60, check=True,
+    )  # fmt: skip
+    games = json.loads(listed.stdout)["games"]
+    assert len(games) == 1, games
+    saved = games[0]
+    assert saved["game"] == game and "ann" in saved["players"] and saved["verified"], saved
+    assert saved["result"].startswith("winners:") and Path(saved["file"]).is_file(), saved
 
 
-def test_a_whole_classic_tuppen_game_by_keys(terminal: Terminal) -> None:  # noqa: F811
+def test_a_whole_classic_tuppen_game_by_keys(terminal: Terminal, tmp_path: Path) -> None:  # noqa: F811
     players = 4 if LONG else 2
     SEEN.clear()
-    screen = play_game(terminal, "tuppen", players, "", prefer="cpa")
-    finish(terminal, screen)
+    screen = play_game(terminal, tmp_path, "tuppen", players, "", prefer="cpa")
+    finish(terminal, tmp_path, "tuppen", screen)
 
 
-def test_belote_to_its_target_by_keys(terminal: Terminal) -> None:  # noqa: F811
+def test_belote_to_its_target_by_keys(terminal: Terminal, tmp_path: Path) -> None:  # noqa: F811
     target = 501 if LONG else 150
     SEEN.clear()
-    screen = play_game(terminal, "belote", 4, f"--rule target={target}", prefer="dp")
-    finish(terminal, screen, "breakdown", "winner")
+    screen = play_game(terminal, tmp_path, "belote", 4, f"--rule target={target}", prefer="dp")
+    finish(terminal, tmp_path, "belote", screen, "breakdown", "winner")
 
 
-def test_a_limit_tuppen_session_by_keys(terminal: Terminal) -> None:  # noqa: F811
+def test_a_limit_tuppen_session_by_keys(terminal: Terminal, tmp_path: Path) -> None:  # noqa: F811
     hands = 20 if LONG else 3
     players = 4 if LONG else 2
     SEEN.clear()
-    screen = play_game(terminal, "limit-tuppen", players, f"--rule hands={hands}", prefer="cpa")
-    finish(terminal, screen, "chips")
+    rules = f"--rule hands={hands}"
+    screen = play_game(terminal, tmp_path, "limit-tuppen", players, rules, prefer="cpa")
+    finish(terminal, tmp_path, "limit-tuppen", screen, "chips")

@@ -32,7 +32,7 @@ def test_the_host_lobby_shows_the_invite_ready_to_copy_and_who_is_missing() -> N
     session = DriverSession(lobby=LobbyState(role="host", name="ann", game="tuppen", seats=4))
     assert session.lobby.names == ["ann"] and session.lobby.need == 3
     session.on_ready(SimpleNamespace(invite=INVITE, table_id="ab" * 16, seats=4, game="tuppen"))
-    session.say("'bob' joined (2/4)")
+    session.say("'bob' [EF56-7890-AB12] joined (2/4)")
     session.on_lobby(LobbyView(("ann", "bob"), 2))
     text = text_of(session.lobby)
     lines = text.splitlines()
@@ -58,7 +58,9 @@ def test_the_host_lobby_shows_the_invite_ready_to_copy_and_who_is_missing() -> N
     session.say("'bob' disconnected")
     session.on_lobby(LobbyView(("ann",), 3))
     assert session.lobby.names == ["ann"] and session.lobby.need == 3
-    assert "'bob' disconnected" in text_of(session.lobby)  # the node's messages are shown
+    # the node's messages are shown, in the screen's words: the name without its repr quotes
+    assert "bob lost the connection" in text_of(session.lobby)
+    assert "'bob'" not in text_of(session.lobby)
 
 
 def test_a_default_size_code_keeps_a_line_of_its_own_at_80_columns() -> None:

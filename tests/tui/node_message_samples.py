@@ -1,0 +1,215 @@
+"""One or more concrete messages per place in node/ (and client/tui/) where a node message is
+made, for tests/tui/test_node_messages.py.
+
+Keys are ``file: template`` (the message's format string with ``{}`` for each value, its first
+48 characters; see :func:`template` in the test); a value is a tuple of concrete messages (each
+must fit the format string) or, for a place that only passes on what it is given, a string
+saying where those messages are listed instead.
+"""
+
+from __future__ import annotations
+
+PASSED_ON = str
+Samples = tuple[str, ...] | PASSED_ON
+
+HOSTILE = "the hostile node of the tests (node/hostile.py): never on a person's screen"
+FATAL = "a FatalLinkError's own text: listed under each raise FatalLinkError(...)"
+
+SAMPLES: dict[str, Samples] = {
+    # ---- node/app.py
+    "app.py: resuming table {} ({}, {})": (
+        "resuming table 0123456789ab (tuppen, host)",
+        "resuming table 0123456789ab (belote, join)",
+    ),
+    "app.py: {text}": "logged_say/stderr_say pass on the lines of the other places",
+    "app.py: connecting to {}:{}": ("connecting to 127.0.0.1:40123",),
+    "app.py: {}:{} names a host for this table that the invit": (
+        "10.0.0.5:4000 names a host for this table that the invite does not (a relay or "
+        "address that is not the host's); check the invite code",
+    ),
+    "app.py: refused: the invite's step timeout is {} ms, bel": (
+        "refused: the invite's step timeout is 500 ms, below the floor of 5000 ms (a seat "
+        "could be timed out before a person can act; --min-step-timeout lowers the floor for "
+        "bot tables)",
+    ),
+    "app.py: refused: the invite code holds no way to reach t": (
+        "refused: the invite code holds no way to reach the table this version can use",
+    ),
+    "app.py: this table is known here: resuming it": ("this table is known here: resuming it",),
+    "app.py: cannot use a stored table: {}": (
+        "cannot use a stored table: /home/ann/.local/share/dealerless/tables/ab12: bad meta",
+    ),
+    "app.py: no table to resume{ matching {}|}": (
+        "no table to resume",
+        "no table to resume matching 'ab12'",
+    ),
+    "app.py: {} matches several tables; give more of the id": (
+        "'ab' matches several tables; give more of the id",
+    ),
+    "app.py: cannot use table {}: its stored invite is unusab": (
+        "cannot use table 0123456789ab: its stored invite is unusable (bad version 1); tables "
+        "made before invite format 2 cannot be resumed",
+    ),
+    "app.py: relay {}:{} is {}: pinned from now on": (
+        "relay 10.0.0.9:7000 is 7KQ2-M4XA-9PLD: pinned from now on",
+    ),
+    "app.py: this table has no way in (no direct address, rel": (
+        "this table has no way in (no direct address, relay or Nostr relays)",
+    ),
+    "app.py: {str(exc)}": "relay_pins.py's ValueError as a FatalLinkError: listed there",
+    "app.py: cannot listen on {}:{}: {}": (
+        "cannot listen on 0.0.0.0:4000: [Errno 98] Address already in use",
+    ),
+    # ---- node/catch_up.py, node/hub.py, node/hostile.py, node/local_game.py
+    "catch_up.py: heard from a peer: writing again": ("heard from a peer: writing again",),
+    "hub.py: refused a connection: {}": ("refused a connection: handshake failed: bad MAC",),
+    "hostile.py: hostile: disconnecting for good": HOSTILE,
+    "hostile.py: {text}": HOSTILE,
+    "local_game.py: a bot process failed: exit codes {}": (
+        "a bot process failed: exit codes [0, 1, 0]",
+    ),
+    # ---- node/join_handshake.py
+    "join_handshake.py: at the table: {}; waiting for {} more player(s)": (
+        "at the table: ann [AB12-CD34], bob [EF56-7890]; waiting for 1 more player(s)",
+    ),
+    "join_handshake.py: the host refused us: {}": (
+        "the host refused us: the table is full",
+        "the host refused us: no valid proof of the invite's token",
+    ),
+    "join_handshake.py: refused a lobby message from the host: names, ke": (
+        "refused a lobby message from the host: names, keys or need missing",
+    ),
+    "join_handshake.py: refused a table configuration with a bad host si": (
+        "refused a table configuration with a bad host signature",
+    ),
+    "join_handshake.py: refused the host's table configuration: {}": (
+        "refused the host's table configuration: the game differs from the invite",
+    ),
+    "join_handshake.py: the table configuration has no seat for us": (
+        "the table configuration has no seat for us",
+    ),
+    "join_handshake.py: {} [{}] joined ({}/{})": ("'bob' [EF56-7890] joined (2/3)",),
+    "join_handshake.py: refused the table configuration: {}": (
+        "refused the table configuration: missing field 'seats'",
+    ),
+    "join_handshake.py: the table is full": ("the host refused us: the table is full",),
+    # ---- node/links.py, node/ways.py, node/relay_pins.py
+    "links.py: {}:{} is not who the invite says (identity misma": (
+        "10.0.0.5:4000 is not who the invite says (identity mismatch): expected AB12, got "
+        "CD34; check the invite code",
+    ),
+    "ways.py: no way in to the table works ({})": (
+        "no way in to the table works (direct 10.0.0.5:4000: refused; Nostr (3 relays): closed)",
+    ),
+    "ways.py: nothing answered within {} s; tried {}": (
+        "nothing answered within 30 s; tried Nostr (2 relays): connecting",
+    ),
+    "ways.py: {}: {}; trying again": (
+        "direct 10.0.0.5:4000: cannot connect to 10.0.0.5:4000: refused; trying again",
+        "relay 10.0.0.9:7000: the hub refused: full; trying again",
+        "Nostr (3 relays): no Nostr relay answered within 10 s (3 relays); trying again",
+        "Nostr (1 relay): this Nostr link is closed; trying again",
+    ),
+    "relay_pins.py: {} is unreadable ({}); move it away to start afr": (
+        "/home/ann/relay_pins.json is unreadable (Expecting value); move it away to start afresh",
+    ),
+    "relay_pins.py: {} does not hold a map of relay fingerprints": (
+        "/home/ann/relay_pins.json does not hold a map of relay fingerprints",
+    ),
+    # ---- node/seat.py
+    "seat.py: {reason}": "_stop says what its callers give it: listed under their _stop(...)",
+    "seat.py: connected; {} other peer(s) present": (
+        "connected; 0 other peer(s) present",
+        "connected; 2 other peer(s) present",
+    ),
+    "seat.py: table ready: {}, {} seats; we are {}": (
+        "table ready: tuppen, 3 seats; we are seat 0 (ann)",
+    ),
+    "seat.py: cannot resume: the stored transcript {} is unusa": (
+        "cannot resume: the stored transcript /h/t/transcript.dlt is unusable (bad magic); it "
+        "was left untouched",
+    ),
+    "seat.py: transcript: {} records, {verified by replay|NOT ": (
+        "transcript: 220 records, verified by replay",
+        "transcript: 220 records, NOT verified",
+        "transcript: 221 records, verified by replay; 2 violation(s)",
+        "transcript: 90 records, NOT verified; 1 violation(s)",
+    ),
+    "seat.py: {} of our own messages wait for the link; giving": (
+        "1000 of our own messages wait for the link; giving up",
+    ),
+    "seat.py: resumed from {} stored record(s){ and {} from th": (
+        "resumed from 40 stored record(s): hand 2, play",
+        "resumed from 40 stored record(s) and 6 from the peers: hand 3, deal; no peer has "
+        "answered yet, so we wait for one before we write",
+    ),
+    "seat.py: hand {} starts; dealer {}": ("hand 1 starts; dealer seat 3 (bot2)",),
+    "seat.py: waiting for {} ({} s)": ("waiting for seat 2 (bob) (31 s)",),
+    "seat.py: caught cheating: {}: {} violation(s){}": (
+        "caught cheating: seat 2 (bob): 3 violation(s)",
+        "caught cheating: seat 1 (cy), seat 2 (bob): 64 violation(s) (+5 more)",
+    ),
+    "seat.py: the table never started: the seats did not all s": (
+        "the table never started: the seats did not all sign the configuration",
+    ),
+    "seat.py: cannot resume: a stored key share in {} is missi": (
+        "cannot resume: a stored key share in /h/t/secrets is missing or damaged (ValueError: "
+        "bad scalar); the transcript was left untouched",
+    ),
+    "seat.py: the auditor replay failed: {}": ("the auditor replay failed: bad signature",),
+    "seat.py: move refused: {}": ("move refused: it is not your turn",),
+    "seat.py: hand {} {}: {}": (
+        "hand 2 ended: seat 1 (bob) took the last trick",
+        "hand 3 aborted: voided",
+    ),
+    "seat.py: {str(exc)}": FATAL,
+    "seat.py: {}; retrying in {} s": (
+        "every way in is down (direct 10.0.0.5:4000: connection refused); retrying in 0.4 s",
+    ),
+    "seat.py: records from the peers do not replay ({}); using": (
+        "records from the peers do not replay (bad proof); using our own",
+    ),
+    "seat.py: our stored key share of hand {} (store of {}) is": (
+        "our stored key share of hand 4 (store of /h/t) is missing or damaged (unreadable): "
+        "we cannot play that hand, the others will time us out of it (silence: at most the "
+        "bounded settlement), then we play on",
+    ),
+    "seat.py: {} was timed out ({}, hand {})": ("seat 2 (bob) was timed out (play, hand 4)",),
+    "seat.py: link lost after the end ({}); reconnecting": (
+        "link lost after the end (the local hub closed this link); reconnecting",
+    ),
+    "seat.py: link lost ({}); reconnecting": ("link lost (connection reset); reconnecting",),
+    "seat.py: {} is too slow: we voted to time them out": (
+        "seat 2 (bob) is too slow: we voted to time them out",
+    ),
+    "seat.py: refused a damaged or misrouted message: {}": (
+        "refused a damaged or misrouted message: bad frame",
+    ),
+    "seat.py: refused a message from {}: {}": (
+        "refused a message from seat 2 (bob): not your turn to play, seat 0 is to play",
+    ),
+    "seat.py: game over: {}": ("game over: Outcome(winners=(0,), standings=(1, 0, 0))",),
+    # ---- node/seat_messages.py
+    "seat_messages.py: refused a {} message with a bad signature ({})": (
+        "refused a 'have' message with a bad signature (seat 2 (bob))",
+        "refused a 'hello' message with a bad signature ('mallory')",
+    ),
+    "seat_messages.py: no valid proof of the invite's token": (
+        "the host refused us: no valid proof of the invite's token",
+    ),
+    "seat_messages.py: refused a message from {}: {}": (
+        "refused a message from 'bob': not msgpack",
+        "refused a message from 7KQ2M4XA9: truncated",
+    ),
+    "seat_messages.py: {} {connected|disconnected}": (
+        "seat 2 (bob) connected",
+        "'bob' disconnected",
+        "an invalid key connected",
+        "7KQ2M4XA9 disconnected",
+    ),
+    # ---- the client's own (client/tui/)
+    "node_session.py: {text}": "DriverSession.say keeps the node's lines: listed at their places",
+    "lobby.py: left the table before the end of the game": (
+        "left the table before the end of the game",
+    ),
+}
