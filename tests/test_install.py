@@ -8,6 +8,7 @@ Needs the package registry for the dependencies (CI has it); slow (about a minut
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 import venv
@@ -28,9 +29,13 @@ def _run(args: list[str], cwd: Path, timeout: float = 600) -> subprocess.Complet
 
 
 def test_a_wheel_in_a_fresh_environment_starts_and_plays(tmp_path: Path) -> None:
+    # a copy of the tree: building writes build/ and *.egg-info next to the sources
+    source = tmp_path / "source"
+    junk = shutil.ignore_patterns(".*", "build", "dist", "*.egg-info", "__pycache__")
+    shutil.copytree(ROOT, source, ignore=junk)
     wheels = tmp_path / "wheels"
     built = _run(
-        [sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(wheels), str(ROOT)],
+        [sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(wheels), str(source)],
         tmp_path,
     )
     assert built.returncode == 0, built.stderr
