@@ -373,14 +373,26 @@ def summary(snap: TableSnapshot, look: Look, result: HandResult | None) -> list[
     standings, the proofs."""
     lang = look.lang
     lines: list[str] = []
+    # The verdict on the proofs comes right after who won and why: a long breakdown that does
+    # not fit a small terminal must not push it off the panel.
+    if snap.violations:
+        text = "; ".join(
+            f"{seat_name(snap, v.culprit, look)}: {machine_text(snap, v.reason, look)}"
+            for v in snap.violations
+        )
+        verdict = tr(lang, "end.cheats", text=text)
+    else:
+        verdict = tr(lang, "end.proofs_ok")
     if snap.over and snap.outcome is not None and result is None:
         lines.append(tr(lang, "end.game"))
         lines.append(tr(lang, "end.winners", names=winners_text(snap, snap.outcome.winners, look)))
         lines.append(tr(lang, "end.reason", reason=game_reason(snap, snap.outcome, look)))
+        lines.append(verdict)
     elif result is not None:
         lines.append(tr(lang, "end.hand", n=result.hand_number))
         lines.append(tr(lang, "end.winners", names=winners_text(snap, result.winners, look)))
         lines.append(tr(lang, "end.reason", reason=hand_reason(snap, result, look)))
+        lines.append(verdict)
         lines.extend(breakdown(snap, result, look))
         if not snap.teams:  # Belote's breakdown ends with the points of the hand
             lines.extend(hand_result_lines(snap, result, look)[1:])
@@ -388,14 +400,8 @@ def summary(snap: TableSnapshot, look: Look, result: HandResult | None) -> list[
     if result is not None and not snap.over:
         done = any(isinstance(e, HandSigned) and e.hand == result.hand_number for e in snap.log)
         lines.append(tr(lang, "end.signed" if done else "end.unsigned"))
-    if snap.violations:
-        text = "; ".join(
-            f"{seat_name(snap, v.culprit, look)}: {machine_text(snap, v.reason, look)}"
-            for v in snap.violations
-        )
-        lines.append(tr(lang, "end.cheats", text=text))
-    else:
-        lines.append(tr(lang, "end.proofs_ok"))
+    if len(lines) == 1:  # no result to show: the standings and the verdict
+        lines.append(verdict)
     return lines
 
 

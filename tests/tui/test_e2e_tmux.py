@@ -81,6 +81,7 @@ def moves_text(screen: str) -> str:
 
 
 CLOCK = re.compile(r"\d+s left")
+HAND_OVER = re.compile(r"Hand \d+ is over")
 
 
 def steady(screen: str) -> str:
@@ -119,16 +120,21 @@ def play_first_hand(term: Terminal, game: str, prefer: str) -> str:
         assert "dl3:" in lobby and "ann  (you)  host" in lobby
     screen = term.wait_for(lambda s: "Your hand:" in s and "Your moves:" in s)
     assert "ann (you)" in screen and "bot1" in screen
-    for _ in range(200):
-        if "Hand 1 is over" in screen:
-            return screen
+    for _ in range(600):
+        if HAND_OVER.search(screen):
+            if any(k.isdigit() for k in term.presses):
+                return screen
+            # we folded before playing a card (the deal decides): the next hand
+            term.press("Space")
+            screen = term.wait_for(lambda s: not HAND_OVER.search(s))
+            continue
         key = choose(screen, prefer)
         before = steady(screen)
         if key is not None:
             term.press(key)
         # a move is done (or the bots moved) when the screen changes, apart from the countdown
         screen = term.wait_for(lambda s, b=before: steady(s) != b)
-    raise AssertionError("the hand did not end:\n" + screen)
+    raise AssertionError("no hand ended where we played a card:\n" + screen)
 
 
 def check_hand_over(term: Terminal, screen: str) -> None:
@@ -137,7 +143,7 @@ def check_hand_over(term: Terminal, screen: str) -> None:
     assert "Standings" in screen and "ann" in screen
     assert any(k.isdigit() for k in term.presses), "at least one card played by its number"
     term.press("Space")
-    term.wait_for(lambda s: "Hand 1 is over" not in s)
+    term.wait_for(lambda s: not HAND_OVER.search(s))
     term.press("q")
     term.wait_for(lambda s: "Quit? (y/n)" in s)
     term.press("y")
