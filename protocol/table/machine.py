@@ -226,13 +226,6 @@ class TableMachine(HandCycle, RoundFrames, Moves):
             self._drive()
         return self.take_events()
 
-    def writers_at(self, head: bytes) -> frozenset[int]:
-        """The seats that had to write at ``head`` (the current one or an earlier one of this
-        hand): one, or every seat of a parallel round; empty where unknown."""
-        if head == self.head:
-            return self._writers_here()
-        return self.head_writers.get(head, frozenset())
-
     def moved_in_time(self, head: bytes, seat: int) -> bool:
         """``seat``'s element at ``head`` was signed by us, or reached us, before our own
         deadline."""
@@ -300,19 +293,6 @@ class TableMachine(HandCycle, RoundFrames, Moves):
             return self.reveal_due.seat
         waiting = self.engine.to_act()
         return waiting[0] if waiting else None
-
-    def writers(self) -> list[int]:
-        """Every seat that still has to write at the current head, in seat order."""
-        if self.round is not None and self.phase is not Phase.OVER:
-            return self.round.owing()
-        arbiter = self.arbiter()
-        return [] if arbiter is None else [arbiter]
-
-    def _writers_here(self) -> frozenset[int]:
-        """Who had to write at the current head: every seat of a parallel round."""
-        if self.round is not None and self.round.parallel:
-            return frozenset(self.round.seats)
-        return frozenset(self.writers())
 
     def my_turn_to_act(self) -> bool:
         """True when the driver must choose a rules action for this seat."""

@@ -45,6 +45,10 @@ class RoundFrames:
     _wrote_in_hand: bool
     _new_secrets: list[tuple[int, bytes]]
     _stored_secrets: dict[int, bytes]
+    head_writers: dict[bytes, frozenset[int]]
+
+    def arbiter(self) -> int | None:
+        raise NotImplementedError
 
     def _apply_deck_step(self, kind: str, body: Any, seat: int, own: bool) -> None:
         raise NotImplementedError
@@ -71,6 +75,26 @@ class RoundFrames:
         raise NotImplementedError
 
     # ---------------------------------------------------------------- queries
+    def writers_at(self, head: bytes) -> frozenset[int]:
+        """The seats that had to write at ``head`` (the current one or an earlier one of this
+        hand): one, or every seat of a parallel round; empty where unknown."""
+        if head == self.head:
+            return self._writers_here()
+        return self.head_writers.get(head, frozenset())
+
+    def writers(self) -> list[int]:
+        """Every seat that still has to write at the current head, in seat order."""
+        if self.round is not None and self.phase is not Phase.OVER:
+            return self.round.owing()
+        arbiter = self.arbiter()
+        return [] if arbiter is None else [arbiter]
+
+    def _writers_here(self) -> frozenset[int]:
+        """Who had to write at the current head: every seat of a parallel round."""
+        if self.round is not None and self.round.parallel:
+            return frozenset(self.round.seats)
+        return frozenset(self.writers())
+
     def in_open_round(self, frame: bytes) -> bool:
         """``frame`` was taken into the round that is open at the current head."""
         rnd = self.round
