@@ -95,12 +95,16 @@ class CatchUp:
 
     def _announce(self, ask: bool = True) -> None:
         """Tell every seat how many records we hold; resend our votes that wait for a
-        certificate (a hub may have dropped them)."""
+        certificate and our frame of the open parallel round (a hub may have dropped them;
+        neither is in a record a peer could fetch yet)."""
         machine = self.machine
         assert machine is not None
         self._have(len(machine.records), ask)
         if machine.seat is None:
             return
+        pending = machine.pending_round_frame()
+        if pending is not None:
+            self.queue({"t": "f", "f": pending})
         for book in (machine.votes.timeout, machine.votes.abort):
             for (_, head), votes in book.items():
                 vote = votes.get(machine.seat)

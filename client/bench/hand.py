@@ -224,21 +224,34 @@ def critical_path_hops(events: list[dict[str, Any]]) -> list[int]:
     """Per hand: the sequential hops of its setup, from the hand's start to this seat's cards.
 
     The chain is one sequence of elements (every peer accepts the same sequence, the "acc"
-    events); an element that follows one by another seat waited for that seat's message, so it
-    is a hop through the network; elements one seat writes in a row cost none. The count is
-    the number of runs of one author among the elements accepted between the hand's start and
-    the deal."""
+    events; the frames of a parallel round share one sequence number and form one element).
+    An element that follows one by another seat waited for that seat's message, so it is a hop
+    through the network; elements one seat writes in a row cost none; a parallel round is one
+    hop (its frames go out at once, each waits only for the round's head). The count is the
+    number of runs of one author among the elements accepted between the hand's start and the
+    deal."""
     out = []
-    authors: list[int | None] | None = None
+    steps: list[tuple[int | None, frozenset[int | None]]] | None = None  # (seq, authors)
     for e in events:
         kind = e["ev"]
         if kind == "hand":
-            authors = []
-        elif kind == "acc" and authors is not None:
-            authors.append(e.get("seat"))
-        elif kind == "dealt" and authors is not None:
-            out.append(sum(1 for i, a in enumerate(authors) if i == 0 or a != authors[i - 1]))
-            authors = None
+            steps = []
+        elif kind == "acc" and steps is not None:
+            seq, seat = e.get("seq"), e.get("seat")
+            if steps and seq is not None and steps[-1][0] == seq:
+                steps[-1] = (seq, steps[-1][1] | {seat})
+            else:
+                steps.append((seq, frozenset({seat})))
+        elif kind == "dealt" and steps is not None:
+            authors = [a for _, a in steps]
+            out.append(
+                sum(
+                    1
+                    for i, a in enumerate(authors)
+                    if i == 0 or len(a) > 1 or a != authors[i - 1]
+                )
+            )
+            steps = None
     return out
 
 

@@ -204,10 +204,12 @@ def _replay(
         machine._receive(frame)
         machine.votes.check_certificates()
         events = machine.take_events()
-        if machine._is_pending_vote(frame):
-            # A vote waiting for the rest of its certificate. Examining its evidence may have
-            # put a valid frame on the chain for now; the certificate's rollback takes it off,
-            # and the next record that is not a vote is held to the chain again.
+        if machine._is_pending_vote(frame) or machine.in_open_round(frame):
+            # A vote waiting for the rest of its certificate, or a frame of a parallel round
+            # waiting for the others of the round (the round is held to the chain, in seat
+            # order, once it is complete). Examining a vote's evidence may have put a valid
+            # frame on the chain for now; the certificate's rollback takes it off, and the
+            # next record that is not a vote is held to the chain again.
             _take(events, report)
             continue
         taken = len(machine.records)

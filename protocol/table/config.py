@@ -10,7 +10,7 @@ from dealerless.protocol.messages import MessageError, PeerId, config_hash
 from dealerless.protocol.rules.base import ConfigError, GameConfig
 from dealerless.protocol.rules.registry import make_config
 
-PROTOCOL_VERSION = 1
+PROTOCOL_VERSION = 2  # 2: parallel key and share rounds
 TABLE_ID_BYTES = 16
 DEFAULT_STEP_TIMEOUT_MS = 60_000
 MIN_STEP_TIMEOUT_MS = 100

@@ -31,18 +31,31 @@ from dealerless.protocol.table.events import (
     TranscriptCut,
 )
 from dealerless.protocol.table.hand_deck import DEAL, OPEN, HandDeck, decode_secret, encode_secret
-from dealerless.protocol.table.steps import Phase
+from dealerless.protocol.table.steps import PARALLEL_PHASES, Phase
 from dealerless.protocol.table.votes import VoteBook
 
 
 @dataclass
 class Round:
-    """A round in seat order: who still has to write, and what each owes (shares)."""
+    """A round of automatic steps: who still has to write, and what each owes (shares).
+
+    A sequential round is written in seat order, one element after the other (``seats`` shrinks
+    as they come). A parallel round is written at once: every seat of ``seats`` signs its frame
+    at the round's head, ``frames`` collects them in any order of arrival, and the complete
+    round becomes one chain element with its frames in seat order."""
 
     seats: list[int]
     positions: dict[int, list[int]] = field(default_factory=dict)
     step: str = DEAL
     request: Deal | TurnUp | None = None
+    parallel: bool = False
+    frames: dict[int, SignedMessage] = field(default_factory=dict)
+
+    def owing(self) -> list[int]:
+        """The seats that still have to write in this round, in seat order."""
+        if not self.parallel:
+            return self.seats[:1]
+        return [s for s in self.seats if s not in self.frames]
 
 
 class HandCycle:
@@ -62,7 +75,7 @@ class HandCycle:
     records: list[bytes]
     results: dict[int, bytes]
     requests: list[SignedMessage]
-    head_arbiters: dict[bytes, int | None]
+    head_writers: dict[bytes, frozenset[int]]
     _head_since: dict[bytes, float]
     hand_heads: list[tuple[bytes, int]]
     events: list[TableEvent]
@@ -126,7 +139,7 @@ class HandCycle:
 
     def _set_round(self, phase: Phase, seats: list[int]) -> None:
         self.phase = phase
-        self.round = Round(seats)
+        self.round = Round(seats, parallel=phase in PARALLEL_PHASES)
 
     def _start_hand(self) -> None:
         self.hand += 1
@@ -147,7 +160,7 @@ class HandCycle:
         self._hand_start = (copy.deepcopy(self.engine), self.head, self.seq, len(self.records))
         self._hand_frames = []
         self.hand_heads = []
-        self.head_arbiters = {}
+        self.head_writers = {}
         self._head_since = {}
         self.votes.new_hand()
         self._set_round(Phase.KEY_COMMIT, list(self.participants))
@@ -209,7 +222,7 @@ class HandCycle:
             step = OPEN
         seats = [s for s in self.participants if dues[s]]
         self.phase = Phase.SHARES
-        self.round = Round(seats, dues, step, request)
+        self.round = Round(seats, dues, step, request, parallel=True)
         if not seats:  # a deal to a single-seat table: nothing to share
             self._finish_shares(self.round)
             self.round = None

@@ -43,7 +43,7 @@ from dealerless.protocol.crypto import (
     verify_shuffle_message,
 )
 from dealerless.protocol.crypto.generators import g_table
-from dealerless.protocol.messages import pack, unpack
+from dealerless.protocol.messages import MessageError, pack, unpack
 
 DEAL = "deal"
 OPEN = "open"
@@ -238,17 +238,32 @@ __all__ = ["DEAL", "OPEN", "CryptoError", "HandDeck", "decode_secret", "encode_s
 SECRET_FORMAT = 1
 
 
-def encode_secret(secret: PlayerSecret) -> bytes:
-    """A hand's key share for a node's own crash-safe store (never sent to anyone)."""
-    return pack(
-        {
-            "format": SECRET_FORMAT,
-            "hand": secret.hctx.hand,
-            "seat": secret.seat,
-            "x": secret.x.to_bytes(32, "big"),
-            "nonce": secret.nonce,
-        }
-    )
+def encode_secret(secret: PlayerSecret, *, frame: bytes | None = None) -> bytes:
+    """A hand's key share for a node's own crash-safe store (never sent to anyone), with our
+    own frame of the parallel round we are in (``frame``), stored before it is sent."""
+    data: dict[str, Any] = {
+        "format": SECRET_FORMAT,
+        "hand": secret.hctx.hand,
+        "seat": secret.seat,
+        "x": secret.x.to_bytes(32, "big"),
+        "nonce": secret.nonce,
+    }
+    if frame is not None:
+        data["frame"] = frame
+    return pack(data)
+
+
+def stored_round_frame(blob: bytes | None) -> bytes | None:
+    """Our own round frame stored with a key share (None if there is none or it is unreadable:
+    then the step is signed again, as before a crash that lost nothing)."""
+    if blob is None:
+        return None
+    try:
+        data = unpack(blob)
+    except (ValueError, MessageError):
+        return None
+    frame = data.get("frame") if isinstance(data, dict) else None
+    return frame if isinstance(frame, bytes) else None
 
 
 def decode_secret(hctx: HandDeckContext, seat: int, blob: bytes) -> PlayerSecret:

@@ -64,6 +64,7 @@ from dealerless.protocol.table.hand_deck import (
 )
 from dealerless.protocol.table.kinds import SIDE_KINDS, TABLE_REGISTRY
 from dealerless.protocol.table.moves import Moves
+from dealerless.protocol.table.round_frames import RoundFrames
 from dealerless.protocol.table.steps import STEP_BY_PHASE, Phase
 from dealerless.protocol.table.votes import VoteBook
 
@@ -82,7 +83,7 @@ def result_digest(result: HandResult) -> bytes:
     return hashlib.sha256(pack(data)).digest()
 
 
-class TableMachine(HandCycle, Moves):
+class TableMachine(HandCycle, RoundFrames, Moves):
     def __init__(
         self,
         config: TableConfig,
@@ -131,10 +132,11 @@ class TableMachine(HandCycle, Moves):
         # (seat, prev) -> the first chain frame of that seat at that known head: a second one
         # is an equivocation (two signed frames of one seat at one head).
         self.signed_at: dict[tuple[int, bytes], bytes] = {}
-        self.head_arbiters: dict[bytes, int | None] = {}  # heads of this hand -> who wrote next
-        # Heads where the element that followed was written by us, or reached us, before our
-        # own deadline there: a timeout certificate for such a head is refuted for us.
-        self._in_time: set[bytes] = set()
+        # Heads of this hand -> the seats that had to write there (several in a parallel round).
+        self.head_writers: dict[bytes, frozenset[int]] = {}
+        # (seat, head): that seat's element at that head was written by us, or reached us,
+        # before our own deadline there: a timeout certificate against it is refuted for us.
+        self._in_time: set[tuple[int, bytes]] = set()
         self._untimed_head: bytes | None = None  # resumed here: how long it waited is unknown
         self._head_since: dict[bytes, float] = {}  # heads of this hand -> when we reached them
         self.seen: set[bytes] = set()
@@ -176,14 +178,19 @@ class TableMachine(HandCycle, Moves):
             machine._receive(frame)
             machine.votes.check_certificates()
             replayed = len(machine.records) > before or frame in machine.records
-            if not replayed and not machine._is_pending_vote(frame):
+            waiting = machine._is_pending_vote(frame) or machine.in_open_round(frame)
+            if not replayed and not waiting:
                 raise LocalProtocolError(f"transcript record {number} does not replay")
+        machine._take_stored_round_frame()
         machine._replaying = False
         machine._untimed_head = machine.head
         machine._outbox.clear()
         machine._new_records.clear()
         machine.events.clear()
         machine._after_replay()
+        resend = machine.pending_round_frame()
+        if resend is not None:
+            machine._outbox.append(resend)  # it may never have left before the crash
         machine.held = hold
         machine._drive()
         return machine
@@ -219,16 +226,10 @@ class TableMachine(HandCycle, Moves):
             self._drive()
         return self.take_events()
 
-    def arbiter_at(self, head: bytes) -> int | None:
-        """The seat that had to write at ``head`` (the current one or an earlier one of this
-        hand); None where unknown."""
-        if head == self.head:
-            return self.arbiter()
-        return self.head_arbiters.get(head)
-
-    def moved_in_time(self, head: bytes) -> bool:
-        """The element at ``head`` was signed by us, or reached us, before our own deadline."""
-        return head in self._in_time
+    def moved_in_time(self, head: bytes, seat: int) -> bool:
+        """``seat``'s element at ``head`` was signed by us, or reached us, before our own
+        deadline."""
+        return (seat, head) in self._in_time
 
     def own_deadline_passed(self, head: bytes | None = None) -> bool:
         """The deadline at ``head`` (default the current one) passed on our clock. A head we
@@ -241,7 +242,7 @@ class TableMachine(HandCycle, Moves):
         return since is None or self.now - since >= self.timeout
 
     def _note_head(self) -> None:
-        self.head_arbiters[self.head] = self.arbiter()
+        self.head_writers[self.head] = self._writers_here()
         if not self._replaying:
             self._head_since.setdefault(self.head, self.step_since)
 
@@ -280,11 +281,13 @@ class TableMachine(HandCycle, Moves):
         return self.phase is Phase.OVER
 
     def arbiter(self) -> int | None:
-        """The one seat that may extend the chain now."""
+        """The seat that may extend the chain now (in a parallel round: the lowest of those
+        that still owe their frame; see :meth:`writers`)."""
         if self.phase is Phase.OVER:
             return None
         if self.round is not None:
-            return self.round.seats[0] if self.round.seats else None
+            owing = self.round.owing()
+            return owing[0] if owing else None
         if self.phase is Phase.REVEAL:
             assert self.reveal_due is not None
             return self.reveal_due.seat
@@ -382,8 +385,9 @@ class TableMachine(HandCycle, Moves):
         """Sign a chain element of ours, accept it locally and queue it for every peer."""
         message = self._sign(kind, body)
         self.seen.add(message.frame)
-        if self.head != self._untimed_head and self.now - self.step_since <= 0.9 * self.timeout:
-            self._in_time.add(self.head)  # a margin for the trip to the peers
+        late = self.head == self._untimed_head or self.now - self.step_since > 0.9 * self.timeout
+        if not late and self.seat is not None:
+            self._in_time.add((self.seat, self.head))  # a margin for the trip to the peers
         # Queue it first: accepting it may trigger our next automatic element, which must follow.
         self._outbox.append(message.frame)
         self._accept(message, own=True)
@@ -391,7 +395,7 @@ class TableMachine(HandCycle, Moves):
     def _drive(self) -> None:
         """Write every automatic step that is ours, and admit pending requests."""
         while self.seat is not None and not self.over and not self._replaying and not self.held:
-            if self.arbiter() != self.seat:
+            if self.seat not in self.writers():
                 return
             if self.blind and self.phase is not Phase.RESULT:
                 return
@@ -469,11 +473,12 @@ class TableMachine(HandCycle, Moves):
         """A frame built on a head we have left. Written by a seat that did not have to write
         there, it is still that seat's violation (every peer knows who wrote at each head);
         otherwise it lost its place (a late element, a void branch) and nobody is blamed."""
-        writer = self.head_arbiters.get(message.prev, culprit)
-        if message.prev in self.head_arbiters and writer != culprit:
+        writers = self.head_writers.get(message.prev)
+        if writers is not None and culprit not in writers:
+            named = ", ".join(str(s) for s in sorted(writers)) or "no seat"
             self._violation(
                 culprit,
-                f"out of turn: seat {writer} wrote next there, not seat {culprit}",
+                f"out of turn: seat {named} wrote next there, not seat {culprit}",
                 (message.frame,),
                 anchor=message.prev,
             )
@@ -538,6 +543,9 @@ class TableMachine(HandCycle, Moves):
 
     # ---------------------------------------------------------------- accepting chain elements
     def _accept(self, message: SignedMessage, *, own: bool) -> None:
+        if self.round is not None and self.round.parallel:
+            self._accept_round_frame(message, own=own)
+            return
         seat = message.seat
         assert seat is not None
         try:
@@ -562,7 +570,7 @@ class TableMachine(HandCycle, Moves):
             self._refuse(message, seat, f"{message.kind}: {exc}", own)
             return
         if not own and not self._replaying and self.now - self.step_since < self.timeout:
-            self._in_time.add(self.head)
+            self._in_time.add((seat, self.head))
         if seat == self.seat:
             self._wrote_in_hand = True
         self._append([message.frame], message.digest)

@@ -44,7 +44,7 @@ STEPS: tuple[Step, ...] = (
     Step(
         Phase.KEY_COMMIT,
         ("key-commit",),
-        "each seat in the hand, in seat order",
+        "each seat in the hand, all at once (a parallel round)",
         True,
         "key-reveal",
         "end the hand for silence: the rules' bounded settlement, no cheat",
@@ -52,7 +52,7 @@ STEPS: tuple[Step, ...] = (
     Step(
         Phase.KEY_REVEAL,
         ("key-reveal",),
-        "each seat in the hand, in seat order",
+        "each seat in the hand, all at once (a parallel round)",
         True,
         "shuffle (the joint key and the initial deck are fixed)",
         "end the hand for silence: the rules' bounded settlement, no cheat",
@@ -68,7 +68,7 @@ STEPS: tuple[Step, ...] = (
     Step(
         Phase.SHARES,
         ("shares",),
-        "each seat with a share due, in seat order",
+        "each seat with a share due, all at once (a parallel round)",
         True,
         "deal: owners decrypt their cards; turn-up: the card is opened; then the engine goes on",
         "end the hand for silence: the rules' bounded settlement, no cheat",
@@ -101,6 +101,10 @@ STEPS: tuple[Step, ...] = (
 )
 
 STEP_BY_PHASE: dict[Phase, Step] = {step.phase: step for step in STEPS}
+
+# Rounds whose frames do not depend on each other: every seat writes at the round's head at once
+# and the round is one chain element (spec/protocol.md §2, "Parallel rounds").
+PARALLEL_PHASES = frozenset({Phase.KEY_COMMIT, Phase.KEY_REVEAL, Phase.SHARES})
 
 ROUND_PHASES = frozenset(
     {Phase.CONFIG, Phase.KEY_COMMIT, Phase.KEY_REVEAL, Phase.SHUFFLE, Phase.SHARES, Phase.RESULT}

@@ -11,9 +11,10 @@ Two rules keep the votes honest (spec/protocol.md §5, §6):
   accused; every peer runs them through its own checks. The certificate is carried out only
   where those checks proved the violation (``proven``), so no number of votes convicts a seat
   whose frames are valid: the accused itself, an auditor and every honest peer refuse it.
-* **Silence is not cheating.** A timeout vote counts only against the seat that had to write at
-  that head; the accused takes a certificate against itself only once its own deadline passed
-  and only if it did not write there in time; what silence costs is the bounded settlement of
+* **Silence is not cheating.** A timeout vote counts only against a seat that had to write at
+  that head (one, or each seat of a parallel round whose frame is missing); the accused takes
+  a certificate against itself only once its own deadline passed and only if it did not write
+  there in time; what silence costs is the bounded settlement of
   the rules, never a cheat's.
 """
 
@@ -69,9 +70,11 @@ class VotingTable(Protocol):
 
     def arbiter(self) -> int | None: ...
 
-    def arbiter_at(self, head: bytes) -> int | None: ...
+    def writers(self) -> list[int]: ...
 
-    def moved_in_time(self, head: bytes) -> bool: ...
+    def writers_at(self, head: bytes) -> frozenset[int]: ...
+
+    def moved_in_time(self, head: bytes, seat: int) -> bool: ...
 
     def own_deadline_passed(self, head: bytes | None = None) -> bool: ...
 
@@ -235,25 +238,30 @@ class VoteBook:
         self.check_certificates()
 
     def check_timeouts(self) -> None:
-        """Vote a seat silent: only the seat that must write at our head, only once the deadline
-        passed on our own clock, and only if none of our checks caught it there already."""
+        """Vote a seat silent: only a seat that must write at our head and whose element there
+        has not reached us (in a parallel round, each seat whose frame is missing), only once
+        the deadline passed on our own clock, and only if none of our checks caught it there
+        already."""
         m = self.m
         self.check_certificates()
         if not self._participant() or m.over or m._replaying or m.held:
             return
-        silent = m.arbiter()
-        if silent is None or silent == m.seat or m.now - m.step_since < m.timeout:
+        if m.now - m.step_since < m.timeout:
             return
         assert m.seat is not None
-        key = (silent, m.head)
-        if m.seat in self.timeout.get(key, {}) or key in self.proven:
-            return
-        vote = m._sign("timeout-vote", {"silent": silent, "head": m.head})
-        m._outbox.append(vote.frame)
-        m.seen.add(vote.frame)
-        self.timeout.setdefault(key, {})[m.seat] = vote
-        m.events.append(TimeoutVoted(silent))
-        self.check_certificates()
+        head = m.head
+        for silent in m.writers():
+            if m.head != head or m.over:
+                return  # a certificate moved the table on
+            key = (silent, head)
+            if silent == m.seat or m.seat in self.timeout.get(key, {}) or key in self.proven:
+                continue
+            vote = m._sign("timeout-vote", {"silent": silent, "head": head})
+            m._outbox.append(vote.frame)
+            m.seen.add(vote.frame)
+            self.timeout.setdefault(key, {})[m.seat] = vote
+            m.events.append(TimeoutVoted(silent))
+            self.check_certificates()
 
     def pending_own_votes(self) -> list[SignedMessage]:
         """Our votes that wait for the rest of their certificate (a node resends them)."""
@@ -319,7 +327,7 @@ class VoteBook:
         silent, anchor = key
         if key in self.timed_out or not m.can_rollback_to(anchor):
             return False
-        if m.arbiter_at(anchor) != silent or not self._complete(votes, silent):
+        if silent not in m.writers_at(anchor) or not self._complete(votes, silent):
             return False
         if m.seat is not None:
             if not m.own_deadline_passed(anchor):
@@ -329,7 +337,7 @@ class VoteBook:
                 # them decides, even if our element was lost on its way (a dropping hub). We
                 # take it, at the bounded cost of silence, and stay on the table's one chain.
                 return True
-            if m.moved_in_time(anchor):
+            if m.moved_in_time(anchor, silent):
                 return False  # the element there refutes it: the seat was not silent for us
         return True
 

@@ -231,3 +231,22 @@ def test_critical_path_hops_count_runs_of_one_author() -> None:
         {"ev": "dealt", "hand": 2},
     ]
     assert critical_path_hops(events) == [6, 1]
+
+
+def test_a_parallel_round_is_one_hop() -> None:
+    from dealerless.client.bench.hand import critical_path_hops
+
+    def acc(seat: int, seq: int) -> dict[str, Any]:
+        return {"ev": "acc", "seat": seat, "seq": seq}
+
+    events = [
+        {"ev": "hand", "hand": 1},
+        *[acc(s, 1) for s in (0, 1, 2)],  # key commits, at once: 1 hop
+        *[acc(s, 2) for s in (0, 1, 2)],  # key reveals, at once: 1 hop
+        acc(0, 3),  # shuffles in turn: 3 hops (the first follows a round)
+        acc(1, 4),
+        acc(2, 5),
+        *[acc(s, 6) for s in (0, 1, 2)],  # shares, at once: 1 hop
+        {"ev": "dealt", "hand": 1},
+    ]
+    assert critical_path_hops(events) == [6]  # n + 3 for n = 3 seats

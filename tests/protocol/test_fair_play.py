@@ -208,7 +208,7 @@ def test_an_instant_timeout_is_not_taken_before_the_own_deadline(players: int) -
     assert move is not None
     sim.events[victim].extend(machine.act(move, sim.clock))
     sim.flush(victim)
-    assert machine.moved_in_time(head) and machine.head != head
+    assert machine.moved_in_time(head, victim) and machine.head != head
     assert not [e for e in sim.events[victim] if isinstance(e, SeatSilent)]  # before: nothing
     # Past the deadline of the head the votes name (not yet of the next one).
     sim.clock = machine.step_since + 0.7 * machine.timeout

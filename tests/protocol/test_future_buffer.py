@@ -14,24 +14,27 @@ from dealerless.protocol.rules.registry import make_config
 from dealerless.protocol.table.kinds import TABLE_REGISTRY
 from dealerless.protocol.table.machine import MAX_FUTURE
 
-PEER = 2  # the last seat of each round: it receives both other seats' commitments first
+PEER = 2  # the last seat of the shuffle round: it receives both other seats' shuffles first
 
 
 def test_a_flood_does_not_crowd_out_the_next_real_frames() -> None:
     rng = random.Random(8)
     sim = start_game(make_config("limit-tuppen", 3, {"hands": 1}), rng)
     held: list[bytes] = []
-    while len(held) < 2:  # the key commitments of seats 0 and 1, held back from the peer
+    body: dict[str, object] = {}
+    while len(held) < 2:  # the shuffles of seats 0 and 1 (a chain), held back from the peer
         seat, frame = sim.bus.pop()
         message = decode_message(frame, registry=TABLE_REGISTRY)
-        if seat == PEER and message.kind == "key-commit":
+        if message.kind == "key-commit" and message.seat == 0:
+            body = dict(message.body)
+        if seat == PEER and message.kind == "shuffle":
             held.append(frame)
             continue
         sim.events[seat].extend(sim.machines[seat].receive(frame, sim.clock))
         sim.flush(seat)
     first, second = held
     peer = sim.machines[PEER]
-    body = dict(decode_message(first, registry=TABLE_REGISTRY).body)
+    assert body
     for i in range(MAX_FUTURE + 100):  # signed by seat 0, for hands far ahead, on made-up heads
         junk = sign_message(
             sim.keys[0],

@@ -18,7 +18,12 @@ from dealerless.client.bots import bot_for
 from dealerless.client.protocol_sim import ProtocolGame, run_game, start_game
 from dealerless.protocol.rules.registry import make_config
 from dealerless.protocol.table import TableMachine
-from dealerless.protocol.table.events import Accepted, LocalProtocolError, TranscriptCut
+from dealerless.protocol.table.events import (
+    Accepted,
+    LocalProtocolError,
+    TableEvent,
+    TranscriptCut,
+)
 
 VICTIM = 2
 GAME = make_config("limit-tuppen", 3, {"hands": 2})
@@ -52,6 +57,17 @@ def time_out_the_victim(sim: ProtocolGame) -> None:
             sim.flush(seat)
         sim.deliver_all()
     assert sim.machines[0].head == sim.machines[1].head
+
+
+def resend_round_frames(sim: ProtocolGame, to: int) -> list[TableEvent]:
+    """What the others' nodes resend with every catch-up announcement: their own frames of the
+    parallel round open at their head (those are in no record yet)."""
+    events: list[TableEvent] = []
+    for seat, other in enumerate(sim.machines):
+        pending = other.pending_round_frame()
+        if seat != to and pending is not None:
+            events.extend(sim.machines[to].receive(pending, sim.clock))
+    return events
 
 
 def bring_back(sim: ProtocolGame, records: list[bytes], *, hold: bool) -> TableMachine:
@@ -88,6 +104,7 @@ def test_a_held_machine_catches_up_then_takes_part() -> None:
     machine = bring_back(sim, records, hold=True)
     for frame in sim.machines[0].records[len(records) :]:
         machine.receive(frame, sim.clock)
+    resend_round_frames(sim, VICTIM)
     assert machine.take_outgoing() == []  # held: nothing written at the old head
     assert machine.head == sim.machines[0].head  # caught up, on their chain
     sim.events[VICTIM].extend(machine.release(sim.clock))  # may write its next element now
@@ -114,6 +131,7 @@ def test_an_element_written_at_the_old_head_is_rolled_back(seed: int) -> None:
     events = []
     for frame in sim.machines[0].records[len(records) :]:  # catch-up: the others' records
         events.extend(machine.receive(frame, sim.clock))
+    events.extend(resend_round_frames(sim, VICTIM))
     assert any(isinstance(e, TranscriptCut) and e.keep == len(records) for e in events)
     assert any(isinstance(e, Accepted) and e.kind == "timeout-certificate" for e in events)
     theirs = sim.machines[0].records

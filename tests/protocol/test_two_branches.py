@@ -13,6 +13,7 @@ import random
 import secrets
 
 from dealerless.client.protocol_sim import ProtocolGame, run_game, start_game
+from dealerless.protocol.crypto import HandDeckContext, PlayerSecret
 from dealerless.protocol.messages import decode_message, sign_message
 from dealerless.protocol.rules.registry import make_config
 from dealerless.protocol.table.events import Violation
@@ -64,6 +65,7 @@ def test_a_frame_for_the_same_step_on_another_branch_blames_nobody() -> None:
     sim.events[PEER].extend(peer.receive(genuine, sim.clock))
     sim.flush(PEER)
     assert not blamed(sim, PEER)
+    sim.deliver_all()
     assert genuine in peer.records  # the frame on the chain was taken
     run_game(sim, rng)
     assert len({m.state_hash() for m in sim.machines}) == 1 and not sim.violations()
@@ -72,10 +74,12 @@ def test_a_frame_for_the_same_step_on_another_branch_blames_nobody() -> None:
 def test_two_frames_for_one_step_at_the_same_head_are_still_equivocation() -> None:
     sim, _rng, genuine = at_writers_frame(seed=2)
     peer = sim.machines[PEER]
-    commits = [decode_message(f, registry=TABLE_REGISTRY) for f in peer.records]
-    other = next(m for m in commits if m.kind == "key-commit" and m.seat != WRITER)
-    twin = resigned(sim, genuine, body=dict(other.body))  # another valid commitment
+    hctx = HandDeckContext(sim.table.table_id, 1, sim.table.digest())
+    fresh = PlayerSecret.generate(hctx, WRITER).commit().to_wire()
+    twin = resigned(sim, genuine, body={"commit": fresh})  # another valid commitment
     sim.events[PEER].extend(peer.receive(genuine, sim.clock))
     sim.events[PEER].extend(peer.receive(twin, sim.clock))
+    sim.flush(PEER)
+    sim.deliver_all()  # the peer reaches the round's head (both frames may wait for it)
     reasons = [v.reason for v in blamed(sim, PEER) if v.culprit == WRITER]
     assert any("equivocation" in r for r in reasons), reasons

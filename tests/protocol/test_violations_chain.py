@@ -186,16 +186,16 @@ def test_acting_out_of_turn_is_refused_and_aborts_the_hand() -> None:
 
 
 def test_automatic_step_out_of_turn_is_refused() -> None:
-    """A key commitment written before the seats before it in seat order (hand 1)."""
+    """A shuffle (a sequential round) written before the seats before it in seat order."""
     ht = HostileTable(make_config("tuppen", 3), 3, hostile=2)
-    ht.hold_when(lambda m: m.kind == "key-commit")
+    ht.hold_when(lambda m: m.kind == "shuffle")
     ht.play(lambda t: False)
     genuine = ht.held[0]
-    assert decode(genuine).seq == ht.ref.seq  # seats 0 and 1 committed first
-    # Now the same commitment, written at the head where seat 0 commits (one step too early).
+    assert decode(genuine).seq == ht.ref.seq  # seats 0 and 1 shuffled first
+    # Now the same shuffle, written at the head where seat 0 shuffles (one step too early).
     m0 = ht.machines[0]
-    first_commit = next(f for f in m0.records if decode(f).kind == "key-commit")
-    early = ht.resign(genuine, seq=decode(first_commit).seq, prev=decode(first_commit).prev)
+    first_shuffle = next(f for f in m0.records if decode(f).kind == "shuffle")
+    early = ht.resign(genuine, seq=decode(first_shuffle).seq, prev=decode(first_shuffle).prev)
     before = ht.scores()
     ht.send(early)
     # Built on a head the honest peers have passed, but every peer knows seat 0 wrote there:
