@@ -29,6 +29,7 @@ COMMANDS: dict[str, str] = {
     "resume": "resume a table after a crash (default: the most recent unfinished one)",
     "tables": "list this node's unfinished tables (what `resume` can carry on)",
     "games": "list the finished games saved here (replay N / audit N take a number from it)",
+    "ratings": "rank the players met here from verified transcripts (--import: others' games)",
     "relay": "run a relay: forwards signed messages for many tables; holds no game keys",
     "id": "show this node's identity fingerprint and key file (created on first run)",
     "config": "show the settings file, or set a value in it",

@@ -7,7 +7,10 @@ Tables:
   is finished, when it was created and last changed (wall-clock seconds);
 * ``shares``: this seat's key share per table and hand, written (and synced) before anything
   that depends on it is sent, deleted once the hand's result is signed or the store prunes it;
-* ``games``: the history of finished games (date, game, players, result, transcript file).
+* ``games``: the history of finished games (date, game, players, result, transcript file);
+* ``results`` (schema 2): the audited outcome of every game ``dealerless ratings`` counts, one
+  row per table id (the seats' fingerprints and names, standings, winners, the audited final
+  state hash), whether the game was played here or imported from someone else's transcript.
 
 The transcripts stay files (protocol/transcript.py format, ``.dlt``): they are the exchange
 and audit format. The schema version is ``PRAGMA user_version``; :data:`MIGRATIONS` brings an
@@ -28,7 +31,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-__all__ = ["DB_NAME", "SCHEMA_VERSION", "GameRow", "StoreDB", "StoreError"]
+__all__ = ["DB_NAME", "SCHEMA_VERSION", "GameRow", "ResultRow", "StoreDB", "StoreError"]
 
 DB_NAME = "store.sqlite"
 BUSY_TIMEOUT_MS = 10_000
@@ -61,6 +64,21 @@ MIGRATIONS: tuple[str, ...] = (
         verified INTEGER NOT NULL
     );
     """,
+    # 2: audited results for the leaderboard (client/leaderboard.py)
+    """
+    CREATE TABLE results (
+        table_id TEXT PRIMARY KEY,
+        state_hash TEXT NOT NULL,
+        recorded_at REAL NOT NULL,
+        game TEXT NOT NULL,
+        options TEXT NOT NULL,
+        seats TEXT NOT NULL,
+        standings TEXT NOT NULL,
+        winners TEXT NOT NULL,
+        source TEXT NOT NULL
+    );
+    CREATE INDEX results_in_order ON results (recorded_at, table_id);
+    """,
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 
@@ -90,6 +108,21 @@ class GameRow:
             "file": self.transcript,
             "verified": self.verified,
         }
+
+
+@dataclass(frozen=True)
+class ResultRow:
+    """One audited game as the leaderboard counts it (``seats``: (fingerprint, name) each)."""
+
+    table_id: str
+    state_hash: str
+    recorded_at: float
+    game: str
+    options: dict[str, Any]
+    seats: tuple[tuple[str, str], ...]
+    standings: tuple[int, ...]
+    winners: tuple[int, ...]
+    source: str
 
 
 def _create_private(path: Path) -> None:
@@ -334,6 +367,46 @@ class StoreDB:
                 ) from exc
         return out
 
+    # ---------------------------------------------------------------- audited results
+    def put_result(self, row: ResultRow) -> None:
+        """Insert an audited result; a table already counted is left as it is (the caller
+        compares :meth:`result` first to tell a duplicate from a conflict)."""
+        self.db.execute(
+            "INSERT OR IGNORE INTO results (table_id, state_hash, recorded_at, game, options,"
+            " seats, standings, winners, source) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (
+                row.table_id,
+                row.state_hash,
+                row.recorded_at,
+                row.game,
+                json.dumps(row.options, sort_keys=True),
+                json.dumps([list(p) for p in row.seats]),
+                json.dumps(list(row.standings)),
+                json.dumps(list(row.winners)),
+                row.source,
+            ),
+        )
+
+    _RESULT_COLUMNS = (
+        "table_id, state_hash, recorded_at, game, options, seats, standings, winners, source"
+    )
+
+    def result(self, table_id: str) -> ResultRow | None:
+        row = self.db.execute(
+            f"SELECT {self._RESULT_COLUMNS} FROM results WHERE table_id = ?",  # noqa: S608
+            (table_id,),
+        ).fetchone()
+        return None if row is None else _result_row(row)
+
+    def results(self) -> list[ResultRow]:
+        """Every counted game in the order ratings are computed: when it finished (or was
+        imported), ties by table id."""
+        rows = self.db.execute(
+            f"SELECT {self._RESULT_COLUMNS} FROM results"  # noqa: S608
+            " ORDER BY recorded_at, table_id"
+        ).fetchall()
+        return [_result_row(row) for row in rows]
+
 
 def _retire_directory_files(folder: Path) -> None:
     for share_file in (folder / "secrets").glob("hand-*.key"):
@@ -353,3 +426,41 @@ def parse_meta(table_id: str, text: str) -> dict[str, Any]:
     if not isinstance(data, dict):
         raise StoreError(f"table {table_id[:12]}: the stored record is damaged (not an object)")
     return data
+
+
+def _result_row(row: tuple[Any, ...]) -> ResultRow:
+    table_id, state_hash, recorded_at, game, options, seats, standings, winners, source = row
+    try:
+        opts = json.loads(options)
+        pairs = json.loads(seats)
+        scores = json.loads(standings)
+        won = json.loads(winners)
+        if not isinstance(opts, dict):
+            raise ValueError("options is not an object")
+        if not isinstance(pairs, list) or not all(
+            isinstance(p, list) and len(p) == 2 and all(isinstance(x, str) for x in p)
+            for p in pairs
+        ):
+            raise ValueError("seats is not a list of (fingerprint, name)")
+        for name, numbers in (("standings", scores), ("winners", won)):
+            if not isinstance(numbers, list) or not all(
+                isinstance(n, int) and not isinstance(n, bool) for n in numbers
+            ):
+                raise ValueError(f"{name} is not a list of whole numbers")
+        if len(scores) != len(pairs) or not all(0 <= w < len(pairs) for w in won):
+            raise ValueError("standings or winners do not match the seats")
+        return ResultRow(
+            str(table_id),
+            str(state_hash),
+            float(recorded_at),
+            str(game),
+            opts,
+            tuple((p[0], p[1]) for p in pairs),
+            tuple(scores),
+            tuple(won),
+            str(source),
+        )
+    except (ValueError, TypeError) as exc:
+        raise StoreError(
+            f"result of table {str(table_id)[:12]}: the stored record is damaged ({exc})"
+        ) from exc
