@@ -167,7 +167,9 @@ def build_board(results: Iterable[ResultRow], game: str | None = None) -> Board:
         fingerprints = [[row.seats[s][0] for s in team] for team in teams]
         if len({f for team in fingerprints for f in team}) != len(row.seats):
             continue  # one key in two seats: no ranking between a player and itself
-        rated = model.rate([[ratings[f] for f in team] for team in fingerprints], ranks=ranks)
+        rated = model.rate(
+            [[ratings[f] for f in team] for team in fingerprints], ranks=[float(r) for r in ranks]
+        )
         for team, new in zip(fingerprints, rated, strict=True):
             for fingerprint, value in zip(team, new, strict=True):
                 ratings[fingerprint] = value
