@@ -254,3 +254,23 @@ def test_a_damaged_result_row_is_named(tmp_path: Path) -> None:
     raw.close()
     with StoreDB(tmp_path) as db, pytest.raises(StoreError, match="cdcdcdcdcdcd"):
         db.results()
+
+
+def test_a_different_result_for_a_counted_table_is_refused_as_a_conflict(
+    club: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # The same seed gives the same table id: another game under a table id already counted.
+    rival = tmp_path / "rival"
+    argv = ["simulate", "--game", "tuppen", "--players", "3", "--games", "1", "--seed", "100"]
+    code, _, _ = run([*argv, "--transcripts", str(rival)], capsys)
+    assert code == 0
+    (copy,) = rival.glob("*.dlt")
+    first = files(club, "lt")[0]
+    assert audit(copy, capsys)["table_id"] == audit(first, capsys)["table_id"]
+    home = tmp_path / "home"
+    ratings(home, capsys, "--import", str(first))
+    code, doc, _ = ratings(home, capsys, "--import", str(copy))
+    assert code == 1 and doc["games"] == 1
+    (entry,) = doc["imported"]  # type: ignore[misc]
+    assert entry["file"] == str(copy) and "different result" in entry["status"]
+    assert [p.name for p in (home / "imported").iterdir()] == [f"{entry['table_id']}.dlt"]

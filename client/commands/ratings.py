@@ -23,7 +23,7 @@ from dealerless.client.leaderboard import (
 )
 from dealerless.client.tui.safe_text import printable
 from dealerless.node.identity import resolve_home
-from dealerless.node.store_db import DB_NAME, StoreDB
+from dealerless.node.store_db import DB_NAME, ResultRow, StoreDB
 from dealerless.protocol.rules.registry import game_names
 
 HELP = "rank the players met here from verified transcripts (--import: others' games)"
@@ -101,26 +101,34 @@ def _import(db: StoreDB, home: Path, names: list[str], outcome: Outcome) -> None
             continue
         audited.append((row, copy, path))
     for row, copy, path in sorted(audited, key=lambda item: (item[0].table_id, str(item[2]))):
-        known = db.result(row.table_id)
-        if known is not None:
-            copy.unlink()
-            if known.state_hash == row.state_hash:
-                outcome.imported.append((str(path), row.table_id, "already counted"))
-            else:
-                outcome.refused += 1
-                outcome.imported.append(
-                    (
-                        str(path),
-                        row.table_id,
-                        "refused: a different result for a table already counted"
-                        f" (from {known.source})",
-                    )
+        with db.transaction():  # a second import running at the same time waits here
+            _record(db, folder, row, copy, path, outcome)
+
+
+def _record(
+    db: StoreDB, folder: Path, row: ResultRow, copy: Path, path: Path, outcome: Outcome
+) -> None:
+    """Count one audited import, unless its table is counted already."""
+    known = db.result(row.table_id)
+    if known is not None:
+        copy.unlink()
+        if known.state_hash == row.state_hash:
+            outcome.imported.append((str(path), row.table_id, "already counted"))
+        else:
+            outcome.refused += 1
+            outcome.imported.append(
+                (
+                    str(path),
+                    row.table_id,
+                    "refused: a different result for a table already counted"
+                    f" (from {known.source})",
                 )
-            continue
-        kept = folder / f"{row.table_id}.dlt"
-        os.replace(copy, kept)
-        db.put_result(replace(row, source=str(kept)))  # the kept copy is the evidence
-        outcome.imported.append((str(path), row.table_id, "counted"))
+            )
+        return
+    kept = folder / f"{row.table_id}.dlt"
+    os.replace(copy, kept)
+    db.put_result(replace(row, source=str(kept)))  # the kept copy is the evidence
+    outcome.imported.append((str(path), row.table_id, "counted"))
 
 
 def _copy_in(path: Path, folder: Path) -> Path:
