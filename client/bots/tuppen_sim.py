@@ -238,13 +238,21 @@ def signal_weight(strength_shown: float, value: float, scale: float = 0.8) -> fl
     return 0.05 + 0.95 / (1.0 + math.exp(-x))
 
 
-def deal_weight(view: TrickView, hands: Deal, shown: Mapping[int, float]) -> float:
+def deal_weight(
+    view: TrickView,
+    hands: Deal,
+    shown: Mapping[int, float],
+    trust: Mapping[int, float] | None = None,
+) -> float:
     """Likelihood of a deal given the strength each seat showed (seat -> value needed); the
-    value is taken over the seat's whole hand of this deal (cards played plus cards held)."""
+    value is taken over the seat's whole hand of this deal (cards played plus cards held).
+    ``trust`` (seat -> 0..1, default 1): how much that seat's signal says; a seat that bets
+    whatever it holds (0) leaves every deal equally likely."""
     weight = 1.0
     for seat, needed in shown.items():
         if seat in hands:
             cards = [*view.played_by.get(seat, []), *hands[seat]]
-            weight *= signal_weight(needed, power(cards))
+            read = 1.0 if trust is None else trust.get(seat, 1.0)
+            weight *= (1.0 - read) + read * signal_weight(needed, power(cards))
     return weight
 
