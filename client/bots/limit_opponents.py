@@ -25,7 +25,7 @@ from typing import Any
 CALL_ANYWAY = 0.25  # prior chance that a seat calls whatever its cards
 PRIOR_CALL_HANDS = 3.0  # weight of that prior against the answers a seat has shown
 TIGHT_RATE = 0.3  # risking chips in this share of hands or less: its bets are read in full
-LOOSE_RATE = 0.7  # this share or more: its bets say nothing about its cards
+LOOSE_RATE = 0.6  # this share or more: its bets say nothing about its cards
 PRIOR_RATE = 0.4
 PRIOR_HANDS = 4.0
 HISTORY = 40  # the most recent hands read
