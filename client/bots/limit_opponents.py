@@ -38,6 +38,12 @@ class Opponents:
     trust: Mapping[int, float]
     loose: Mapping[int, float]
 
+    @property
+    def careless(self) -> set[int]:
+        """Seats whose bets say nothing (``trust`` 0): nor is their card play taken to be
+        careful; the playouts draw their cards at random."""
+        return {s for s, t in self.trust.items() if t <= 0.0}
+
 
 def read_opponents(state: Mapping[str, Any], seat: int) -> Opponents:
     results = state["results"][-HISTORY:]

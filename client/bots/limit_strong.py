@@ -66,13 +66,14 @@ def choose_action(engine: Engine, seat: int, rng: random.Random, required: bool)
     betting = dict(state["betting"])
     opponents = read_opponents(state, seat)
     betting["loose"] = opponents.loose
+    betting["careless"] = opponents.careless
     shown = _shown(state, seat)
     if K.CALL in kinds:
         return _answer(view, legal, betting, shown, opponents, rng)
     if K.KNOCK in kinds:
         deals = sample_deals(view, rng, BET_SAMPLES)
         weights = [deal_weight(view, d, shown, opponents.trust) for d in deals]
-        p = _win_rate(view, deals, weights, None)
+        p = _win_rate(view, deals, weights, None, betting["careless"], rng)
         check = p * betting["pot"]
         best, value = _best_bet(view, legal, K.KNOCK, betting, deals, weights, rng)
         margin = BET_MARGIN if view.tricks_done == 3 else EARLY_MARGIN
@@ -149,11 +150,16 @@ def _calls(
 
 
 def _win_rate(
-    view: TrickView, deals: list[Deal], weights: list[float], live: set[int] | None
+    view: TrickView,
+    deals: list[Deal],
+    weights: list[float],
+    live: set[int] | None,
+    careless: set[int],
+    rng: random.Random,
 ) -> float:
     total = sum(weights) or 1.0
     wins = sum(w for d, w in zip(deals, weights, strict=True)
-               if playout(view, d, active=live) == view.seat)
+               if playout(view, d, active=live, careless=careless, rng=rng) == view.seat)
     return wins / total
 
 
@@ -187,7 +193,7 @@ def _bet_result(
             live.discard(other)
     if callers == {seat}:
         return float(pot - paid)
-    winner = playout(view, hands, active=callers)
+    winner = playout(view, hands, active=callers, careless=betting["careless"], rng=rng)
     return float(pot - paid) if winner == seat else float(-paid)
 
 
@@ -253,7 +259,7 @@ def _answer(
                 final += other_cost
             else:
                 live.discard(other)
-        won = playout(view, hands, active=live) == seat
+        won = playout(view, hands, active=live, careless=betting["careless"], rng=rng) == seat
         call_value += weight * ((final - cost) if won else -cost)
     call_value /= total
     raise_action, raise_value = _best_bet(

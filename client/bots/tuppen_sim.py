@@ -161,10 +161,13 @@ def playout(
     *,
     active: Collection[int] | None = None,
     avoid: bool = False,
+    careless: Collection[int] = (),
+    rng: random.Random | None = None,
 ) -> int:
     """Play the deal to the end; the seat that takes the last trick. ``first``: the card this
     seat plays now (else the policy picks it); ``active``: the seats still in (default the
-    view's), e.g. after modelled folds."""
+    view's), e.g. after modelled folds; ``careless``: seats that play a legal card at random
+    (drawn from ``rng``) instead of the policy."""
     live = frozenset(view.active if active is None else active)
     held = {s: list(hands[s]) for s in live if s in hands}
     plays = list(view.current)
@@ -187,6 +190,10 @@ def playout(
         if seat == view.seat and pending is not None:
             card = pending
             pending = None
+        elif rng is not None and seat in careless:
+            led = plays[0][1].suit if plays else None
+            legal = [c for c in hand if c.suit == led] or hand
+            card = legal[rng.randrange(len(legal))]
         else:
             card = _policy(seat, hand, plays, live, TRICKS - done, avoid)
         hand.remove(card)
