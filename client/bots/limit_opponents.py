@@ -10,7 +10,9 @@ seat's chip change); nothing a seat could not see. Two rates per seat:
   information), a seat that risked chips in at most :data:`TIGHT_RATE` of the hands is 1. A
   prior of :data:`PRIOR_RATE` over :data:`PRIOR_HANDS` hands keeps the first hands near the
   middle.
-* ``loose``: the chance that the seat calls a knock whatever its cards (see :func:`loose_rates`).
+* ``loose``: the chance that the seat calls a knock whatever its cards (see :func:`loose_rates`);
+* ``careless`` (the seats of trust 0): nor is their card play taken to be careful; the playouts
+  draw their cards at random.
 
 Measured in 20-hand No Limit games (Dec 2026): a ``random`` seat risked chips in about 61 % of
 its hands, a ``basic`` one 47 %, ``passive`` 66 %, ``strong`` 22-37 %.

@@ -15,7 +15,9 @@ the led suit can still win):
   (it calls when its chance beats the price, sometimes anyway), play the callers out, and bet
   the size with the best result if that beats checking.
 
-Dirty laundry as in the basic bot.
+Every other seat is read from the public results (:mod:`limit_opponents`): the signals of a
+seat that risks chips in most hands are discounted (down to none), and such a seat's card play
+is drawn at random in the playouts. Dirty laundry as in the basic bot.
 """
 
 from __future__ import annotations
