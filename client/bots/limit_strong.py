@@ -68,10 +68,15 @@ def choose_action(engine: Engine, seat: int, rng: random.Random, required: bool)
     betting = dict(state["betting"])
     opponents = read_opponents(state, seat)
     betting["loose"] = opponents.loose
-    betting["careless"] = opponents.careless
     shown = _shown(state, seat)
     if K.CALL in kinds:
+        # Answering a bet: a seat that bets whatever it holds is taken to play its cards
+        # carelessly too. Not when knocking: a seat that only calls whatever it holds (a
+        # calling station) may still play its cards well (measured: it cost 9-17 chips a game
+        # against `passive` seats).
+        betting["careless"] = opponents.careless
         return _answer(view, legal, betting, shown, opponents, rng)
+    betting["careless"] = set()
     if K.KNOCK in kinds:
         deals = sample_deals(view, rng, BET_SAMPLES)
         weights = [deal_weight(view, d, shown, opponents.trust) for d in deals]
