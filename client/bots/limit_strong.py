@@ -15,7 +15,9 @@ the led suit can still win):
   (it calls when its chance beats the price, sometimes anyway), play the callers out, and bet
   the size with the best result if that beats checking.
 
-Dirty laundry as in the basic bot.
+Every other seat is read from the public results (:mod:`limit_opponents`): the signals of a
+seat that risks chips in most hands are discounted (down to none), and such a seat's card play
+is drawn at random in the playouts. Dirty laundry as in the basic bot.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ import random
 from typing import Any
 
 from dealerless.client.bots.limit import hand_strength
+from dealerless.client.bots.limit_opponents import Opponents, read_opponents
 from dealerless.client.bots.tuppen_sim import (
     Deal,
     TrickView,
@@ -43,8 +46,6 @@ PLAY_SAMPLES = 20
 BET_SAMPLES = 32
 KNOCK_SHOWN = 6.5
 CALL_SHOWN = 4.5
-CALL_ANYWAY = 0.25  # prior chance that a seat calls whatever its cards
-PRIOR_HANDS = 3.0  # weight of that prior against the answers a seat has shown
 BET_MARGIN = 0.15  # chips an aggressive move must gain over the passive one
 EARLY_MARGIN = 0.6  # before the last trick: waiting keeps the option to knock knowing more
 
@@ -65,20 +66,27 @@ def choose_action(engine: Engine, seat: int, rng: random.Random, required: bool)
         return None  # an optional knock out of turn: only on its own turn
     view = _read(state, seat, mine)
     betting = dict(state["betting"])
-    betting["loose"] = loose_rates(state, seat)
+    opponents = read_opponents(state, seat)
+    betting["loose"] = opponents.loose
     shown = _shown(state, seat)
     if K.CALL in kinds:
-        return _answer(view, legal, betting, shown, rng)
+        # Answering a bet: a seat that bets whatever it holds is taken to play its cards
+        # carelessly too. Not when knocking: a seat that only calls whatever it holds (a
+        # calling station) may still play its cards well (measured: it cost 9-17 chips a game
+        # against `passive` seats).
+        betting["careless"] = opponents.careless
+        return _answer(view, legal, betting, shown, opponents, rng)
+    betting["careless"] = set()
     if K.KNOCK in kinds:
         deals = sample_deals(view, rng, BET_SAMPLES)
-        weights = [deal_weight(view, d, shown) for d in deals]
-        p = _win_rate(view, deals, weights, None)
+        weights = [deal_weight(view, d, shown, opponents.trust) for d in deals]
+        p = _win_rate(view, deals, weights, None, betting["careless"], rng)
         check = p * betting["pot"]
         best, value = _best_bet(view, legal, K.KNOCK, betting, deals, weights, rng)
         margin = BET_MARGIN if view.tricks_done == 3 else EARLY_MARGIN
         if best is not None and value > check + margin:
             return best
-    return _card(view, plays, shown, rng)
+    return _card(view, plays, shown, opponents, rng)
 
 
 def choose_card(engine: Engine, seat: int, rng: random.Random) -> Action:
@@ -86,7 +94,8 @@ def choose_card(engine: Engine, seat: int, rng: random.Random) -> Action:
     plays = [a for a in engine.legal_actions(seat) if a.kind == K.PLAY]
     state: dict[str, Any] = engine.public_state()
     mine = [s.card for s in engine.hand(seat) if s.card is not None]
-    return _card(_read(state, seat, mine), plays, _shown(state, seat), rng)
+    view = _read(state, seat, mine)
+    return _card(view, plays, _shown(state, seat), read_opponents(state, seat), rng)
 
 
 def _read(state: dict[str, Any], seat: int, mine: list[Card]) -> TrickView:
@@ -101,13 +110,17 @@ def _read(state: dict[str, Any], seat: int, mine: list[Card]) -> TrickView:
 
 
 def _card(
-    view: TrickView, plays: list[Action], shown: dict[int, float], rng: random.Random
+    view: TrickView,
+    plays: list[Action],
+    shown: dict[int, float],
+    opponents: Opponents,
+    rng: random.Random,
 ) -> Action:
     if len(plays) == 1:
         return plays[0]
     seat = view.seat
     deals = sample_deals(view, rng, PLAY_SAMPLES)
-    weights = [deal_weight(view, d, shown) for d in deals]
+    weights = [deal_weight(view, d, shown, opponents.trust) for d in deals]
     values = card_values(view, deals, weights, lambda w: 1.0 if w == seat else 0.0)
     pick = best_card(values)
     return next(a for a in plays if a.card == pick)
@@ -127,35 +140,6 @@ def _shown(state: dict[str, Any], seat: int) -> dict[int, float]:
     return shown
 
 
-def loose_rates(state: dict[str, Any], seat: int) -> dict[int, float]:
-    """For every other seat, the modelled chance that it calls a knock whatever its cards,
-    learnt from the public results of the earlier hands: in a hand with a knock (some seat lost
-    more than the ante), a losing seat that lost just the ante folded, one that lost more
-    called. A prior of :data:`CALL_ANYWAY` over :data:`PRIOR_HANDS` hands; a seat that calls
-    about as often as a hand-strength player (40 %) counts as tight."""
-    ante = int(state.get("ante", 1)) or 1
-    players = len(state["hands"])
-    calls = [0] * players
-    folds = [0] * players
-    for _, winners, deltas, _reason in state["results"][-40:]:
-        if not any(d < -ante for d in deltas):
-            continue
-        for other, delta in enumerate(deltas):
-            if other == seat or other in winners or delta >= 0:
-                continue
-            if delta == -ante:
-                folds[other] += 1
-            else:
-                calls[other] += 1
-    rates = {}
-    for other in range(players):
-        seen = calls[other] + folds[other]
-        rate = (calls[other] + 0.5 * PRIOR_HANDS) / (seen + PRIOR_HANDS)
-        loose = (rate - 0.4) / 0.6
-        rates[other] = min(1.0, max(CALL_ANYWAY * (1 - seen / (seen + PRIOR_HANDS)), loose))
-    return rates
-
-
 def _calls(
     view: TrickView,
     hands: Deal,
@@ -173,11 +157,16 @@ def _calls(
 
 
 def _win_rate(
-    view: TrickView, deals: list[Deal], weights: list[float], live: set[int] | None
+    view: TrickView,
+    deals: list[Deal],
+    weights: list[float],
+    live: set[int] | None,
+    careless: set[int],
+    rng: random.Random,
 ) -> float:
     total = sum(weights) or 1.0
     wins = sum(w for d, w in zip(deals, weights, strict=True)
-               if playout(view, d, active=live) == view.seat)
+               if playout(view, d, active=live, careless=careless, rng=rng) == view.seat)
     return wins / total
 
 
@@ -211,7 +200,7 @@ def _bet_result(
             live.discard(other)
     if callers == {seat}:
         return float(pot - paid)
-    winner = playout(view, hands, active=callers)
+    winner = playout(view, hands, active=callers, careless=betting["careless"], rng=rng)
     return float(pot - paid) if winner == seat else float(-paid)
 
 
@@ -256,6 +245,7 @@ def _answer(
     legal: list[Action],
     betting: dict[str, Any],
     shown: dict[int, float],
+    opponents: Opponents,
     rng: random.Random,
 ) -> Action:
     seat = view.seat
@@ -263,7 +253,7 @@ def _answer(
     pot = int(betting["pot"])
     later = [s for s in betting["answering"] if s != seat]
     deals = sample_deals(view, rng, BET_SAMPLES)
-    weights = [deal_weight(view, d, shown) for d in deals]
+    weights = [deal_weight(view, d, shown, opponents.trust) for d in deals]
     total = sum(weights) or 1.0
     call_value = 0.0
     for hands, weight in zip(deals, weights, strict=True):
@@ -276,7 +266,7 @@ def _answer(
                 final += other_cost
             else:
                 live.discard(other)
-        won = playout(view, hands, active=live) == seat
+        won = playout(view, hands, active=live, careless=betting["careless"], rng=rng) == seat
         call_value += weight * ((final - cost) if won else -cost)
     call_value /= total
     raise_action, raise_value = _best_bet(

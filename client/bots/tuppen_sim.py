@@ -161,10 +161,13 @@ def playout(
     *,
     active: Collection[int] | None = None,
     avoid: bool = False,
+    careless: Collection[int] = (),
+    rng: random.Random | None = None,
 ) -> int:
     """Play the deal to the end; the seat that takes the last trick. ``first``: the card this
     seat plays now (else the policy picks it); ``active``: the seats still in (default the
-    view's), e.g. after modelled folds."""
+    view's), e.g. after modelled folds; ``careless``: seats that play a legal card at random
+    (drawn from ``rng``) instead of the policy."""
     live = frozenset(view.active if active is None else active)
     held = {s: list(hands[s]) for s in live if s in hands}
     plays = list(view.current)
@@ -187,6 +190,10 @@ def playout(
         if seat == view.seat and pending is not None:
             card = pending
             pending = None
+        elif rng is not None and seat in careless:
+            led = plays[0][1].suit if plays else None
+            legal = [c for c in hand if c.suit == led] or hand
+            card = legal[rng.randrange(len(legal))]
         else:
             card = _policy(seat, hand, plays, live, TRICKS - done, avoid)
         hand.remove(card)
@@ -238,13 +245,21 @@ def signal_weight(strength_shown: float, value: float, scale: float = 0.8) -> fl
     return 0.05 + 0.95 / (1.0 + math.exp(-x))
 
 
-def deal_weight(view: TrickView, hands: Deal, shown: Mapping[int, float]) -> float:
+def deal_weight(
+    view: TrickView,
+    hands: Deal,
+    shown: Mapping[int, float],
+    trust: Mapping[int, float] | None = None,
+) -> float:
     """Likelihood of a deal given the strength each seat showed (seat -> value needed); the
-    value is taken over the seat's whole hand of this deal (cards played plus cards held)."""
+    value is taken over the seat's whole hand of this deal (cards played plus cards held).
+    ``trust`` (seat -> 0..1, default 1): how much that seat's signal says; a seat that bets
+    whatever it holds (0) leaves every deal equally likely."""
     weight = 1.0
     for seat, needed in shown.items():
         if seat in hands:
             cards = [*view.played_by.get(seat, []), *hands[seat]]
-            weight *= signal_weight(needed, power(cards))
+            read = 1.0 if trust is None else trust.get(seat, 1.0)
+            weight *= (1.0 - read) + read * signal_weight(needed, power(cards))
     return weight
 
