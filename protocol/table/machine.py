@@ -65,7 +65,7 @@ from dealerless.protocol.table.hand_deck import (
 from dealerless.protocol.table.kinds import SIDE_KINDS, TABLE_REGISTRY
 from dealerless.protocol.table.moves import Moves
 from dealerless.protocol.table.round_frames import RoundFrames
-from dealerless.protocol.table.steps import STEP_BY_PHASE, Phase
+from dealerless.protocol.table.steps import Phase
 from dealerless.protocol.table.votes import VoteBook
 
 MAX_FUTURE = 512  # buffered frames (in all) whose predecessor has not arrived yet
@@ -549,15 +549,7 @@ class TableMachine(HandCycle, RoundFrames, Moves):
         seat = message.seat
         assert seat is not None
         try:
-            if message.hand != self.hand or message.seq != self.seq:
-                raise RemoteProtocolError(
-                    f"hand {message.hand} seq {message.seq}, expected {self.hand}/{self.seq}", seat
-                )
-            step = STEP_BY_PHASE.get(self.phase)
-            if step is None or message.kind not in step.kinds:
-                raise RemoteProtocolError(
-                    f"{message.kind!r} is not allowed in the {self.phase} phase", seat
-                )
+            self._check_step(message, seat)
             if self.arbiter() != seat:
                 raise RemoteProtocolError(
                     f"out of turn: seat {self.arbiter()} writes next, not seat {seat}", seat

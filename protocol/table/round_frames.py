@@ -110,6 +110,19 @@ class RoundFrames:
         return None if mine is None else mine.frame
 
     # ---------------------------------------------------------------- accepting
+    def _check_step(self, message: SignedMessage, seat: int) -> None:
+        """The frame is for this hand and step and of a kind the phase allows (every chain
+        element, in a round or not)."""
+        if message.hand != self.hand or message.seq != self.seq:
+            raise RemoteProtocolError(
+                f"hand {message.hand} seq {message.seq}, expected {self.hand}/{self.seq}", seat
+            )
+        step = STEP_BY_PHASE.get(self.phase)
+        if step is None or message.kind not in step.kinds:
+            raise RemoteProtocolError(
+                f"{message.kind!r} is not allowed in the {self.phase} phase", seat
+            )
+
     def _accept_round_frame(self, message: SignedMessage, *, own: bool) -> None:
         """A frame at the head of a parallel round: check it on its own (it depends on no
         other frame of the round), keep it, and close the round when it is the last."""
@@ -117,15 +130,7 @@ class RoundFrames:
         rnd = self.round
         assert seat is not None and rnd is not None
         try:
-            if message.hand != self.hand or message.seq != self.seq:
-                raise RemoteProtocolError(
-                    f"hand {message.hand} seq {message.seq}, expected {self.hand}/{self.seq}", seat
-                )
-            step = STEP_BY_PHASE.get(self.phase)
-            if step is None or message.kind not in step.kinds:
-                raise RemoteProtocolError(
-                    f"{message.kind!r} is not allowed in the {self.phase} phase", seat
-                )
+            self._check_step(message, seat)
             if seat not in rnd.seats:
                 raise RemoteProtocolError(
                     f"out of turn: seat {seat} writes nothing in this {self.phase} round", seat
