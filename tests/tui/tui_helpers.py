@@ -175,9 +175,11 @@ async def drive(
         if done(snap):
             break
         idle += 1
-        if idle > 100:
+        if idle > 500:
             # A key read by the screen before it drew the state the key was chosen from does
             # nothing and nothing changes; a player would press it again, so does this one.
+            # Not sooner than this: on a loaded machine a move can take a second or more to
+            # show, and a second press of a card key then plays a card no longer held.
             last_version, idle = -1, 0
         fresh = snap.version != last_version or app.ui.summary or app.ui.chooser
         key = choose(snap) if fresh else None
