@@ -22,9 +22,19 @@ def kill_and_restart(cluster: Cluster, victim: int, at: int, hands: int = 1) -> 
     for seat in range(1, SEATS):
         cluster.join(seat, linger=5)
     name = f"seat{victim}"
+    victim_proc = cluster.procs[name]
     wait_for(
-        lambda: cluster.count(victim) >= at, 120, f"{name} at record {at}", cluster.procs.values()
+        lambda: cluster.count(victim) >= at or victim_proc.poll() is not None,
+        120,
+        f"{name} at record {at}",
+        cluster.procs.values(),
     )
+    if victim_proc.poll() is not None:
+        # the game ended (a fold can end a hand early) before record ``at``: nothing to kill
+        codes = cluster.wait([f"seat{s}" for s in range(SEATS)], 240)
+        assert all(code == 0 for code in codes.values()), f"{codes}\n{cluster.tail()}"
+        total = len(cluster.check_identical(list(range(SEATS))).records)
+        return total, total
     cluster.kill(name)
     killed_at = cluster.count(victim)
     if victim == 0:
