@@ -181,9 +181,13 @@ class SeatNode(JoinHandshake, CatchUp, SeatMessages):
             self.nursery = nursery
             nursery.start_soon(self._ticker)
             if self.config is not None:
-                # The wait for the peers' records starts when the first link is up.
+                # The wait for the peers' records starts when the first link is up; a table
+                # that finished here resumes at once (its signed results end the chain: no
+                # peer can add to it), lingers for the peers that may lack its last records,
+                # and exits, also when no peer is left to answer.
+                wait = -math.inf if self.meta.finished else math.inf
                 try:
-                    self.resync = Resync(math.inf, self.store.stored_count())
+                    self.resync = Resync(wait, self.store.stored_count())
                 except (TranscriptError, OSError) as exc:
                     self._cannot_resume(exc)
             backoff = 0.2

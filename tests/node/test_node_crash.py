@@ -128,3 +128,17 @@ def test_a_lost_key_share_is_named_not_a_traceback(cluster: Cluster, damage: str
     assert "key share of hand" in log and "missing or damaged" in log, log
     assert all(code == 0 for code in codes.values()), f"{codes}\n{cluster.tail()}"
     cluster.check_identical(list(range(SEATS)))
+
+
+def test_a_finished_table_started_again_with_nobody_left_exits(cluster: Cluster) -> None:
+    """A joiner started again on a table that finished here (killed in its linger, say), when
+    every other node is gone: it resumes at once from its complete transcript, lingers and exits
+    0, instead of reconnecting for ever to a host that will not come back."""
+    cluster.host("limit-tuppen", 2, ["hands=1"], linger=1)
+    cluster.join(1, linger=1)
+    assert cluster.wait(["seat0", "seat1"], 180) == {"seat0": 0, "seat1": 0}
+    cluster.join(1, linger=1)
+    codes = cluster.wait(["seat1"], 60)
+    log = cluster.logs["seat1#1"].read_text()
+    assert codes == {"seat1": 0}, log
+    assert "resuming" in log and "verified by replay" in log, log
