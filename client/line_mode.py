@@ -20,6 +20,7 @@ from dealerless.client.tui.i18n import tr
 from dealerless.client.tui.model import TableSnapshot, build_snapshot
 from dealerless.client.tui.node_text import node_notice
 from dealerless.client.tui.results import breakdown, standings_line
+from dealerless.node.line_driver import read_line
 from dealerless.protocol.rules.base import Action
 from dealerless.protocol.table import TableMachine
 from dealerless.protocol.table.events import (
@@ -31,15 +32,6 @@ from dealerless.protocol.table.events import (
 )
 
 __all__ = ["TextLineDriver", "plain_say"]
-
-
-def _read_line(prompt: str) -> str:
-    sys.stdout.write(prompt)
-    sys.stdout.flush()
-    line = sys.stdin.readline()
-    if not line:
-        raise EOFError
-    return line
 
 
 def plain_say(lang: str, write: Callable[[str], None] | None = None) -> Callable[[str], None]:
@@ -64,7 +56,7 @@ class TextLineDriver:
         lang: str = "en",
         unicode: bool = True,
         write: Callable[[str], None] = print,
-        read: Callable[[str], str] = _read_line,
+        read: Callable[[str], str] = read_line,
     ) -> None:
         self.look = P.Look(lang, unicode)
         self.write, self.read = write, read

@@ -18,10 +18,10 @@ from dealerless.protocol.rules.base import Action
 from dealerless.protocol.table import TableMachine
 from dealerless.protocol.table.events import ActionApplied, TableEvent
 
-__all__ = ["LineDriver", "describe", "move_text"]
+__all__ = ["LineDriver", "describe", "move_text", "read_line"]
 
 
-def _read_line(prompt: str) -> str:
+def read_line(prompt: str) -> str:
     sys.stdout.write(prompt)
     sys.stdout.flush()
     line = sys.stdin.readline()
@@ -54,7 +54,7 @@ class LineDriver:
     def __init__(
         self,
         write: Callable[[str], None] = print,
-        read: Callable[[str], str] = _read_line,
+        read: Callable[[str], str] = read_line,
         unicode: bool = True,
     ) -> None:
         self.write, self.read, self.unicode = write, read, unicode

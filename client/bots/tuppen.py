@@ -31,13 +31,19 @@ def power(cards: list[Card]) -> float:
     return ranked[0] + 0.4 * sum(1 for s in ranked[1:] if s >= 4)
 
 
+def first_of_each_kind(legal: list[Action]) -> dict[ActionKind, Action]:
+    """The first legal move of every kind."""
+    by_kind: dict[ActionKind, Action] = {}
+    for action in legal:
+        by_kind.setdefault(action.kind, action)
+    return by_kind
+
+
 def choose_action(engine: Engine, seat: int, rng: random.Random, required: bool) -> Action | None:
     legal = engine.legal_actions(seat)
     if not legal:
         return None
-    by_kind: dict[ActionKind, Action] = {}
-    for action in legal:
-        by_kind.setdefault(action.kind, action)
+    by_kind = first_of_each_kind(legal)
     cards = [s.card for s in engine.hand(seat) if s.card is not None]
     hand_state: dict[str, Any] = engine.public_state().get("hand") or {}
     stake = int(hand_state.get("stake", 1))

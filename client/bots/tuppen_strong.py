@@ -23,6 +23,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from dealerless.client.bots.tuppen import first_of_each_kind
 from dealerless.client.bots.tuppen_sim import (
     Deal,
     TrickView,
@@ -55,9 +56,7 @@ def choose_action(engine: Engine, seat: int, rng: random.Random, required: bool)
     legal = engine.legal_actions(seat)
     if not legal:
         return None
-    by_kind: dict[ActionKind, Action] = {}
-    for action in legal:
-        by_kind.setdefault(action.kind, action)
+    by_kind = first_of_each_kind(legal)
     if K.TUPP in by_kind:
         return by_kind[K.TUPP]
     state: dict[str, Any] = engine.public_state()
