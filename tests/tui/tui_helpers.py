@@ -169,22 +169,25 @@ async def drive(
     send: Callable[[str], None],
 ) -> None:
     """Press keys chosen from the screen state until ``done``; then quit."""
-    last_version, idle = -1, 0
+    last_version, idle, sent = -1, 0, 0
     for _ in range(6000):
-        snap = app.session.snapshot()
-        if done(snap):
+        if done(app.session.snapshot()):
             break
+        # Keys act on the frame last drawn, so choose from that frame, not from a newer state
+        # the screen has not drawn yet (a card index there can name a card already played).
+        snap = app.snap
         idle += 1
-        if idle > 500:
+        if idle > 500 and len(app.ui.sent) == sent:
             # A key read by the screen before it drew the state the key was chosen from does
             # nothing and nothing changes; a player would press it again, so does this one.
-            # Not sooner than this: on a loaded machine a move can take a second or more to
-            # show, and a second press of a card key then plays a card no longer held.
+            # Only if the screen sent no move for it: a move sent and still on its way (a
+            # loaded machine can take seconds) must not be sent again, or a card no longer
+            # held is played.
             last_version, idle = -1, 0
         fresh = snap.version != last_version or app.ui.summary or app.ui.chooser
         key = choose(snap) if fresh else None
         if key is not None:
-            last_version, idle = snap.version, 0
+            last_version, idle, sent = snap.version, 0, len(app.ui.sent)
             send(key)
         await asyncio.sleep(0.01)
     else:
