@@ -428,6 +428,32 @@ class Engine(ABC):
         """End the running hand early (a cheat, a silent player) by the documented settlement,
         which never rewards the culprit and costs honest seats nothing."""
 
+    # -- seats that change between hands (spec/rules.md, "Seat changes") --
+    # Hand-by-hand games let seats come and go between hands; the others keep their seats.
+    seat_changes: ClassVar[bool] = False
+
+    def seat_ledger(self, seat: int) -> dict[str, int]:
+        """What travels with a seat across a seat change (its chips, what it bought in)."""
+        raise ConfigError(f"{self.game} keeps its seats for the whole game")
+
+    def table_ledger(self) -> dict[str, int]:
+        """What stays with the table across a seat change (a pot)."""
+        return {}
+
+    def newcomer_ledger(self, buy_in: int) -> dict[str, int]:
+        """The ledger of a seat that sits down with ``buy_in`` chips; ConfigError if the rules
+        do not allow that buy-in."""
+        raise ConfigError(f"{self.game} keeps its seats for the whole game")
+
+    def load_ledger(
+        self,
+        seats: Sequence[Mapping[str, int]],
+        table: Mapping[str, int],
+        hands_before: int,
+    ) -> None:
+        """Start from the ledgers a seat change carried over, ``hands_before`` hands in."""
+        raise ConfigError(f"{self.game} keeps its seats for the whole game")
+
     # -- what a viewer sees --
     @abstractmethod
     def hand(self, seat: int) -> tuple[HandSlot, ...]:

@@ -11,7 +11,7 @@ seat, or the winner of the last trick, takes the pot. Between hands limit_modes 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from dealerless.protocol.cards import Card
@@ -456,6 +456,26 @@ class LimitEngine(ExchangeFlow, Engine):
         )
         assert self.hand_result is not None
         return self.hand_result
+
+    # ---- seat changes (rules.md "Seat changes") -----------------------------------------------
+    seat_changes = True
+
+    def seat_ledger(self, seat: int) -> dict[str, int]:
+        return self.bank.ledger(seat)
+
+    def newcomer_ledger(self, buy_in: int) -> dict[str, int]:
+        return self.bank.newcomer(buy_in)
+
+    def load_ledger(
+        self,
+        seats: Sequence[Mapping[str, int]],
+        table: Mapping[str, int],
+        hands_before: int,
+    ) -> None:
+        if table:
+            raise ConfigError("Limit Tuppen carries nothing but the seats' ledgers")
+        self.bank.load(seats)
+        self.hand_number = hands_before
 
     # ---- what a viewer sees -------------------------------------------------------------------
     def hand(self, seat: int) -> tuple[HandSlot, ...]:

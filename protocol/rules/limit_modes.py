@@ -16,12 +16,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from dealerless.protocol.rules.base import ConfigError, GameConfig, OptionSpec
 
 MODES = ("play-money", "cash", "tournament")
+LEDGER_FIELDS = frozenset({"stack", "bought_in", "net"})
 
 OPTIONS: tuple[OptionSpec, ...] = (
     OptionSpec(
@@ -125,6 +127,39 @@ class Bankroll:
         if self.mode == "tournament":
             return sum(1 for s in self.stacks if s > 0) <= 1
         return hand_number >= self.config.int_option("hands")
+
+    # -- seat changes: a seat's chips and buy-ins travel with it --------------------------------
+    def ledger(self, seat: int) -> dict[str, int]:
+        return {
+            "stack": self.stacks[seat],
+            "bought_in": self.bought_in[seat],
+            "net": self.net[seat],
+        }
+
+    def newcomer(self, buy_in: int) -> dict[str, int]:
+        if self.mode == "tournament":
+            raise ConfigError("a tournament takes no newcomers once it has started")
+        if self.mode == "play-money":
+            chips = self.config.int_option("starting_chips")
+            if buy_in != chips:
+                raise ConfigError(f"in play-money every seat sits down with {chips} chips")
+            return {"stack": chips, "bought_in": 0, "net": 0}
+        top, ante = self.config.int_option("max_buy_in"), self.config.int_option("ante")
+        if not ante <= buy_in <= top:
+            raise ConfigError(f"a buy-in must be {ante}..{top} chips (the ante to the maximum)")
+        return {"stack": buy_in, "bought_in": buy_in, "net": 0}
+
+    def load(self, seats: Sequence[Mapping[str, int]]) -> None:
+        if len(seats) != self.config.players:
+            raise ConfigError(f"{len(seats)} ledgers for {self.config.players} seats")
+        for number, entry in enumerate(seats):
+            if set(entry) != LEDGER_FIELDS:
+                raise ConfigError(f"seat {number}: a ledger has exactly {sorted(LEDGER_FIELDS)}")
+            if entry["stack"] < 0 or entry["bought_in"] < 0:
+                raise ConfigError(f"seat {number}: a negative stack or buy-in")
+        self.stacks = [e["stack"] for e in seats]
+        self.bought_in = [e["bought_in"] for e in seats]
+        self.net = [e["net"] for e in seats]
 
     def public_state(self) -> dict[str, Any]:
         return {

@@ -16,7 +16,7 @@ spec/rules/pottuppen.md for every rule and decision.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from enum import StrEnum
 from typing import Any
 
@@ -142,6 +142,34 @@ class PottuppenEngine(Engine):
         if self.phase is Phase.PLAY and self.trick is not None:
             text += f", trick {self.trick.trick_number}"
         return text
+
+    # -- seat changes (rules.md "Seat changes"): a balance travels with its seat, the pot stays --
+    seat_changes = True
+
+    def seat_ledger(self, seat: int) -> dict[str, int]:
+        return {"balance": self.purse.balances[seat]}
+
+    def table_ledger(self) -> dict[str, int]:
+        return {"pot": self.purse.pot}
+
+    def newcomer_ledger(self, buy_in: int) -> dict[str, int]:
+        if buy_in != 0:
+            raise ConfigError("in Pottuppen a newcomer sits down with a balance of 0 (no buy-in)")
+        return {"balance": 0}
+
+    def load_ledger(
+        self,
+        seats: Sequence[Mapping[str, int]],
+        table: Mapping[str, int],
+        hands_before: int,
+    ) -> None:
+        if len(seats) != self.players or any(set(e) != {"balance"} for e in seats):
+            raise ConfigError("a Pottuppen ledger is one balance per seat")
+        if set(table) != {"pot"} or table["pot"] < 0:
+            raise ConfigError("a Pottuppen table ledger is the pot, at least 0")
+        self.purse = Purse(self.players, [e["balance"] for e in seats], table["pot"])
+        self.balances_at_start = self.balances
+        self.hand_number = hands_before
 
     # -- hands ----------------------------------------------------------------------------------
     @property

@@ -40,6 +40,7 @@ from dealerless.protocol.table.events import (
 )
 from dealerless.protocol.table.kinds import SIDE_KINDS, TABLE_REGISTRY
 from dealerless.protocol.table.machine import TableMachine
+from dealerless.protocol.table.segments import SegmentError, is_next_config, open_next_config
 from dealerless.protocol.wire.identity import fingerprint_of
 
 
@@ -88,6 +89,8 @@ class AuditReport:
     standings: tuple[int, ...] = ()
     winners: tuple[int, ...] = ()
     state_hash: bytes = b""
+    segments: list[TableConfig] = field(default_factory=list)  # after each seat change
+    ended_at_change: bool = False  # the file stops at a seat change (see audit_records)
     # An exception the checks did not expect (a bug, reported as damage; kept for the fuzzer)
     internal_error: str | None = None
 
@@ -152,6 +155,20 @@ class AuditReport:
             "failure_record": self.failure_record,
             "culprit": self.culprit,
             "state_hash": self.state_hash.hex(),
+            "seat_changes": [
+                {
+                    "after_hand": c.carry.hands if c.carry else 0,
+                    "seats": [
+                        {"name": s.name, "fingerprint": fingerprint_of(s.key)} for s in c.seats
+                    ],
+                    "left": [
+                        {"name": d.name, "fingerprint": fingerprint_of(d.key), **dict(d.ledger)}
+                        for d in (c.carry.left if c.carry else ())
+                    ],
+                }
+                for c in self.segments
+            ],
+            "ended_at_change": self.ended_at_change,
         }
 
 
@@ -163,18 +180,38 @@ class _Damage(Exception):
 
 
 def audit_records(config: TableConfig, records: Sequence[bytes]) -> AuditReport:
+    """Judge a transcript: one segment, or several joined by seat changes (``next-config``
+    records, each checked against the segment before it: spec/protocol.md §9)."""
     report = AuditReport(config, len(records))
-    try:
-        machine = TableMachine(config, None, replay=True)
-    except (ConfigError, IllegalAction, ValueError) as exc:
-        report.failure = f"the configuration cannot be played: {exc}"
+    machine = _observer(config, report)
+    if machine is None:
         return report
-    except Exception as exc:  # never a traceback for the reader
-        report.failure = f"the configuration cannot be played: {exc}"
-        report.internal_error = traceback.format_exc()
-        return report
+    start = 0
     try:
-        _replay(machine, config, records, report)
+        while True:
+            end = next(
+                (i for i in range(start, len(records)) if is_next_config(records[i])),
+                len(records),
+            )
+            _replay(machine, records[start:end], report, start)
+            if end == len(records):
+                break
+            report.failure_record = end
+            try:
+                config = open_next_config(machine, records[end])
+            except SegmentError as exc:
+                raise _Damage(f"a seat change that does not check: {exc}") from None
+            following = _observer(config, report)
+            if following is None:
+                return report
+            machine = following
+            report.segments.append(config)
+            start = end + 1
+        report.failure_record = None
+        if machine.seat_change is not None and len(machine.records) > 0:
+            # The file stops where its seats changed: every hand in it is signed; the table
+            # went on without the writer (it stood up or sat out) or everyone left.
+            report.complete = report.ended_at_change = True
     except _Damage as damage:
         report.failure = damage.reason
         report.culprit = damage.culprit
@@ -192,11 +229,25 @@ def audit_records(config: TableConfig, records: Sequence[bytes]) -> AuditReport:
     return report
 
 
+def _observer(config: TableConfig, report: AuditReport) -> TableMachine | None:
+    try:
+        return TableMachine(config, None, replay=True)
+    except (ConfigError, IllegalAction, ValueError) as exc:
+        report.failure = f"the configuration cannot be played: {exc}"
+    except Exception as exc:  # never a traceback for the reader
+        report.failure = f"the configuration cannot be played: {exc}"
+        report.internal_error = traceback.format_exc()
+    return None
+
+
 def _replay(
-    machine: TableMachine, config: TableConfig, records: Sequence[bytes], report: AuditReport
+    machine: TableMachine, records: Sequence[bytes], report: AuditReport, offset: int
 ) -> None:
+    """Replay one segment's records (``offset``: where they start in the file)."""
+    config = machine.config
     seen: set[bytes] = set()
-    for number, frame in enumerate(records):
+    for index, frame in enumerate(records):
+        number = offset + index
         report.failure_record = number
         if frame in seen:
             raise _Damage("a record that stands in the transcript twice")
@@ -213,12 +264,11 @@ def _replay(
             _take(events, report)
             continue
         taken = len(machine.records)
-        if taken > number + 1 or machine.records != list(records[:taken]):
+        if taken > index + 1 or machine.records != list(records[:taken]):
             raise _Damage("the record is not where the chain puts it")
-        if taken < number + 1:
+        if taken < index + 1:
             raise _Damage(*_why_not(machine, config, frame, events))
         _take(events, report)
-    report.failure_record = None
     if len(machine.records) != len(records) or machine.records != list(records):
         # Votes at the end that never formed their certificate: the file stops mid-way.
         report.complete = False

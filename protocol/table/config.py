@@ -9,6 +9,7 @@ from typing import Any
 from dealerless.protocol.messages import MessageError, PeerId, config_hash
 from dealerless.protocol.rules.base import ConfigError, GameConfig
 from dealerless.protocol.rules.registry import make_config
+from dealerless.protocol.table.carry import Carry
 
 PROTOCOL_VERSION = 2  # 2: parallel key and share rounds
 TABLE_ID_BYTES = 16
@@ -36,6 +37,7 @@ class TableConfig:
     seats: tuple[SeatInfo, ...]
     step_timeout_ms: int = DEFAULT_STEP_TIMEOUT_MS
     version: int = PROTOCOL_VERSION
+    carry: Carry | None = None  # a later segment of a table whose seats changed (carry.py)
 
     def __post_init__(self) -> None:
         if len(self.table_id) != TABLE_ID_BYTES:
@@ -56,6 +58,14 @@ class TableConfig:
             )
         if self.version != PROTOCOL_VERSION:
             raise ConfigError(f"protocol version {self.version} is not supported")
+        if self.carry is not None:
+            if len(self.carry.ledgers) != len(self.seats):
+                raise ConfigError(
+                    f"carry has {len(self.carry.ledgers)} ledgers for {len(self.seats)} seats"
+                )
+            elsewhere = [d.key for d in (*self.carry.away, *self.carry.left)]
+            if len(set(elsewhere)) != len(elsewhere) or set(elsewhere) & set(keys):
+                raise ConfigError("carry: a seat is listed twice (seated, away or stood up)")
 
     @property
     def players(self) -> int:
@@ -68,13 +78,16 @@ class TableConfig:
         return None
 
     def to_wire(self) -> dict[str, Any]:
-        return {
+        wire: dict[str, Any] = {
             "version": self.version,
             "table_id": self.table_id,
             "game": self.game.to_wire(),
             "seats": [{"name": s.name, "key": s.key} for s in self.seats],
             "step_timeout_ms": self.step_timeout_ms,
         }
+        if self.carry is not None:
+            wire["carry"] = self.carry.to_wire()
+        return wire
 
     def digest(self) -> bytes:
         return config_hash(self.to_wire())
@@ -85,8 +98,11 @@ class TableConfig:
         if not isinstance(data, Mapping):
             raise ConfigError("table configuration must be a map")
         expected = {"version", "table_id", "game", "seats", "step_timeout_ms"}
-        if set(data) != expected:
-            raise ConfigError(f"table configuration needs exactly the fields {sorted(expected)}")
+        if set(data) - {"carry"} != expected:
+            raise ConfigError(
+                f"table configuration needs exactly the fields {sorted(expected)} "
+                "(and carry, after a seat change)"
+            )
         game = data["game"]
         if not isinstance(game, Mapping) or set(game) != {"game", "players", "options"}:
             raise ConfigError("configuration 'game' must have game, players and options")
@@ -113,4 +129,5 @@ class TableConfig:
             raise ConfigError("step_timeout_ms must be an integer")
         if not isinstance(version, int) or isinstance(version, bool):
             raise ConfigError("version must be an integer")
-        return TableConfig(table_id, game_config, tuple(seats), timeout, version)
+        carry = Carry.from_wire(data["carry"]) if "carry" in data else None
+        return TableConfig(table_id, game_config, tuple(seats), timeout, version, carry)

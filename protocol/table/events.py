@@ -95,6 +95,17 @@ class GameOver(TableEvent):
 
 
 @dataclass(frozen=True)
+class SeatsChanging(TableEvent):
+    """This segment of the table ends after ``hand``: seats asked to stand up, sit out or
+    re-form the table, or a seat was silent (it sits out). The next segment's configuration
+    follows (protocol/table/segments.py)."""
+
+    hand: int
+    changes: tuple[tuple[int, str], ...]  # (seat, "stand" | "sit-out" | "reseat")
+    silent: int | None = None
+
+
+@dataclass(frozen=True)
 class Violation(TableEvent):
     """A peer broke the rules, a proof, the order, the chain or a signature."""
 

@@ -25,6 +25,7 @@ from dealerless.protocol.table.events import (
     HandEnded,
     HandSigned,
     HandStarted,
+    SeatsChanging,
     SeatSilent,
     TableEvent,
     TableNotStarted,
@@ -74,6 +75,10 @@ class HandCycle:
     seq: int
     records: list[bytes]
     results: dict[int, bytes]
+    first_hand: int  # the number of this segment's first hand (1 unless seats changed)
+    changes: dict[int, str]  # seat -> the seat change it asked for in this hand's result
+    silent_in_hand: int | None  # the seat whose silence ended this hand
+    seat_change: SeatsChanging | None  # this segment ended for a seat change
     requests: list[SignedMessage]
     head_writers: dict[bytes, frozenset[int]]
     _head_since: dict[bytes, float]
@@ -132,6 +137,14 @@ class HandCycle:
             if self.engine.outcome is not None:
                 self.phase = Phase.OVER
                 self.events.append(GameOver(self.engine.outcome))
+            elif self.engine.seat_changes and (self.changes or self.silent_in_hand is not None):
+                # Seats come and go only here, between hands: this segment ends and the next
+                # configuration (segments.py) seats who is left, who comes and who comes back.
+                self.phase = Phase.OVER
+                self.seat_change = SeatsChanging(
+                    self.hand, tuple(sorted(self.changes.items())), self.silent_in_hand
+                )
+                self.events.append(self.seat_change)
             else:
                 self._start_hand()
         else:
@@ -144,6 +157,8 @@ class HandCycle:
     def _start_hand(self) -> None:
         self.hand += 1
         self.results = {}
+        self.changes = {}
+        self.silent_in_hand = None
         # Seats in the game when the hand starts (before antes: an all-in ante still plays).
         self.participants = tuple(self.engine.in_game())
         if not self._dealer_due:
@@ -168,9 +183,18 @@ class HandCycle:
     def _begin_rules_hand(self, dealer: int) -> None:
         """The first hand's rules start once its dealer is drawn (or the hand ends first)."""
         self._dealer_due = False
-        self.engine = new_engine(self.config.game, dealer)
+        self.engine = self._new_engine(dealer)
         self.engine.start_hand()
         self.events.append(HandStarted(self.hand, self.engine.dealer))
+
+    def _new_engine(self, dealer: int) -> Engine:
+        """The rules engine of this segment: after a seat change it starts from the ledgers
+        and the hand count the configuration carries."""
+        engine = new_engine(self.config.game, dealer)
+        carry = self.config.carry
+        if carry is not None:
+            engine.load_ledger([dict(x) for x in carry.ledgers], dict(carry.table), carry.hands)
+        return engine
 
     def _hand_secret(self, hctx: HandDeckContext, seat: int) -> PlayerSecret | None:
         """This hand's key share: the stored one when replaying, else a new one. A hand whose
@@ -332,11 +356,13 @@ class HandCycle:
         self._new_records = []
         self._hand_frames, self.hand_heads = [], []
         self.results, self.requests = {}, []
+        self.changes, self.silent_in_hand = {}, None
         self.reveal_due = None
         hctx = HandDeckContext(self.config.table_id, self.hand, self.config.digest())
         self.deck = HandDeck(hctx, self.participants, self.secret)
         self._set_round(Phase.KEY_COMMIT, list(self.participants))
-        self._dealer_due = self.hand == 1  # hand 1's rules start again after the reveals
+        # The segment's first hand: its rules start again after the reveals draw the dealer.
+        self._dealer_due = self.hand == self.first_hand
         replaying, self._replaying = self._replaying, True
         self._rolling_back = True
         try:
@@ -360,6 +386,8 @@ class HandCycle:
         cheat."""
         self.round = None
         self.reveal_due = None
+        if silent:
+            self.silent_in_hand = culprit
         result = self.engine.abort_hand(culprit, reason)
         self.events.append(
             HandEnded(

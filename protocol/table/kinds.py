@@ -14,6 +14,7 @@ from dealerless.protocol.messages import (
     Bytes,
     Custom,
     EmbeddedMessage,
+    Enum,
     Field,
     Int,
     KindRegistry,
@@ -40,6 +41,9 @@ def _action(value: Any) -> None:
     Action.from_wire(value)
 
 
+# What a seat may ask for in its result signature (spec/protocol.md §9): stand up for good,
+# sit out from the next hand on, or re-form the table (newcomers or seats coming back).
+SEAT_CHANGES = ("stand", "sit-out", "reseat")
 ACTION = Custom(AnyValue(), _action, "a game action")
 TABLE_REGISTRY: KindRegistry = DEFAULT_REGISTRY.copy()
 PAYLOAD = AnyValue()
@@ -76,8 +80,12 @@ KINDS: dict[str, tuple[Map, str]] = {
         "the arbiter admits a pending out-of-turn request into the chain",
     ),
     "result": (
-        Map({"result": DIGEST, "state": DIGEST}),
-        "sign the hand result and the public state after it",
+        Map({"result": DIGEST, "state": DIGEST, "change": Opt(Enum(*SEAT_CHANGES))}),
+        "sign the hand result and the public state after it (and ask for a seat change)",
+    ),
+    "next-config": (
+        Map({"config": PAYLOAD}),
+        "the next host: the configuration of the table's next segment after a seat change",
     ),
     "timeout-vote": (
         Map({"silent": Int(0, 7), "head": DIGEST}),
@@ -100,4 +108,5 @@ for _name, (_schema, _description) in KINDS.items():
     TABLE_REGISTRY.register(_name, _schema, description=_description)
 
 # Messages that are not chain elements by themselves.
-SIDE_KINDS = frozenset({"request", "timeout-vote", "abort-vote", "chat"})
+SIDE_KINDS = frozenset({"request", "timeout-vote", "abort-vote", "chat", "next-config"})
+NEXT_CONFIG = "next-config"  # between two segments (segments.py), never inside one

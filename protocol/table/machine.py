@@ -44,13 +44,13 @@ from dealerless.protocol.rules.base import (
     IllegalAction,
     Reveal,
 )
-from dealerless.protocol.rules.registry import new_engine
 from dealerless.protocol.table.config import TableConfig
 from dealerless.protocol.table.events import (
     Accepted,
     CardsShown,
     LocalProtocolError,
     RemoteProtocolError,
+    SeatsChanging,
     ShareMissing,
     Stale,
     TableEvent,
@@ -62,7 +62,7 @@ from dealerless.protocol.table.hand_deck import (
     OPEN,
     HandDeck,
 )
-from dealerless.protocol.table.kinds import SIDE_KINDS, TABLE_REGISTRY
+from dealerless.protocol.table.kinds import SEAT_CHANGES, SIDE_KINDS, TABLE_REGISTRY
 from dealerless.protocol.table.moves import Moves
 from dealerless.protocol.table.round_frames import RoundFrames
 from dealerless.protocol.table.steps import Phase
@@ -108,7 +108,12 @@ class TableMachine(HandCycle, RoundFrames, Moves):
         self.timeout = config.step_timeout_ms / 1000.0
         self.head = config.digest()
         self.seq = 0
-        self.hand = 0
+        self.hand = config.carry.hands if config.carry is not None else 0
+        self.first_hand = self.hand + 1
+        self.changes: dict[int, str] = {}
+        self.silent_in_hand: int | None = None
+        self.seat_change: SeatsChanging | None = None
+        self._change_wanted: str | None = None
         self.phase = Phase.CONFIG
         self.participants: tuple[int, ...] = tuple(range(self.players))
         self.round: Round | None = Round(list(self.participants))
@@ -116,7 +121,7 @@ class TableMachine(HandCycle, RoundFrames, Moves):
         self._lost_share: str | None = None
         self._wrote_in_hand = False
         # Not started until the first hand's keys are revealed, which draw the first dealer.
-        self.engine: Engine = new_engine(config.game, 0)
+        self.engine: Engine = self._new_engine(0)
         self._dealer_due = True
         self.deck: HandDeck | None = None
         self.secret: PlayerSecret | None = None
@@ -349,6 +354,23 @@ class TableMachine(HandCycle, RoundFrames, Moves):
             raise LocalProtocolError("it is not your turn")
         return self.take_events()
 
+    def want_change(self, change: str) -> None:
+        """Ask for a seat change (``stand``, ``sit-out`` or ``reseat``) in the next result this
+        seat signs: the table's segment ends after that hand (spec/protocol.md §9)."""
+        if change not in SEAT_CHANGES:
+            raise LocalProtocolError(f"no seat change {change!r}: one of {', '.join(SEAT_CHANGES)}")
+        if not self.engine.seat_changes:
+            raise LocalProtocolError(
+                f"{self.config.game.game} keeps its seats for the whole game: no {change}"
+            )
+        if self.seat is None or self.over:
+            raise LocalProtocolError(f"no {change} now: the table is over or we have no seat")
+        self._change_wanted = change
+
+    @property
+    def change_wanted(self) -> str | None:
+        return self._change_wanted
+
     def chat(self, text: str, now: float) -> None:
         """Send a signed line of table chat to every peer (a side message, not recorded)."""
         self.now = now
@@ -428,10 +450,13 @@ class TableMachine(HandCycle, RoundFrames, Moves):
             return "reveal", {"shares": deck.make_shares(self.reveal_due.positions, OPEN)}
         assert self.phase is Phase.RESULT
         assert self.engine.hand_result is not None
-        return "result", {
+        body: dict[str, Any] = {
             "result": result_digest(self.engine.hand_result),
             "state": self.engine.public_digest(),
         }
+        if self._change_wanted is not None:
+            body["change"] = self._change_wanted
+        return "result", body
 
     # ---------------------------------------------------------------- receiving
     def _receive(self, frame: bytes, *, again: bool = False) -> None:
@@ -637,4 +662,13 @@ class TableMachine(HandCycle, RoundFrames, Moves):
         assert result is not None
         if body["result"] != result_digest(result) or body["state"] != self.engine.public_digest():
             raise RemoteProtocolError("signed a different hand result", seat)
+        change = body.get("change")
+        if change is not None and not self.engine.seat_changes:
+            raise RemoteProtocolError(
+                f"asked for a seat change ({change}) in {self.config.game.game}, whose seats "
+                "are fixed for the game",
+                seat,
+            )
         self.results[seat] = body["result"]
+        if change is not None:
+            self.changes[seat] = change
