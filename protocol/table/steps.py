@@ -95,7 +95,8 @@ STEPS: tuple[Step, ...] = (
         ("result",),
         "each seat in the hand, in seat order",
         True,
-        "the next hand's key-commit, or the end of the game",
+        "the next hand's key-commit, the end of the game, or (a seat asked for a change or was "
+        "silent, in a hand-by-hand game) the end of the segment: §9",
         "the result stands without that signature",
     ),
 )
