@@ -160,9 +160,7 @@ def check_tournament(cluster: Cluster, finished: list[int]) -> Tournament:
         assert other == audits[0], "two seats' transcripts audit differently"
     audit = audits[0]
     config, records = cluster.transcript(finished[0])
-    tournament = Tournament(
-        writers_by_hand(config, records), hand_starts(config, records), audit
-    )
+    tournament = Tournament(writers_by_hand(config, records), hand_starts(config, records), audit)
     hands = audit["hands"]
     assert len(tournament.writers) == len(tournament.starts) == len(hands) >= 1
     assert [h["hand"] for h in hands] == list(range(1, len(hands) + 1))
@@ -205,7 +203,8 @@ def check_tournament(cluster: Cluster, finished: list[int]) -> Tournament:
     results = {reported_result(cluster, seat) for seat in finished}
     assert len(results) == 1, results
     said, history = results.pop()
-    assert "reason='one seat has all the chips'" in said and "all_chips" in said
+    assert "reason='one seat has all the chips'" in said and "all_chips" in said, said
+    assert f"winners=({final.index(total)},), standings=({', '.join(map(str, final))})" in said
     assert history.endswith("scores " + ", ".join(str(x) for x in final)), history
     return tournament
 
