@@ -34,13 +34,13 @@ from dealerless.protocol.table.events import (
     GameOver,
     HandEnded,
     SeatSilent,
+    SegmentStarted,
     TableEvent,
     TableNotStarted,
     Violation,
 )
 from dealerless.protocol.table.kinds import SIDE_KINDS, TABLE_REGISTRY
 from dealerless.protocol.table.machine import TableMachine
-from dealerless.protocol.table.segments import SegmentError, is_next_config, open_next_config
 from dealerless.protocol.wire.identity import fingerprint_of
 
 
@@ -183,35 +183,17 @@ def audit_records(config: TableConfig, records: Sequence[bytes]) -> AuditReport:
     """Judge a transcript: one segment, or several joined by seat changes (``next-config``
     records, each checked against the segment before it: spec/protocol.md §9)."""
     report = AuditReport(config, len(records))
-    machine = _observer(config, report)
-    if machine is None:
-        return report
-    start = 0
     try:
-        while True:
-            end = next(
-                (i for i in range(start, len(records)) if is_next_config(records[i])),
-                len(records),
-            )
-            _replay(machine, records[start:end], report, start)
-            if end == len(records):
-                break
-            report.failure_record = end
-            try:
-                config = open_next_config(machine, records[end])
-            except SegmentError as exc:
-                raise _Damage(f"a seat change that does not check: {exc}") from None
-            following = _observer(config, report)
-            if following is None:
-                return report
-            machine = following
-            report.segments.append(config)
-            start = end + 1
-        report.failure_record = None
-        if machine.seat_change is not None and len(machine.records) > 0:
-            # The file stops where its seats changed: every hand in it is signed; the table
-            # went on without the writer (it stood up or sat out) or everyone left.
-            report.complete = report.ended_at_change = True
+        machine = TableMachine(config, None, replay=True)
+    except (ConfigError, IllegalAction, ValueError) as exc:
+        report.failure = f"the configuration cannot be played: {exc}"
+        return report
+    except Exception as exc:  # never a traceback for the reader
+        report.failure = f"the configuration cannot be played: {exc}"
+        report.internal_error = traceback.format_exc()
+        return report
+    try:
+        _replay(machine, config, records, report)
     except _Damage as damage:
         report.failure = damage.reason
         report.culprit = damage.culprit
@@ -229,25 +211,11 @@ def audit_records(config: TableConfig, records: Sequence[bytes]) -> AuditReport:
     return report
 
 
-def _observer(config: TableConfig, report: AuditReport) -> TableMachine | None:
-    try:
-        return TableMachine(config, None, replay=True)
-    except (ConfigError, IllegalAction, ValueError) as exc:
-        report.failure = f"the configuration cannot be played: {exc}"
-    except Exception as exc:  # never a traceback for the reader
-        report.failure = f"the configuration cannot be played: {exc}"
-        report.internal_error = traceback.format_exc()
-    return None
-
-
 def _replay(
-    machine: TableMachine, records: Sequence[bytes], report: AuditReport, offset: int
+    machine: TableMachine, config: TableConfig, records: Sequence[bytes], report: AuditReport
 ) -> None:
-    """Replay one segment's records (``offset``: where they start in the file)."""
-    config = machine.config
     seen: set[bytes] = set()
-    for index, frame in enumerate(records):
-        number = offset + index
+    for number, frame in enumerate(records):
         report.failure_record = number
         if frame in seen:
             raise _Damage("a record that stands in the transcript twice")
@@ -264,21 +232,27 @@ def _replay(
             _take(events, report)
             continue
         taken = len(machine.records)
-        if taken > index + 1 or machine.records != list(records[:taken]):
+        if taken > number + 1 or machine.records != list(records[:taken]):
             raise _Damage("the record is not where the chain puts it")
-        if taken < index + 1:
-            raise _Damage(*_why_not(machine, config, frame, events))
+        if taken < number + 1:
+            raise _Damage(*_why_not(machine, frame, events))
         _take(events, report)
+    report.failure_record = None
     if len(machine.records) != len(records) or machine.records != list(records):
         # Votes at the end that never formed their certificate: the file stops mid-way.
         report.complete = False
+    elif machine.seat_change is not None:
+        # The file stops where its seats changed: every hand in it is signed; the table went
+        # on without the writer (it stood up or sat out) or everyone left.
+        report.complete = report.ended_at_change = True
 
 
 def _why_not(
-    machine: TableMachine, config: TableConfig, frame: bytes, events: Sequence[TableEvent]
+    machine: TableMachine, frame: bytes, events: Sequence[TableEvent]
 ) -> tuple[str, int | None]:
     """Why a record was not taken, and its author only if it signed a record that is wrong at
     the head it names itself (anything else is damage of the file)."""
+    config = machine.config  # the running segment's: its seat numbers name the author
     try:
         message = decode_message(frame, registry=TABLE_REGISTRY)
     except MessageError as exc:
@@ -320,6 +294,8 @@ def _take(events: Sequence[TableEvent], report: AuditReport) -> None:
                 report.caught.append(Caught(event.culprit, event.reason, 0))
         elif isinstance(event, SeatSilent):
             report.silences.append(event)
+        elif isinstance(event, SegmentStarted):
+            report.segments.append(event.config)
         elif isinstance(event, GameOver):
             report.complete = True
             report.winners = event.outcome.winners

@@ -106,6 +106,15 @@ class SeatsChanging(TableEvent):
 
 
 @dataclass(frozen=True)
+class SegmentStarted(TableEvent):
+    """The next segment's configuration checked and started (``seated``: with us in it; else
+    the table goes on without this seat). ``config`` is any: events does not import config."""
+
+    config: Any
+    seated: bool
+
+
+@dataclass(frozen=True)
 class Violation(TableEvent):
     """A peer broke the rules, a proof, the order, the chain or a signature."""
 

@@ -62,9 +62,10 @@ from dealerless.protocol.table.hand_deck import (
     OPEN,
     HandDeck,
 )
-from dealerless.protocol.table.kinds import SEAT_CHANGES, SIDE_KINDS, TABLE_REGISTRY
+from dealerless.protocol.table.kinds import NEXT_CONFIG, SEAT_CHANGES, SIDE_KINDS, TABLE_REGISTRY
 from dealerless.protocol.table.moves import Moves
 from dealerless.protocol.table.round_frames import RoundFrames
+from dealerless.protocol.table.segment_switch import SegmentSwitch
 from dealerless.protocol.table.steps import Phase
 from dealerless.protocol.table.votes import VoteBook
 
@@ -83,7 +84,7 @@ def result_digest(result: HandResult) -> bytes:
     return hashlib.sha256(pack(data)).digest()
 
 
-class TableMachine(HandCycle, RoundFrames, Moves):
+class TableMachine(HandCycle, RoundFrames, Moves, SegmentSwitch):
     def __init__(
         self,
         config: TableConfig,
@@ -93,12 +94,28 @@ class TableMachine(HandCycle, RoundFrames, Moves):
         secrets: Mapping[int, bytes] | None = None,
         replay: bool = False,
     ) -> None:
-        self.config = config
+        # What lasts for the whole table, across seat changes (segments).
         self._stored_secrets = dict(secrets or {})
         self._new_secrets: list[tuple[int, bytes]] = []
         self._replaying = replay
         self._rolling_back = False
         self.key = key
+        self.records: list[bytes] = []  # the transcript: every chain frame and certificate vote
+        self._new_records: list[bytes] = []
+        self._outbox: list[bytes] = []
+        self.events: list[TableEvent] = []
+        self.history: set[bytes] = set()  # every head this table has had
+        self.seen: set[bytes] = set()
+        self.violations: list[Violation] = []
+        self.now = now
+        self.held = False  # see resume(hold=True)
+        self.segments: list[TableConfig] = [config]  # the configuration of every segment
+        self._enter(config, now)
+
+    def _enter(self, config: TableConfig, now: float) -> None:
+        """Start a segment: the table's first, or the next one after a seat change."""
+        key = self.key
+        self.config = config
         self.seat: int | None = None
         if key is not None:
             self.seat = config.seat_of(key.peer_id.raw)
@@ -125,11 +142,7 @@ class TableMachine(HandCycle, RoundFrames, Moves):
         self._dealer_due = True
         self.deck: HandDeck | None = None
         self.secret: PlayerSecret | None = None
-        self.records: list[bytes] = []  # the transcript: every chain frame and certificate vote
-        self._new_records: list[bytes] = []
-        self._outbox: list[bytes] = []
-        self.events: list[TableEvent] = []
-        self.history: set[bytes] = {self.head}  # every head this table has had
+        self.history.add(self.head)
         # Heads of the current hand with the number of hand frames up to each (for rollback).
         self.hand_heads: list[tuple[bytes, int]] = []
         self._hand_start: tuple[Engine, bytes, int, int] | None = None
@@ -144,15 +157,11 @@ class TableMachine(HandCycle, RoundFrames, Moves):
         self._in_time: set[tuple[int, bytes]] = set()
         self._untimed_head: bytes | None = None  # resumed here: how long it waited is unknown
         self._head_since: dict[bytes, float] = {}  # heads of this hand -> when we reached them
-        self.seen: set[bytes] = set()
         self.future = FutureFrames(MAX_FUTURE)
         self.requests: list[SignedMessage] = []
         self.results: dict[int, bytes] = {}
-        self.violations: list[Violation] = []
         self.votes = VoteBook(self)
         self.step_since = now
-        self.now = now
-        self.held = False  # see resume(hold=True)
         self._note_head()
         self._drive()
 
@@ -474,6 +483,9 @@ class TableMachine(HandCycle, RoundFrames, Moves):
         if culprit is None:
             return
         self.seen.add(frame)
+        if message.kind == NEXT_CONFIG:
+            self._on_next_config(message, culprit)
+            return
         if message.kind in SIDE_KINDS:
             self.votes.side_message(message)
             return

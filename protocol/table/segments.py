@@ -25,6 +25,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from dealerless.protocol.messages import (
     IdentityKey,
@@ -37,7 +38,9 @@ from dealerless.protocol.rules.registry import make_config
 from dealerless.protocol.table.carry import Carry, Departed, Ledger, ledger_of
 from dealerless.protocol.table.config import SeatInfo, TableConfig
 from dealerless.protocol.table.kinds import NEXT_CONFIG, TABLE_REGISTRY
-from dealerless.protocol.table.machine import TableMachine
+
+if TYPE_CHECKING:
+    from dealerless.protocol.table.machine import TableMachine
 
 
 class SegmentError(Exception):

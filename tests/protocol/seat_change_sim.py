@@ -1,32 +1,21 @@
-"""In-memory tables whose seats change between hands (real keys, deck and signatures)."""
+"""In-memory tables whose seats change between hands (real keys, deck and signatures): the next
+host's machine starts the next segment, the others follow its ``next-config``."""
 
 from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 
 from dealerless.client.protocol_sim import Bus, ProtocolGame, run_game, start_game
 from dealerless.protocol.messages import IdentityKey
 from dealerless.protocol.rules.base import GameConfig
-from dealerless.protocol.table import SeatInfo, TableConfig, TableMachine
-from dealerless.protocol.table.segments import (
-    Newcomer,
-    SeatPlan,
-    open_next_config,
-    sign_next_config,
-)
+from dealerless.protocol.table import SeatInfo, TableMachine
+from dealerless.protocol.table.events import SegmentStarted
+from dealerless.protocol.table.segments import Newcomer
 
 
-@dataclass
-class ChainedTable:
-    """Every segment's observer transcript, joined the way a node stores it."""
-
-    first: TableConfig
-    records: list[bytes] = field(default_factory=list)
-    configs: list[TableConfig] = field(default_factory=list)
-    sims: list[ProtocolGame] = field(default_factory=list)
-    keys: dict[bytes, IdentityKey] = field(default_factory=dict)
+def start(game: GameConfig, rng: random.Random) -> ProtocolGame:
+    return start_game(game, rng)
 
 
 def play_segment(sim: ProtocolGame, rng: random.Random, wishes: dict[int, str]) -> None:
@@ -36,46 +25,46 @@ def play_segment(sim: ProtocolGame, rng: random.Random, wishes: dict[int, str]) 
 
 
 def next_segment(
-    table: ChainedTable,
     sim: ProtocolGame,
     rng: random.Random,
     newcomers: Sequence[tuple[str, int]] = (),
-    returning: Sequence[bytes] = (),
+    returning: Sequence[tuple[bytes, IdentityKey]] = (),
 ) -> ProtocolGame:
-    """The next host signs the next configuration; every seat that stays opens it; the new
-    segment starts among exactly its seats."""
-    plan = SeatPlan.of(sim.machines[0])
+    """The next host starts the next segment; every seat of the old one gets its frame (the
+    ones that stay follow it); the new segment runs among exactly its seats."""
+    plan = sim.machines[0].seat_plan()
     assert plan.host is not None
     host_seat = sim.table.seat_of(plan.host)
     assert host_seat is not None
+    keys = {k.peer_id.raw: k for k in sim.keys}
+    keys.update({key: k for key, k in returning})
     joining = []
     for name, buy_in in newcomers:
         key = IdentityKey.generate()
-        table.keys[key.peer_id.raw] = key
+        keys[key.peer_id.raw] = key
         joining.append(Newcomer(SeatInfo(name, key.peer_id.raw), buy_in))
-    config = plan.next_config(joining, returning)
-    frame = sign_next_config(sim.keys[host_seat], sim.machines[host_seat], config)
-    for seat in plan.stays:
-        assert open_next_config(sim.machines[seat], frame) == config
-    table.records.extend(sim.machines[0].records)
-    table.records.append(frame)
-    table.configs.append(config)
-    keys = [table.keys[s.key] for s in config.seats]
-    machines = [TableMachine(config, k, now=0.0) for k in keys]
-    following = ProtocolGame(config, keys, machines, Bus(config.players, rng), [[] for _ in keys])
+    host = sim.machines[host_seat]
+    config = host.next_segment(joining, [key for key, _ in returning])
+    frames = host.take_outgoing()
+    for seat, machine in enumerate(sim.machines):
+        if seat != host_seat:
+            started = [e for e in machine.receive(frames[0], 0.0) if isinstance(e, SegmentStarted)]
+            assert started and started[0].config == config
+            assert started[0].seated == (seat in plan.stays)
+    old = {s.key: n for n, s in enumerate(sim.table.seats)}
+    machines = [
+        sim.machines[old[s.key]] if s.key in old and old[s.key] in plan.stays
+        else TableMachine(config, keys[s.key], now=0.0)
+        for s in config.seats
+    ]  # fmt: skip
+    following = ProtocolGame(
+        config,
+        [keys[s.key] for s in config.seats],
+        machines,
+        Bus(config.players, rng),
+        [[] for _ in config.seats],
+    )
+    following.bus.broadcast(config.seat_of(plan.host) or 0, frames[1:])
     for seat in range(config.players):
         following.flush(seat)
-    table.sims.append(following)
     return following
-
-
-def start(game: GameConfig, rng: random.Random) -> tuple[ChainedTable, ProtocolGame]:
-    sim = start_game(game, rng)
-    table = ChainedTable(sim.table, configs=[sim.table])
-    table.keys = {k.peer_id.raw: k for k in sim.keys}
-    return table, sim
-
-
-def finish(table: ChainedTable, sim: ProtocolGame) -> None:
-    """Append the records of the segment played last (next_segment appends the others')."""
-    table.records.extend(sim.machines[0].records)

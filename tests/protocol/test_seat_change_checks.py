@@ -36,7 +36,7 @@ Wire = dict[str, Any]
 def ended() -> tuple[list[TableMachine], list[IdentityKey], list[bytes]]:
     """A 3-seat cash table after hand 1: seat 2 stood up, seat 1 sits out, seat 0 re-forms."""
     rng = random.Random(11)
-    _, sim = start(make_config("limit-tuppen", 4, CASH), rng)
+    sim = start(make_config("limit-tuppen", 4, CASH), rng)
     sim.machines[2].want_change("stand")
     sim.machines[1].want_change("sit-out")
     sim.machines[0].want_change("reseat")
@@ -192,7 +192,7 @@ def test_only_the_next_host_signs_the_next_configuration(ended: Any) -> None:
 
 def test_without_a_reseat_nobody_is_added() -> None:
     rng = random.Random(2)
-    _, sim = start(make_config("limit-tuppen", 3, CASH), rng)
+    sim = start(make_config("limit-tuppen", 3, CASH), rng)
     sim.machines[1].want_change("stand")
     run_game(sim, rng)
     plan = SeatPlan.of(sim.machines[0])
@@ -209,9 +209,7 @@ def test_without_a_reseat_nobody_is_added() -> None:
 
 def test_a_tournament_takes_no_newcomers() -> None:
     rng = random.Random(4)
-    _, sim = start(
-        make_config("limit-tuppen", 3, {"mode": "tournament", "starting_chips": 100}), rng
-    )
+    sim = start(make_config("limit-tuppen", 3, {"mode": "tournament", "starting_chips": 100}), rng)
     sim.machines[0].want_change("reseat")
     run_game(sim, rng)
     newcomer = Newcomer(SeatInfo("eve", IdentityKey.generate().peer_id.raw), 10)
@@ -221,7 +219,7 @@ def test_a_tournament_takes_no_newcomers() -> None:
 
 def test_a_seat_change_in_a_fixed_seat_game_is_a_violation() -> None:
     rng = random.Random(6)
-    _, sim = start(make_config("tuppen", 2, {}), rng)
+    sim = start(make_config("tuppen", 2, {}), rng)
     honest = sim.bus.broadcast
 
     def forge(sender: int, frames: list[bytes]) -> None:
@@ -259,7 +257,8 @@ def test_the_audit_refuses_a_chain_whose_seat_change_was_forged(ended: Any) -> N
     wire["carry"]["ledgers"][0]["stack"] += 5
     frame = signed(machines[0], keys[0], wire)
     report = audit_records(machines[0].config, [*records, frame])
-    assert not report.ok and "seat change that does not check" in (report.failure or "")
+    assert not report.ok and "next configuration refused" in (report.failure or "")
+    assert report.culprit == 0  # the next host signed it, wrong where it says
     assert report.failure_record == len(records)
     good = sign_next_config(keys[0], machines[0], TableConfig.from_wire(good_wire(machines)))
     report = audit_records(machines[0].config, [*records, good])

@@ -7,7 +7,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from seat_change_sim import finish, next_segment, play_segment, start
+from seat_change_sim import next_segment, play_segment, start
 
 from dealerless.protocol.rules.registry import make_config
 from dealerless.protocol.table.audit import audit_records
@@ -23,14 +23,14 @@ def chips(ledgers: list[dict[str, int]]) -> int:
 
 def test_a_seat_stands_up_a_newcomer_sits_down_and_the_audit_follows_the_chain() -> None:
     rng = random.Random(7)
-    table, sim = start(make_config("limit-tuppen", 3, CASH), rng)
+    sim = start(make_config("limit-tuppen", 3, CASH), rng)
     play_segment(sim, rng, {2: "stand", 0: "reseat"})
     change = sim.machines[1].seat_change
     assert isinstance(change, SeatsChanging) and change.hand == 1
     assert dict(change.changes) == {0: "reseat", 2: "stand"}
     assert all(m.over and m.seat_change == change for m in sim.machines)
     leaver = sim.table.seats[2].key
-    second = next_segment(table, sim, rng, newcomers=[("dora", 7)])
+    second = next_segment(sim, rng, newcomers=[("dora", 7)])
     config = second.table
     assert [s.key for s in config.seats[:2]] == [s.key for s in sim.table.seats[:2]]
     assert config.seats[2].name == "dora"
@@ -39,14 +39,13 @@ def test_a_seat_stands_up_a_newcomer_sits_down_and_the_audit_follows_the_chain()
     assert dict(config.carry.ledgers[2]) == {"stack": 7, "bought_in": 7, "net": 0}
     # The joint key and shuffles of the new segment are among exactly its seats.
     play_segment(second, rng, {})
-    finish(table, second)
     last = second.machines[0]
     assert last.engine.outcome is not None and last.hand == 4
     assert last.first_hand == 2
     ledgers = [last.engine.seat_ledger(s) for s in range(3)]
     left = [dict(d.ledger) for d in config.carry.left]
     assert chips(ledgers + left) == 0
-    report = audit_records(table.first, table.records)
+    report = audit_records(sim.table, list(sim.machines[0].records))
     assert report.ok, report.failure
     assert report.complete and [h.hand for h in report.hands] == [1, 2, 3, 4]
     assert len(report.segments) == 1
@@ -54,35 +53,33 @@ def test_a_seat_stands_up_a_newcomer_sits_down_and_the_audit_follows_the_chain()
 
 def test_a_seat_sits_out_and_comes_back_with_its_chips() -> None:
     rng = random.Random(3)
-    table, sim = start(make_config("limit-tuppen", 3, CASH), rng)
+    sim = start(make_config("limit-tuppen", 3, CASH), rng)
     play_segment(sim, rng, {1: "sit-out"})
     away_key = sim.table.seats[1].key
     kept = sim.machines[0].engine.seat_ledger(1)
-    second = next_segment(table, sim, rng)
+    second = next_segment(sim, rng)
     assert [d.key for d in second.table.carry.away] == [away_key]  # type: ignore[union-attr]
     assert second.table.players == 2
     play_segment(second, rng, {0: "reseat"})
-    third = next_segment(table, second, rng, returning=[away_key])
+    third = next_segment(second, rng, returning=[(away_key, sim.keys[1])])
     assert third.table.seats[2].key == away_key
     assert third.table.carry is not None and third.table.carry.away == ()
     assert third.table.carry.ledgers[2] == tuple(sorted(kept.items()))
     play_segment(third, rng, {})
-    finish(table, third)
-    report = audit_records(table.first, table.records)
+    report = audit_records(sim.table, list(sim.machines[0].records))
     assert report.ok and report.complete, report.failure
     assert len(report.segments) == 2
 
 
 def test_pottuppen_keeps_the_pot_at_the_table_and_balances_with_their_seats() -> None:
     rng = random.Random(5)
-    table, sim = start(make_config("pottuppen", 3, {"hands": 3}), rng)
+    sim = start(make_config("pottuppen", 3, {"hands": 3}), rng)
     play_segment(sim, rng, {1: "stand"})
     pot = sim.machines[0].engine.table_ledger()
-    second = next_segment(table, sim, rng)
+    second = next_segment(sim, rng)
     assert second.table.carry is not None and dict(second.table.carry.table) == pot
     play_segment(second, rng, {})
-    finish(table, second)
-    report = audit_records(table.first, table.records)
+    report = audit_records(sim.table, list(sim.machines[0].records))
     assert report.ok and report.complete, report.failure
     engine = second.machines[0].engine
     left = sum(dict(d.ledger)["balance"] for d in second.table.carry.left)
@@ -93,7 +90,7 @@ def test_a_game_with_fixed_seats_refuses_a_seat_change() -> None:
     from dealerless.protocol.table.events import LocalProtocolError
 
     rng = random.Random(1)
-    _, sim = start(make_config("tuppen", 2, {}), rng)
+    sim = start(make_config("tuppen", 2, {}), rng)
     with pytest.raises(LocalProtocolError, match="keeps its seats"):
         sim.machines[0].want_change("stand")
     with pytest.raises(LocalProtocolError, match="no seat change"):

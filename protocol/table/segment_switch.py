@@ -1,0 +1,108 @@
+"""The table machine across seat changes: the next host starts the next segment, every other
+seat checks the host's ``next-config`` and follows (spec/protocol.md §9). A mixin of
+:class:`~dealerless.protocol.table.machine.TableMachine`; the plan and the checks themselves
+are in :mod:`segments`."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from dealerless.protocol.messages import IdentityKey, SignedMessage
+from dealerless.protocol.rules.base import ConfigError
+from dealerless.protocol.table.config import TableConfig
+from dealerless.protocol.table.events import (
+    LocalProtocolError,
+    SeatsChanging,
+    SegmentStarted,
+    TableEvent,
+    Violation,
+)
+from dealerless.protocol.table.future import FutureFrames
+from dealerless.protocol.table.segments import (
+    Newcomer,
+    SeatPlan,
+    SegmentError,
+    open_next_config,
+    sign_next_config,
+)
+
+
+class SegmentSwitch:
+    # State of the table machine this mixin reads and moves on.
+    key: IdentityKey | None
+    config: TableConfig
+    head: bytes
+    hand: int
+    seq: int
+    now: float
+    history: set[bytes]
+    seen: set[bytes]
+    future: FutureFrames
+    records: list[bytes]
+    _new_records: list[bytes]
+    _outbox: list[bytes]
+    events: list[TableEvent]
+    segments: list[TableConfig]
+    seat_change: SeatsChanging | None
+
+    def _enter(self, config: TableConfig, now: float) -> None:
+        raise NotImplementedError
+
+    def _report(self, event: Violation) -> None:
+        raise NotImplementedError
+
+    @property
+    def over(self) -> bool:
+        raise NotImplementedError
+
+    def seat_plan(self) -> SeatPlan:
+        """Who stays, sits out and stands up now that the segment ended (SegmentError if not)."""
+        return SeatPlan.of(self)  # type: ignore[arg-type]
+
+    def next_segment(
+        self, newcomers: Sequence[Newcomer] = (), returning: Sequence[bytes] = ()
+    ) -> TableConfig:
+        """The next host: sign the next segment's configuration, queue it for every peer and
+        start the segment. LocalProtocolError if we are not the next host or the seats to add
+        are not allowed."""
+        try:
+            plan = self.seat_plan()
+            if self.key is None or plan.host != self.key.peer_id.raw:
+                raise SegmentError("only the next host signs the next configuration")
+            config = plan.next_config(newcomers, returning)
+        except (SegmentError, ConfigError) as exc:
+            raise LocalProtocolError(f"no next segment: {exc}") from None
+        frame = sign_next_config(self.key, self, config)  # type: ignore[arg-type]
+        self.seen.add(frame)
+        self._outbox.append(frame)
+        self._switch(config, frame)
+        return config
+
+    def _on_next_config(self, message: SignedMessage, author: int) -> None:
+        """A ``next-config`` from a seat of this segment (signature already checked)."""
+        if message.prev != self.head or self.seat_change is None:
+            if message.prev not in self.history:  # early: the segment has not ended here yet
+                dropped = self.future.add(message, (self.hand, self.seq))
+                if dropped is not None:
+                    self.seen.discard(dropped)
+            return
+        plan = self.seat_plan()
+        try:
+            config = open_next_config(self, message.frame)  # type: ignore[arg-type]
+        except SegmentError as exc:
+            blamed = author if message.author.raw == plan.host else None
+            self._report(
+                Violation(blamed, f"next configuration refused: {exc}", (message.frame,))
+            )
+            return
+        self._switch(config, message.frame)
+
+    def _switch(self, config: TableConfig, frame: bytes) -> None:
+        self.records.append(frame)
+        self._new_records.append(frame)
+        self.segments.append(config)
+        seated = self.key is None or config.seat_of(self.key.peer_id.raw) is not None
+        self.events.append(SegmentStarted(config, seated))
+        if seated:
+            self._enter(config, self.now)
+        # else: we stood up or sit out; the table goes on without us and this machine stays over
