@@ -99,7 +99,7 @@ class CatchUp:
         neither is in a record a peer could fetch yet)."""
         machine = self.machine
         assert machine is not None
-        self._have(len(machine.records), ask)
+        self._have(machine.chain_count, ask)
         if machine.seat is None:
             return
         pending = machine.pending_round_frame()
@@ -139,26 +139,27 @@ class CatchUp:
                     budget.answered = now
                     self._have(stored, False, to=sender, echo=nonce)
             return
-        records = self.machine.records
-        if self.machine.held and n <= len(records) and fresh:
+        # Counts are of the whole table's chain (a newcomer's records start later: chain_base).
+        count = self.machine.chain_count
+        if self.machine.held and n <= count and fresh:
             # A seat answered our fresh nonce and is not ahead of us (its records come before
             # its count on the link).
             self._release()
-        if len(records) > n:
+        if count > n >= self.machine.chain_base:
             self._serve(sender, budget, n, now)
-        elif n > len(records) and not answer and now - budget.answered >= ANSWER_EVERY:
+        elif n > count and not answer and now - budget.answered >= ANSWER_EVERY:
             # That seat is ahead: tell it where we are, so it sends what we lack.
             budget.answered = now
-            self._have(len(records), False, to=sender)
+            self._have(count, False, to=sender)
         if answer:
             budget.answered = now
-            self._have(len(records), False, to=sender, echo=nonce)
+            self._have(count, False, to=sender, echo=nonce)
 
     def _serve(self, sender: bytes, budget: PeerBudget, n: int, now: float) -> None:
         assert self.machine is not None
         if budget.served[0] == n and now - budget.served[1] < SAME_ASK_EVERY:
             return  # sent just now; it is on its way
-        records = self.machine.records[n:]
+        records = self.machine.records[n - self.machine.chain_base :]
         if not budget.take(sum(len(f) for f in records), now):
             return  # over its budget: it asks again later
         budget.served = (n, now)

@@ -42,6 +42,45 @@ def add_common(parser: argparse.ArgumentParser, *, seat: bool = True) -> None:
         help="after the game, wait at most this long for peers to fetch the last records",
     )
     parser.add_argument("--event-log", default="", help=argparse.SUPPRESS)
+    change = parser.add_mutually_exclusive_group()
+    change.add_argument(
+        "--stand-after-hand",
+        type=_hand_number,
+        metavar="N",
+        help="hand-by-hand games: stand up after hand N (taking our chips)",
+    )
+    change.add_argument(
+        "--sit-out-after-hand",
+        type=_hand_number,
+        metavar="N",
+        help="hand-by-hand games: sit out after hand N (our chips are kept)",
+    )
+    parser.add_argument(
+        "--buy-in",
+        type=_chips,
+        metavar="CHIPS",
+        help="joining a running table: sit down with this many chips (default: the maximum)",
+    )
+
+
+def _hand_number(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a hand number") from None
+    if not 1 <= value <= 1_000_000:
+        raise argparse.ArgumentTypeError("a hand number is 1..1000000")
+    return value
+
+
+def _chips(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of chips") from None
+    if not 0 <= value <= 10**9:
+        raise argparse.ArgumentTypeError("a buy-in is 0..1000000000 chips")
+    return value
 
 
 def add_floor(parser: argparse.ArgumentParser) -> None:
@@ -57,9 +96,17 @@ def add_floor(parser: argparse.ArgumentParser) -> None:
 
 def node_options(args: argparse.Namespace) -> NodeOptions:
     floor = getattr(args, "min_step_timeout", None)
-    if floor is None:
-        return NodeOptions(linger=args.linger)
-    return NodeOptions(linger=args.linger, min_step_timeout_ms=max(0, round(floor * 1000)))
+    change: tuple[str, int] | None = None
+    if getattr(args, "stand_after_hand", None) is not None:
+        change = ("stand", args.stand_after_hand)
+    elif getattr(args, "sit_out_after_hand", None) is not None:
+        change = ("sit-out", args.sit_out_after_hand)
+    options = NodeOptions(
+        linger=args.linger, change_after=change, buy_in=getattr(args, "buy_in", None)
+    )
+    if floor is not None:
+        options.min_step_timeout_ms = max(0, round(floor * 1000))
+    return options
 
 
 def read_invite_code(code: str | None, invite_file: str) -> str:

@@ -50,3 +50,6 @@ class NodeOptions:
     hello_every: float = 1.0
     quiet_every: float = 10.0  # nothing missing: announce our record count this seldom at most
     min_step_timeout_ms: int = 10_000  # a joiner refuses a table with a shorter step timeout
+    # ("stand" | "sit-out", N): ask for that seat change from hand N on (bots, scripts)
+    change_after: tuple[str, int] | None = None
+    buy_in: int | None = None  # a newcomer's buy-in at a running table (None: the rules' default)

@@ -31,13 +31,14 @@ def config_problem(config: TableConfig, invite: Invite, host_key: bytes, floor_m
     """Why a joiner must not sign ``config`` (empty if it matches the invite)."""
     if config.table_id != invite.table_id:
         return "it is for another table"
-    if config.seats[0].key != host_key:
+    later = config.carry is not None  # a newcomer at a running table (seats changed before)
+    if config.seats[0].key != host_key and not later:
         return "seat 0 is not the invite's host"
     try:
         agreed = invite.game_config()
     except ConfigError as exc:
         return f"the invite's game is not valid here ({exc})"
-    if config.game.game != agreed.game or config.players != agreed.players:
+    if config.game.game != agreed.game or (config.players != agreed.players and not later):
         return (
             f"it is {config.game.game} for {config.players} seats, the invite says "
             f"{agreed.game} for {agreed.players}"
@@ -77,6 +78,9 @@ class JoinHandshake:
     exit_code: int
     done: bool
     say: Callable[[str], None]
+    # Of the seat-change mixin (annotations only, so the real methods are found at run time).
+    segment_config: Callable[[bytes], tuple[TableConfig, bytes] | None]
+    newcomer_hello: Callable[[bytes, str, dict[str, Any]], None]
 
     def now(self) -> float:
         raise NotImplementedError
@@ -100,7 +104,10 @@ class JoinHandshake:
     def _hello(self) -> None:
         self.last_hello = self.now()
         proof = self.invite.proof(self.key, self.host_key)
-        self.queue_signed({"t": "hello", "name": self.meta.name, "proof": proof}, to=self.host_key)
+        hello: dict[str, Any] = {"t": "hello", "name": self.meta.name, "proof": proof}
+        if self.opt.buy_in is not None:
+            hello["buy_in"] = self.opt.buy_in
+        self.queue_signed(hello, to=self.host_key)
 
     def _on_lobby(self, payload: dict[str, Any]) -> None:
         """Joiner: the host's list of who is at the table."""
@@ -156,9 +163,14 @@ class JoinHandshake:
 
     # ---------------------------------------------------------------- host
     def _admit(self) -> None:
-        """Host: tell the hub which keys may hear the table (the lobby, then the seats)."""
+        """Host: tell the hub which keys may hear the table (the lobby, then the seats; after
+        seat changes also every seat of the running segment and the newcomers waiting)."""
         if self.config is not None:
             keys = [s.key for s in self.config.seats]
+            machine = getattr(self, "machine", None)
+            if machine is not None:
+                keys += [s.key for s in machine.config.seats if s.key not in keys]
+            keys += [k for k in getattr(self, "waiting", {}) if k not in keys]
         else:
             keys = [self.key, *(k for k, _ in self.lobby)]
         self.queue_hub({"t": "admit", "keys": keys})
@@ -197,8 +209,15 @@ class JoinHandshake:
         """Host: a hello whose proof and signature were checked."""
         name = str(payload.get("name", ""))[:40] or "player"
         if self.config is not None:
-            if self.config.seat_of(sender) is None:
-                self.refuse(sender, "the table is full")
+            later = self.segment_config(sender)
+            if later is not None:  # a newcomer seated at a seat change
+                self._admit()
+                config, sig = later
+                self.queue_signed(
+                    {"t": "config", "config": config.to_wire(), "sig": sig}, to=sender
+                )
+            elif self.config.seat_of(sender) is None:
+                self.newcomer_hello(sender, name, payload)
             else:
                 self._admit()
                 self._send_config(sender)

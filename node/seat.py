@@ -24,6 +24,7 @@ from dealerless.node.identity import Identity
 from dealerless.node.invite import Invite
 from dealerless.node.join_handshake import JoinHandshake, config_signature_ok
 from dealerless.node.links import FatalLinkError, Link, LinkError
+from dealerless.node.seat_changes import SeatChanges
 from dealerless.node.seat_messages import SeatMessages
 from dealerless.node.store import TableMeta, TableStore
 from dealerless.node.wire import (
@@ -41,7 +42,9 @@ from dealerless.protocol.table.events import (
     HandSigned,
     HandStarted,
     LocalProtocolError,
+    SeatsChanging,
     SeatSilent,
+    SegmentStarted,
     ShareMissing,
     TableEvent,
     TimeoutVoted,
@@ -60,7 +63,7 @@ MAX_OWN_QUEUED = 100_000  # own messages waiting for the link: past this the nod
 RECS_QUEUED_BYTES = 16 << 20  # records for others waiting for the link: past this, not queued
 
 
-class SeatNode(JoinHandshake, CatchUp, SeatMessages):
+class SeatNode(JoinHandshake, CatchUp, SeatMessages, SeatChanges):
     def __init__(
         self,
         identity: Identity,
@@ -114,24 +117,33 @@ class SeatNode(JoinHandshake, CatchUp, SeatMessages):
         self.slow_said: tuple[bytes, int] | None = None
         self.exit_code = 1
         self.nursery: trio.Nursery | None = None
+        self._init_seat_changes()
         loaded = store.load_config()
         if loaded is not None:
             self.config, self.config_sig = loaded
 
     # ---------------------------------------------------------------- helpers
+    @property
+    def seating(self) -> TableConfig | None:
+        """The running segment's configuration (seats change between hands), else ours."""
+        return self.machine.config if self.machine is not None else self.config
+
     def name_of(self, seat: int | None) -> str:
-        if seat is None or self.config is None:
+        config = self.seating
+        if seat is None or config is None or not 0 <= seat < len(config.seats):
             return "?"
-        return f"seat {seat} ({self.config.seats[seat].name})"
+        return f"seat {seat} ({config.seats[seat].name})"
 
     def seat_of_key(self, key: bytes) -> int | None:
-        return None if self.config is None else self.config.seat_of(key)
+        config = self.seating
+        return None if config is None else config.seat_of(key)
 
     def now(self) -> float:
         return trio.current_time()
 
     def seat_keys(self) -> frozenset[bytes]:
-        return frozenset() if self.config is None else frozenset(s.key for s in self.config.seats)
+        config = self.seating
+        return frozenset() if config is None else frozenset(s.key for s in config.seats)
 
     def queue_hub(self, message: dict[str, Any], size: int = 0) -> None:
         if len(self.outbox) >= MAX_OWN_QUEUED:
@@ -187,7 +199,9 @@ class SeatNode(JoinHandshake, CatchUp, SeatMessages):
                 # and exits, also when no peer is left to answer.
                 wait = -math.inf if self.meta.finished else math.inf
                 try:
-                    self.resync = Resync(wait, self.store.stored_count())
+                    carry = self.config.carry  # a newcomer's records start later in the chain
+                    base = 0 if carry is None else carry.records
+                    self.resync = Resync(wait, base + self.store.stored_count())
                 except (TranscriptError, OSError) as exc:
                     self._cannot_resume(exc)
             backoff = 0.2
@@ -294,12 +308,12 @@ class SeatNode(JoinHandshake, CatchUp, SeatMessages):
             if self.link is not None and (self.ask_now or now - self.last_progress >= self.quiet):
                 # Nothing changed: announce, then less and less often while nothing is
                 # missing (an idle table is quiet); at once again when a seat is ahead of us.
-                behind = any(c > len(machine.records) for c in self.peer_counts.values())
+                behind = any(c > machine.chain_count for c in self.peer_counts.values())
                 self.ask_now = False
                 self.last_progress = now
                 self._announce(ask=behind or machine.held)
                 self.quiet = self.opt.stall if behind else min(self.quiet * 2, self.opt.quiet_every)
-            if machine.over:
+            if machine.over and not self.segment_pending(machine, now):
                 self._linger(now)
 
     # ---------------------------------------------------------------- starting and resuming
@@ -382,6 +396,9 @@ class SeatNode(JoinHandshake, CatchUp, SeatMessages):
     def _after(self, events: list[TableEvent]) -> None:
         machine = self.machine
         assert machine is not None
+        for event in list(events):
+            if isinstance(event, SeatsChanging):
+                events = events + self._seats_changing(machine, event)
         for hand, data in machine.take_secrets():
             self.store.save_secret(hand, data)
         for event in events:
@@ -430,6 +447,21 @@ class SeatNode(JoinHandshake, CatchUp, SeatMessages):
         if isinstance(event, HandStarted):
             self.say(f"hand {event.hand} starts; dealer {self.name_of(event.dealer)}")
             self.emit(ev="hand", hand=event.hand)
+            self._wish_at_hand(event.hand)
+        elif isinstance(event, SeatsChanging):
+            asked = ", ".join(f"{self.name_of(s)}: {c}" for s, c in event.changes)
+            silent = "" if event.silent is None else f"; {self.name_of(event.silent)} was silent"
+            self.say(f"seats change after hand {event.hand} ({asked or 'nobody asked'}{silent})")
+            self.emit(ev="change", hand=event.hand)
+        elif isinstance(event, SegmentStarted):
+            config = event.config
+            assert isinstance(config, TableConfig)
+            names = ", ".join(s.name for s in config.seats)
+            if event.seated:
+                self.change_since, self.next_host_missed = None, False
+                self.say(f"the table goes on with {config.players} seats: {names}")
+            else:
+                self.say(f"the table goes on without us: {names}")
         elif isinstance(event, CardsDealt):
             self.emit(ev="dealt", hand=machine.hand)
         elif isinstance(event, HandEnded):
@@ -490,14 +522,16 @@ class SeatNode(JoinHandshake, CatchUp, SeatMessages):
             self.wake.set()
         elif now - self.last_progress >= 0.3:
             self.last_progress = now
-            self._have(len(machine.records), True)
+            self._have(machine.chain_count, True)
 
     def _peers_caught_up(self) -> bool:
         """Every other seat has told us it holds at least our records."""
         assert self.machine is not None and self.config is not None
-        n = len(self.machine.records)
+        n = self.machine.chain_count
         return all(
-            self.peer_counts.get(s.key, -1) >= n for s in self.config.seats if s.key != self.key
+            self.peer_counts.get(s.key, -1) >= n
+            for s in self.machine.config.seats
+            if s.key != self.key
         )
 
     def _finish(self, machine: TableMachine) -> None:
@@ -531,11 +565,17 @@ class SeatNode(JoinHandshake, CatchUp, SeatMessages):
         # would open every hidden card of the game); the game goes into the history.
         self.store.delete_secrets()
         outcome = machine.engine.outcome
-        self.store.record_game(
-            tuple(s.name for s in self.config.seats),
-            _result_text(outcome, self.config) if outcome is not None else "unfinished",
-            verified and not blamed,
-        )
+        seating = machine.config  # the last segment's seats: the outcome numbers them
+        if outcome is not None:
+            text = _result_text(outcome, seating)
+        elif machine.seat_change is not None and machine.seat is not None:
+            ledger = machine.engine.seat_ledger(machine.seat)
+            text = f"left after hand {machine.hand}: " + ", ".join(
+                f"{k} {v}" for k, v in sorted(ledger.items())
+            )
+        else:
+            text = "unfinished"
+        self.store.record_game(tuple(s.name for s in seating.seats), text, verified and not blamed)
         sent = self.sent_bytes + (self.link.sent_bytes if self.link is not None else 0)
         self.emit(ev="over", records=len(machine.records), hands=machine.hand, sent=sent)
 

@@ -18,6 +18,7 @@ from dealerless.protocol.rules.base import ConfigError
 
 MAX_SEGMENTS = 1_000_000
 MAX_HANDS = 10_000_000
+MAX_RECORDS = 10**12
 MAX_AWAY = 64  # seats sitting out that a table remembers
 MAX_LEFT = 8  # seats that stand up at one change (at most the whole table)
 MAX_CHIPS = 10**12
@@ -76,6 +77,7 @@ class Carry:
     previous: bytes  # the last head of the segment before
     segment: int  # 1 for the first change; the first segment has no carry
     hands: int  # hands played before this segment
+    records: int  # where this segment's first record stands in the whole table's chain
     ledgers: tuple[Ledger, ...]  # one per seat of this segment, in seat order
     table: Ledger  # what stays with the table (a pot)
     away: tuple[Departed, ...]  # sitting out, in the order they sat out
@@ -86,6 +88,8 @@ class Carry:
             raise ConfigError("carry.previous must be a 32-byte head")
         if not 1 <= self.segment <= MAX_SEGMENTS or not 0 <= self.hands <= MAX_HANDS:
             raise ConfigError("carry.segment or carry.hands is out of range")
+        if not 1 <= self.records <= MAX_RECORDS:
+            raise ConfigError("carry.records is out of range")
         if len(self.away) > MAX_AWAY or len(self.left) > MAX_LEFT:
             raise ConfigError(
                 f"carry: at most {MAX_AWAY} seats away and {MAX_LEFT} standing up at once"
@@ -96,6 +100,7 @@ class Carry:
             "previous": self.previous,
             "segment": self.segment,
             "hands": self.hands,
+            "records": self.records,
             "ledgers": [ledger_wire(x) for x in self.ledgers],
             "table": ledger_wire(self.table),
             "away": [d.to_wire() for d in self.away],
@@ -104,13 +109,14 @@ class Carry:
 
     @staticmethod
     def from_wire(data: object) -> Carry:
-        fields = {"previous", "segment", "hands", "ledgers", "table", "away", "left"}
+        fields = {"previous", "segment", "hands", "records", "ledgers", "table", "away", "left"}
         if not isinstance(data, Mapping) or set(data) != fields:
             raise ConfigError(f"carry needs exactly the fields {sorted(fields)}")
         previous, segment, hands = data["previous"], data["segment"], data["hands"]
+        records = data["records"]
         if not isinstance(previous, bytes):
             raise ConfigError("carry.previous must be bytes")
-        for name, value in (("segment", segment), ("hands", hands)):
+        for name, value in (("segment", segment), ("hands", hands), ("records", records)):
             if not isinstance(value, int) or isinstance(value, bool):
                 raise ConfigError(f"carry.{name} must be an integer")
         lists = {}
@@ -123,6 +129,7 @@ class Carry:
             previous,
             segment,
             hands,
+            records,
             tuple(
                 _ledger_from_wire(x, f"carry.ledgers[{i}]") for i, x in enumerate(lists["ledgers"])
             ),

@@ -110,6 +110,7 @@ class TableMachine(HandCycle, RoundFrames, Moves, SegmentSwitch):
         self.now = now
         self.held = False  # see resume(hold=True)
         self.segments: list[TableConfig] = [config]  # the configuration of every segment
+        self.left_table = False  # the table went on after a seat change without us
         self._enter(config, now)
 
     def _enter(self, config: TableConfig, now: float) -> None:
@@ -142,6 +143,7 @@ class TableMachine(HandCycle, RoundFrames, Moves, SegmentSwitch):
         self._dealer_due = True
         self.deck: HandDeck | None = None
         self.secret: PlayerSecret | None = None
+        self.earlier_heads = frozenset(self.history)  # of the segments before this one
         self.history.add(self.head)
         # Heads of the current hand with the number of hand frames up to each (for rollback).
         self.hand_heads: list[tuple[bytes, int]] = []
@@ -478,6 +480,8 @@ class TableMachine(HandCycle, RoundFrames, Moves, SegmentSwitch):
             self._violation(
                 blamed, f"undecodable message: {exc}", (frame,), vote=blamed is not None
             )
+            return
+        if self._not_for_this_segment(message):
             return
         culprit = self._author_seat(message)
         if culprit is None:

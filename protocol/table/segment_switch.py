@@ -44,6 +44,12 @@ class SegmentSwitch:
     events: list[TableEvent]
     segments: list[TableConfig]
     seat_change: SeatsChanging | None
+    earlier_heads: frozenset[bytes]
+    first_hand: int
+    left_table: bool
+
+    def _receive(self, frame: bytes, *, again: bool = False) -> None:
+        raise NotImplementedError
 
     def _enter(self, config: TableConfig, now: float) -> None:
         raise NotImplementedError
@@ -54,6 +60,18 @@ class SegmentSwitch:
     @property
     def over(self) -> bool:
         raise NotImplementedError
+
+    @property
+    def chain_base(self) -> int:
+        """Where our first record stands in the whole table's chain (a newcomer's file starts
+        with the segment it joined): every seat counts records the same way (catch-up)."""
+        carry = self.segments[0].carry
+        return 0 if carry is None else carry.records
+
+    @property
+    def chain_count(self) -> int:
+        """How many records of the table's chain we hold, counted from its very start."""
+        return self.chain_base + len(self.records)
 
     def seat_plan(self) -> SeatPlan:
         """Who stays, sits out and stands up now that the segment ended (SegmentError if not)."""
@@ -97,12 +115,38 @@ class SegmentSwitch:
             return
         self._switch(config, message.frame)
 
+    def _not_for_this_segment(self, message: SignedMessage) -> bool:
+        """Frames of another segment than ours are nobody's violation: late copies from an
+        earlier segment (seats are numbered anew at every change), from before a newcomer sat
+        down, or frames of the next segment that reach us before its configuration does (kept
+        for it). Dropped, or kept, without a word."""
+        if message.prev in self.history and message.prev not in self.earlier_heads:
+            return False  # built on a head of this segment: judged as usual
+        if message.prev in self.earlier_heads:
+            return True
+        if self.seat_change is not None:  # ended here: the next segment's frames come early
+            if not self.left_table:
+                dropped = self.future.add(message, (self.hand, self.seq))
+                if dropped is not None:
+                    self.seen.discard(dropped)
+            return True
+        # Before this segment's first hand only its configuration round and votes exist.
+        first = self.first_hand - 1
+        early_kinds = ("config-sign", "timeout-vote", "abort-vote", "chat")
+        return message.hand < first or (message.hand == first and message.kind not in early_kinds)
+
     def _switch(self, config: TableConfig, frame: bytes) -> None:
+        seated = self.key is None or config.seat_of(self.key.peer_id.raw) is not None
+        self.events.append(SegmentStarted(config, seated))
+        if not seated:
+            # We stood up or sit out: the table goes on without us. Our transcript ends with
+            # the hands we were part of (the audit calls it complete), this machine stays over.
+            self.left_table = True
+            return
         self.records.append(frame)
         self._new_records.append(frame)
         self.segments.append(config)
-        seated = self.key is None or config.seat_of(self.key.peer_id.raw) is not None
-        self.events.append(SegmentStarted(config, seated))
-        if seated:
-            self._enter(config, self.now)
-        # else: we stood up or sit out; the table goes on without us and this machine stays over
+        early = [f for f in self.future.frames() if f != frame]
+        self._enter(config, self.now)
+        for waiting in early:  # the next segment's frames that came before its configuration
+            self._receive(waiting, again=True)

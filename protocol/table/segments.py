@@ -60,6 +60,7 @@ class SeatPlan:
     config: TableConfig  # the segment that ended
     head: bytes  # its last head
     hands: int  # hands played so far
+    records: int  # where the next segment's first record stands in the table's chain
     stays: tuple[int, ...]  # its seats that play on, in seat order
     away: tuple[Departed, ...]  # sitting out: those still away from before, then the new ones
     left: tuple[Departed, ...]  # standing up at this change, with their ledgers
@@ -94,6 +95,7 @@ class SeatPlan:
             config,
             machine.head,
             machine.hand,
+            machine.chain_count + 1,  # after our records, the next-config itself
             tuple(stays),
             (*before, *away_now),
             tuple(left),
@@ -141,6 +143,7 @@ class SeatPlan:
             self.head,
             self.segment,
             self.hands,
+            self.records,
             tuple(ledgers),
             self.table,
             tuple(away.values()),
@@ -180,7 +183,7 @@ class SeatPlan:
             raise SegmentError(f"the next configuration is not allowed: {exc}") from None
         mine = expected.carry
         assert mine is not None
-        for name in ("previous", "segment", "hands", "ledgers", "table", "away", "left"):
+        for name in ("previous", "segment", "hands", "records", "ledgers", "table", "away", "left"):
             if getattr(carry, name) != getattr(mine, name):
                 raise SegmentError(f"carry.{name} does not follow from the segment that ended")
         if config.to_wire() != expected.to_wire():

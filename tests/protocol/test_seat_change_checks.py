@@ -117,6 +117,7 @@ TAMPERED = {
     "previous head": (_set("carry.previous", b"\x02" * 32), "carry.previous"),
     "segment": (_set("carry.segment", 5), "carry.segment"),
     "hands": (_set("carry.hands", 0), "carry.hands"),
+    "chain position": (_set("carry.records", 1), "carry.records"),
     "a stayer's chips": (_set("carry.ledgers.0.stack", 99), "carry.ledgers"),
     "a stayer's buy-ins": (_set("carry.ledgers.1.bought_in", 0), "carry.ledgers"),
     "table ledger": (_set("carry.table", {"pot": 3}), "carry.table"),

@@ -1,0 +1,187 @@
+"""Seats that change between hands, as a seat's node sees them (spec/node.md §9).
+
+* Our player asks to stand up or sit out (``NodeOptions.change_after``, or a driver through
+  :meth:`SeatChanges.want_change`): the request rides in our next signed hand result.
+* A newcomer with the invite says hello to a running table: the host keeps it waiting (bounded)
+  and asks to re-form the table at the end of the hand.
+* When a segment ends: the next host starts the next one with the newcomers and sends each of
+  them the signed configuration; a seat that stays waits (bounded) for the next host's
+  ``next-config``, which its machine checks; a seat that stood up or sits out finishes.
+
+A mixin of :class:`~dealerless.node.seat.SeatNode`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from dealerless.node.drivers import NodeOptions
+from dealerless.node.identity import Identity, format_fingerprint
+from dealerless.node.store import TableStore
+from dealerless.protocol.rules.base import ConfigError
+from dealerless.protocol.table import SeatInfo, TableConfig, TableMachine
+from dealerless.protocol.table.events import LocalProtocolError, SeatsChanging, TableEvent
+from dealerless.protocol.table.segments import Newcomer, SegmentError
+
+CONFIG_LABEL = b"dealerless/node/config"
+MAX_WAITING = 8  # newcomers a host keeps waiting for the next hand boundary
+NEXT_HOST_WAIT = 3  # step timeouts a seat that stays waits for the next host's configuration
+
+
+class SeatChanges:
+    # State and helpers of the seat node.
+    identity: Identity
+    store: TableStore
+    opt: NodeOptions
+    key: bytes
+    is_host: bool
+    config: TableConfig | None
+    machine: TableMachine | None
+    say: Callable[[str], None]
+    # Of the seat node and the join handshake (annotations only: the mixins come before us).
+    now: Callable[[], float]
+    queue_signed: Callable[..., None]
+    refuse: Callable[[bytes, str], None]
+    _admit: Callable[[], None]
+
+    def _init_seat_changes(self) -> None:
+        self.waiting: dict[bytes, tuple[str, int]] = {}  # host: newcomer key -> name, buy-in
+        self.segment_sigs: dict[bytes, bytes] = {}  # config digest -> our host signature
+        self.change_since: float | None = None  # when our segment ended for a seat change
+        self.next_host_missed = False
+
+    # ---------------------------------------------------------------- our own player
+    def want_change(self, change: str) -> None:
+        """Stand up (``stand``) or sit out (``sit-out``) after this hand."""
+        machine = self.machine
+        if machine is None:
+            raise LocalProtocolError("the table has not started")
+        machine.want_change(change)
+        self.say(f"we asked to {change.replace('-', ' ')} after this hand")
+
+    def _wish_at_hand(self, hand: int) -> None:
+        wish = self.opt.change_after
+        machine = self.machine
+        if wish is None or machine is None or machine.change_wanted is not None:
+            return
+        change, after = wish
+        if hand >= after:
+            try:
+                self.want_change(change)
+            except LocalProtocolError as exc:
+                self.say(f"cannot {change} here: {exc}")
+
+    # ---------------------------------------------------------------- newcomers (host)
+    def newcomer_hello(self, sender: bytes, name: str, payload: dict[str, Any]) -> None:
+        """Host: a hello with a valid invite proof from a key with no seat at the running
+        table. In a hand-by-hand game it waits for the end of the hand; else it is refused."""
+        machine = self.machine
+        if machine is None or machine.over or not machine.engine.seat_changes:
+            self.refuse(sender, "the table is full")
+            return
+        if sender not in self.waiting:
+            if len(self.waiting) >= MAX_WAITING:
+                self.refuse(sender, "the table is full and enough players wait for a seat")
+                return
+            buy_in = payload.get("buy_in")
+            if not isinstance(buy_in, int) or isinstance(buy_in, bool):
+                buy_in = self._default_buy_in(machine)
+            try:
+                machine.engine.newcomer_ledger(buy_in)
+            except ConfigError as exc:
+                self.refuse(sender, f"buy-in refused: {exc}")
+                return
+            self.waiting[sender] = (name, buy_in)
+            self.say(
+                f"{name!r} [{format_fingerprint(sender)}] waits to sit down with {buy_in} "
+                "after this hand"
+            )
+            try:
+                machine.want_change("reseat")
+            except LocalProtocolError as exc:
+                self.say(f"cannot re-form the table: {exc}")
+        self._admit()
+        names = [s.name for s in machine.config.seats]
+        keys = [s.key for s in machine.config.seats]
+        self.queue_signed({"t": "lobby", "names": names, "keys": keys, "need": 0}, to=sender)
+
+    @staticmethod
+    def _default_buy_in(machine: TableMachine) -> int:
+        options = machine.config.game.options
+        for name in ("max_buy_in", "starting_chips"):
+            value = options.get(name)
+            if isinstance(value, int):
+                try:
+                    machine.engine.newcomer_ledger(value)
+                    return value
+                except ConfigError:
+                    continue
+        return 0
+
+    def segment_config(self, key: bytes) -> tuple[TableConfig, bytes] | None:
+        """Host: the configuration of the running segment and our signature on it, for a
+        newcomer seated there (None if it has no seat there)."""
+        machine = self.machine
+        if machine is None or machine.config.seat_of(key) is None:
+            return None
+        sig = self.segment_sigs.get(machine.config.digest())
+        return None if sig is None else (machine.config, sig)
+
+    # ---------------------------------------------------------------- the end of a segment
+    def _seats_changing(self, machine: TableMachine, event: SeatsChanging) -> list[TableEvent]:
+        """After a segment ended for a seat change; returns the events of the next segment if
+        we started it."""
+        self.change_since = self.now()
+        plan = machine.seat_plan()
+        staying = {machine.config.seats[s].key for s in plan.stays}
+        if self.key not in staying:
+            return []
+        if plan.host != self.key:
+            self.say(f"seats change after hand {event.hand}: waiting for the next host")
+            return []
+        joining = [
+            Newcomer(SeatInfo(name, key), buy_in)
+            for key, (name, buy_in) in self.waiting.items()
+            if plan.reseat
+        ]
+        try:
+            config = machine.next_segment(joining)
+        except LocalProtocolError as exc:
+            self.say(f"the newcomers cannot sit down ({exc}); the table goes on without them")
+            try:
+                config = machine.next_segment()
+            except LocalProtocolError as again:
+                self.say(f"the table cannot go on: {again}")
+                return []
+        self.waiting = {k: v for k, v in self.waiting.items() if config.seat_of(k) is None}
+        signature = self.identity.sign(CONFIG_LABEL + config.digest())
+        self.segment_sigs = {config.digest(): signature}
+        self._admit()
+        payload = {"t": "config", "config": config.to_wire(), "sig": signature}
+        for seat in joining:
+            if config.seat_of(seat.seat.key) is not None:
+                self.queue_signed(payload, to=seat.seat.key)
+        return machine.take_events()
+
+    def segment_pending(self, machine: TableMachine, now: float) -> bool:
+        """The segment ended for a seat change and we stay: wait (bounded) for the next
+        host's configuration instead of finishing."""
+        if machine.seat_change is None or not machine.over:
+            return False
+        try:
+            plan = machine.seat_plan()
+        except SegmentError:
+            return False
+        staying = {machine.config.seats[s].key for s in plan.stays}
+        if self.key not in staying or plan.host is None:
+            return False
+        if self.change_since is None:
+            self.change_since = now
+        if now - self.change_since < NEXT_HOST_WAIT * machine.timeout:
+            return True
+        if not self.next_host_missed:
+            self.next_host_missed = True
+            waited = now - self.change_since
+            self.say(f"the next host sent no configuration in {waited:.0f} s: the table ends here")
+        return False

@@ -1,0 +1,90 @@
+"""Club play over real node processes and a real Nostr relay (spec/protocol.md §9): seats come
+and go between hands, a newcomer sits down at a running table, the host stands up or is killed
+for good and the table plays on. Every seat's transcript of the hands it was part of agrees,
+`dealerless audit` accepts each, and chips are conserved across every change (cash mode)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from node_cluster import Cluster, cluster, wait_for  # noqa: F401 - the fixture
+from nostr_cluster import host_on_nostr
+from nostr_relay_process import RelayProcess
+
+from dealerless.protocol.table import TableMachine
+from dealerless.protocol.table.audit import audit_records
+
+Start = Callable[..., RelayProcess]
+CASH = ("mode=cash", "max_buy_in=10")
+
+
+def join(cluster: Cluster, seat: int, *extra: str) -> None:  # noqa: F811
+    cluster.homes += [cluster.root / f"seat{s}" for s in range(len(cluster.homes), seat + 1)]
+    args = ["join", "-", "--min-step-timeout", "0", "--home", str(cluster.homes[seat])]
+    args += ["--bot", "--name", f"seat{seat}", "--linger", "5", *extra]
+    cluster.spawn(f"seat{seat}", args, stdin=cluster.invite_code.encode() + b"\n")
+
+
+def said(cluster: Cluster, seat: int, text: str) -> bool:  # noqa: F811
+    path = cluster.root / f"seat{seat}.log"
+    return path.exists() and text in path.read_text(errors="replace")
+
+
+def replayed(cluster: Cluster, seat: int) -> TableMachine:  # noqa: F811
+    config, records = cluster.transcript(seat)
+    report = audit_records(config, records)
+    assert report.ok and report.complete, (seat, report.failure)
+    return TableMachine.resume(config, None, records)
+
+
+def cash_balance(machine: TableMachine) -> int:
+    """stack - bought_in over every seat at the table, away or stood up: 0 when conserved."""
+    engine = machine.engine
+    total = sum(
+        engine.seat_ledger(s)["stack"] - engine.seat_ledger(s)["bought_in"]
+        for s in range(machine.players)
+    )
+    for config in machine.segments[1:]:
+        assert config.carry is not None
+        total += sum(
+            dict(d.ledger)["stack"] - dict(d.ledger)["bought_in"] for d in config.carry.left
+        )
+    carry = machine.config.carry
+    if carry is not None:
+        total += sum(dict(d.ledger)["stack"] - dict(d.ledger)["bought_in"] for d in carry.away)
+    return total
+
+
+def test_seats_come_and_go_and_the_host_stands_up(cluster: Cluster, nostr_relays: Start) -> None:  # noqa: F811
+    relay = nostr_relays()
+    host_on_nostr(
+        cluster,
+        "limit-tuppen",
+        3,
+        [relay.url],
+        rules=(*CASH, "hands=5"),
+        extra=("--stand-after-hand", "3", "--step-timeout", "20"),
+        linger=5,
+    )
+    join(cluster, 1, "--stand-after-hand", "2")
+    join(cluster, 2)
+    procs = list(cluster.procs.values())
+    wait_for(lambda: said(cluster, 0, "hand 1 starts"), 120, "hand 1", procs)
+    join(cluster, 3, "--buy-in", "6")
+    codes = cluster.wait([f"seat{s}" for s in range(4)], 400)
+    assert all(code == 0 for code in codes.values()), f"{codes}\n{cluster.tail()}"
+    final = {s: replayed(cluster, s) for s in range(4)}
+    # seat 2 was there from the start to the end; seat 3 from hand 2 on
+    whole = final[2]
+    assert whole.engine.outcome is not None and whole.hand == 5
+    # + seat3 (after hand 1 or 2, as its hello comes), - seat1 after 2, - the host after 3
+    assert len(whole.segments) in (3, 4)
+    assert [s.name for s in whole.config.seats] == ["seat2", "seat3"]
+    assert cash_balance(whole) == 0
+    _, full = cluster.transcript(2)
+    for seat in (0, 1):  # those who stood up hold a prefix of the table's chain
+        _, records = cluster.transcript(seat)
+        assert records == full[: len(records)] and final[seat].seat_change is not None
+    _, joined = cluster.transcript(3)
+    assert joined == full[-len(joined) :]  # the newcomer's file starts with its segment
+    assert "verified" in cluster.audit_cli(2)
