@@ -63,9 +63,11 @@ class SeatChanges:
     def _wish_at_hand(self, hand: int) -> None:
         wish = self.opt.change_after
         machine = self.machine
-        if wish is None or machine is None or machine.change_wanted is not None:
+        if wish is None or machine is None or machine.change_wanted == wish[0]:
             return
         change, after = wish
+        if machine.change_wanted == "reseat":
+            return  # newcomers wait for their seats: they sit down first, we leave a hand later
         if hand >= after:
             try:
                 self.want_change(change)
@@ -79,6 +81,11 @@ class SeatChanges:
         machine = self.machine
         if machine is None or machine.over or not machine.engine.seat_changes:
             self.refuse(sender, "the table is full")
+            return
+        if machine.change_wanted in ("stand", "sit-out") and sender not in self.waiting:
+            # Newcomers sit down through the invite's host; after it left nobody can admit
+            # them (spec/node.md §9).
+            self.refuse(sender, "the host leaves the table after this hand: no newcomers now")
             return
         if sender not in self.waiting:
             if len(self.waiting) >= MAX_WAITING:

@@ -88,3 +88,78 @@ def test_seats_come_and_go_and_the_host_stands_up(cluster: Cluster, nostr_relays
     _, joined = cluster.transcript(3)
     assert joined == full[-len(joined) :]  # the newcomer's file starts with its segment
     assert "verified" in cluster.audit_cli(2)
+
+
+def test_the_host_killed_for_good_and_the_others_play_on(
+    cluster: Cluster,  # noqa: F811
+    nostr_relays: Start,
+) -> None:
+    """SIGKILL of the host during hand 2: it is silent there, the others time it out (no
+    cheat), it sits out with its chips, the next seat is host and the table plays on."""
+    relay = nostr_relays()
+    host_on_nostr(
+        cluster,
+        "limit-tuppen",
+        3,
+        [relay.url],
+        rules=(*CASH, "hands=4"),
+        extra=("--step-timeout", "3"),
+        linger=5,
+    )
+    join(cluster, 1)
+    join(cluster, 2)
+    procs = list(cluster.procs.values())
+    wait_for(lambda: said(cluster, 1, "hand 2 starts"), 120, "hand 2", procs)
+    cluster.kill("seat0")
+    codes = cluster.wait(["seat1", "seat2"], 300)
+    assert all(code == 0 for code in codes.values()), f"{codes}\n{cluster.tail()}"
+    cluster.check_identical([1, 2])
+    final = replayed(cluster, 1)
+    assert final.engine.outcome is not None and final.hand == 4
+    assert [s.name for s in final.config.seats] == ["seat1", "seat2"]
+    carry = final.config.carry
+    assert carry is not None and [d.name for d in carry.away] == ["seat0"]  # sat out, not out
+    assert cash_balance(final) == 0
+    assert said(cluster, 1, "was silent") and not said(cluster, 1, "caught cheating")
+    report = audit_records(*cluster.transcript(1))
+    assert not report.caught and any(h.silent is not None for h in report.hands)
+
+
+def test_a_club_evening_of_ten_hands(cluster: Cluster, nostr_relays: Start) -> None:  # noqa: F811
+    """The issue's evening: 3 players start, a 4th sits down after hand 2, one stands up
+    after hand 4, a 5th sits down, the host stands up after hand 6, the others play to 10."""
+    relay = nostr_relays()
+    host_on_nostr(
+        cluster,
+        "limit-tuppen",
+        3,
+        [relay.url],
+        rules=(*CASH, "hands=10"),
+        extra=("--stand-after-hand", "6", "--step-timeout", "20"),
+        linger=5,
+    )
+    join(cluster, 1, "--stand-after-hand", "4")
+    join(cluster, 2)
+    procs = list(cluster.procs.values())
+    wait_for(lambda: said(cluster, 0, "hand 2 starts"), 120, "hand 2", procs)
+    join(cluster, 3, "--buy-in", "8")  # seated after hand 2 (or 3, as its hello comes)
+    wait_for(lambda: said(cluster, 0, "hand 4 starts"), 240, "hand 4", procs)
+    join(cluster, 4)  # seated after hand 4 (or 5): before the host leaves
+    codes = cluster.wait([f"seat{s}" for s in range(5)], 600)
+    assert all(code == 0 for code in codes.values()), f"{codes}\n{cluster.tail()}"
+    final = {s: replayed(cluster, s) for s in range(5)}
+    whole = final[2]  # there from the first hand to the last
+    assert whole.engine.outcome is not None and whole.hand == 10
+    assert [s.name for s in whole.config.seats] == ["seat2", "seat3", "seat4"]
+    assert cash_balance(whole) == 0
+    _, full = cluster.transcript(2)
+    for seat in range(5):
+        # every seat's transcript is the part of the table's chain it was there for
+        _, records = cluster.transcript(seat)
+        start = final[seat].chain_base
+        assert records == full[start : start + len(records)], seat
+    assert final[0].seat_change is not None and final[1].seat_change is not None
+    assert final[0].hand == 6 and final[1].hand == 4
+    for seat in (2, 3, 4):
+        assert final[seat].engine.outcome == whole.engine.outcome
+    assert "verified" in cluster.audit_cli(3)
