@@ -150,6 +150,7 @@ async def _run_node(
 
     async with trio.open_nursery() as nursery:
         direct: tuple[str, Connector] | None = None
+        local_hub: Hub | None = None
         if host and not meta.relay and meta.direct:
             local_hub = hub or Hub(say=say, owner=key)
             try:
@@ -165,6 +166,7 @@ async def _run_node(
                 meta.address = advertised_address(meta.listen_host)
 
             async def local() -> tuple[Link, dict[str, Any]]:
+                assert local_hub is not None
                 return await open_local(local_hub, key, attach)
 
             direct = (f"direct {meta.address}:{meta.port}", local)
@@ -222,8 +224,32 @@ async def _run_node(
             options=options,
         )
         code = await node.run()
+        if local_hub is not None and node.machine is not None and node.machine.left_table:
+            # We stood up or sit out, the table plays on, and its direct links run through
+            # our hub: keep passing the others' messages until they have all gone.
+            say(
+                "we left the table; this process keeps passing the others' messages (direct "
+                "links) until they have all finished; Ctrl-C ends it for them too"
+            )
+            await _serve_until_empty(local_hub, table_id, key)
         nursery.cancel_scope.cancel()
     return code
+
+
+async def _serve_until_empty(hub: Hub, table_id: bytes, ours: bytes, quiet: float = 5.0) -> None:
+    """Until no other seat has been connected to the table for ``quiet`` seconds."""
+    empty_since: float | None = None
+    while True:
+        await trio.sleep(0.5)
+        table = hub.tables.get(table_id)
+        others = [] if table is None else [k for k in table.members if k != ours]
+        now = trio.current_time()
+        if others:
+            empty_since = None
+        elif empty_since is None:
+            empty_since = now
+        elif now - empty_since >= quiet:
+            return
 
 
 def _remote_connector(

@@ -265,6 +265,8 @@ class Hub:
             self._error(member, "admit needs a list of keys")
             return
         table.admitted = {table.host, *keys[: self.limits.max_members]}
+        # Seats change between hands (newcomers): the host's list is the table's size now.
+        table.seats = max(table.seats, min(len(table.admitted), self.limits.max_members))
         for key in list(table.members):
             if key not in table.admitted:  # left the lobby: back to waiting
                 left = table.members.pop(key)

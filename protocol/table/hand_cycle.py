@@ -283,7 +283,15 @@ class HandCycle:
         silence = effect == "timeout"
         if silence:
             self.events.append(SeatSilent(culprit, str(self.phase), self.hand))
-        if self.phase is Phase.CONFIG:
+        if self.phase is Phase.CONFIG and self.config.carry is not None:
+            # A later segment that a seat did not sign (a newcomer gone, or one that signed
+            # something else): the table does not end for it. That seat sits out (silence) or
+            # stands up (a proven violation) and the others re-form without it.
+            self.phase = Phase.OVER
+            changes = () if silence else ((culprit, "stand"),)
+            self.seat_change = SeatsChanging(self.hand, changes, culprit if silence else None)
+            self.events.append(self.seat_change)
+        elif self.phase is Phase.CONFIG:
             self.phase = Phase.OVER
             self.events.append(
                 TableNotStarted(

@@ -92,6 +92,7 @@ class Cluster:
         relay: int | None = None,
         step_timeout: float = 60.0,
         linger: float = 10.0,
+        extra: tuple[str, ...] = (),
     ) -> None:
         home = self.root / "seat0"
         self.homes = [home] + [self.root / f"seat{i}" for i in range(1, seats)]
@@ -113,6 +114,7 @@ class Cluster:
             str(step_timeout),
             "--linger",
             str(linger),
+            *extra,
         ]
         for rule in rules:
             args += ["--rule", rule]

@@ -47,7 +47,7 @@ def next_segment(
     config = host.next_segment(joining, [key for key, _ in returning])
     frames = host.take_outgoing()
     for seat, machine in enumerate(sim.machines):
-        if seat != host_seat:
+        if seat != host_seat and (seat in plan.stays or machine.seat_change is not None):
             started = [e for e in machine.receive(frames[0], 0.0) if isinstance(e, SegmentStarted)]
             assert started and started[0].config == config
             assert started[0].seated == (seat in plan.stays)

@@ -95,3 +95,31 @@ def test_a_game_with_fixed_seats_refuses_a_seat_change() -> None:
         sim.machines[0].want_change("stand")
     with pytest.raises(LocalProtocolError, match="no seat change"):
         sim.machines[0].want_change("leave")
+
+
+def test_a_newcomer_that_never_signs_sits_out_and_the_table_re_forms_without_it() -> None:
+    rng = random.Random(9)
+    sim = start(make_config("limit-tuppen", 3, CASH), rng)
+    play_segment(sim, rng, {0: "reseat"})
+    second = next_segment(sim, rng, newcomers=[("ghost", 5)])
+    ghost = second.table.players - 1
+    second.bus.allow = lambda sender, to, frame: sender != ghost  # its frames never arrive
+    for _ in range(4):  # deadlines pass: the others vote the silent newcomer out
+        second.clock += 61.0
+        for seat, machine in enumerate(second.machines):
+            if seat != ghost:
+                second.events[seat].extend(machine.tick(second.clock))
+                second.flush(seat)
+        second.deliver_all()
+    host = second.machines[0]
+    assert host.seat_change is not None and host.seat_change.silent == ghost
+    assert host.hand == 1  # no hand was played in the segment that never started
+    plan = host.seat_plan()
+    assert [d.name for d in plan.away] == ["ghost"]  # it keeps its buy-in for a later seat
+    assert dict(plan.away[0].ledger) == {"stack": 5, "bought_in": 5, "net": 0}
+    third = next_segment(second, rng)
+    assert [s.name for s in third.table.seats] == [s.name for s in sim.table.seats]
+    play_segment(third, rng, {})
+    report = audit_records(sim.table, list(sim.machines[0].records))
+    assert report.ok and report.complete, report.failure
+    assert not report.caught and len(report.segments) == 2
