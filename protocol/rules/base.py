@@ -454,6 +454,11 @@ class Engine(ABC):
         """Start from the ledgers a seat change carried over, ``hands_before`` hands in."""
         raise ConfigError(f"{self.game} keeps its seats for the whole game")
 
+    def ledger_score(self, ledger: Mapping[str, int]) -> int:
+        """The score (as :meth:`scores` counts it) of a seat with this ledger: also of a seat
+        that stood up or sits out, for results and ratings."""
+        raise ConfigError(f"{self.game} keeps its seats for the whole game")
+
     # -- what a viewer sees --
     @abstractmethod
     def hand(self, seat: int) -> tuple[HandSlot, ...]:

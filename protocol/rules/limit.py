@@ -477,6 +477,14 @@ class LimitEngine(ExchangeFlow, Engine):
         self.bank.load(seats)
         self.hand_number = hands_before
 
+    def ledger_score(self, ledger: Mapping[str, int]) -> int:
+        mode = self.bank.mode
+        if mode == "play-money":
+            return ledger["net"]
+        if mode == "cash":
+            return ledger["stack"] - ledger["bought_in"]
+        return ledger["stack"]
+
     # ---- what a viewer sees -------------------------------------------------------------------
     def hand(self, seat: int) -> tuple[HandSlot, ...]:
         return tuple(self.hands.slots[seat])

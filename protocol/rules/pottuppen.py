@@ -171,6 +171,9 @@ class PottuppenEngine(Engine):
         self.balances_at_start = self.balances
         self.hand_number = hands_before
 
+    def ledger_score(self, ledger: Mapping[str, int]) -> int:
+        return ledger["balance"]
+
     # -- hands ----------------------------------------------------------------------------------
     @property
     def hand_running(self) -> bool:

@@ -123,3 +123,16 @@ def test_a_newcomer_that_never_signs_sits_out_and_the_table_re_forms_without_it(
     report = audit_records(sim.table, list(sim.machines[0].records))
     assert report.ok and report.complete, report.failure
     assert not report.caught and len(report.segments) == 2
+
+
+def test_a_seats_score_follows_from_its_ledger_in_every_mode() -> None:
+    from dealerless.protocol.rules.registry import new_engine
+
+    for mode in ("cash", "play-money", "tournament"):
+        engine = new_engine(make_config("limit-tuppen", 3, {"mode": mode}), 0)
+        engine.start_hand()
+        for seat in range(3):
+            assert engine.ledger_score(engine.seat_ledger(seat)) == engine.scores()[seat]
+    engine = new_engine(make_config("pottuppen", 3, {}), 0)
+    engine.start_hand()
+    assert [engine.ledger_score(engine.seat_ledger(s)) for s in range(3)] == list(engine.scores())
