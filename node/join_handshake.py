@@ -21,6 +21,8 @@ from dealerless.protocol.table import SeatInfo, TableConfig
 CONFIG_LABEL = b"dealerless/node/config"
 REFUSALS_KEPT = 256  # strangers we remember refusing (so a flood of hellos costs one answer)
 REFUSE_EVERY = 5.0  # seconds between two refusals to the same key
+HOST_AWAY = 3.0  # seconds without the invite's host before a joiner asks the other seats
+HELLO_TARGETS = 8  # other keys a joiner says hello to at most
 
 
 def config_signature_ok(config: TableConfig, signature: bytes, host_key: bytes) -> bool:
@@ -80,6 +82,11 @@ class JoinHandshake:
     say: Callable[[str], None]
     # Of the seat-change mixin (annotations only, so the real methods are found at run time).
     segment_config: Callable[[bytes], tuple[TableConfig, bytes] | None]
+    hello_targets: set[bytes]
+    first_hello: float | None
+    last_answer: float | None
+    is_host: bool
+    peers_up: set[bytes]
     newcomer_hello: Callable[[bytes, str, dict[str, Any]], None]
 
     def now(self) -> float:
@@ -103,14 +110,36 @@ class JoinHandshake:
     # ---------------------------------------------------------------- joiner
     def _hello(self) -> None:
         self.last_hello = self.now()
-        proof = self.invite.proof(self.key, self.host_key)
-        hello: dict[str, Any] = {"t": "hello", "name": self.meta.name, "proof": proof}
-        if self.opt.buy_in is not None:
-            hello["buy_in"] = self.opt.buy_in
-        self.queue_signed(hello, to=self.host_key)
+        for target in self._hello_to():
+            proof = self.invite.proof(self.key, target)  # bound to the key it is for
+            hello: dict[str, Any] = {"t": "hello", "name": self.meta.name, "proof": proof}
+            if self.opt.buy_in is not None:
+                hello["buy_in"] = self.opt.buy_in
+            self.queue_signed(hello, to=target)
+
+    def _unanswered(self) -> bool:
+        """Joiner: nobody who may seat us (the invite's host, or the seat hosting the table
+        now) has answered for ``first_join_wait``: the table is over or its host gone."""
+        if self.first_hello is None:
+            return False
+        since = self.last_answer if self.last_answer is not None else self.first_hello
+        return self.now() - since >= self.opt.first_join_wait
+
+    def _hello_to(self) -> list[bytes]:
+        """The invite's host; when it has not seated us within a few seconds, also the other
+        keys at the table (bounded): after seat changes another seat may host the running
+        table (a seat that does not host ignores a hello)."""
+        if self.first_hello is None:
+            self.first_hello = self.now()
+        targets = [self.host_key]
+        if self.now() - self.first_hello >= HOST_AWAY:
+            targets += sorted(k for k in self.peers_up if k != self.key)[:HELLO_TARGETS]
+        self.hello_targets.update(targets[1:])
+        return targets
 
     def _on_lobby(self, payload: dict[str, Any]) -> None:
         """Joiner: the host's list of who is at the table."""
+        self.last_answer = self.now()
         names, keys, need = payload.get("names"), payload.get("keys"), payload.get("need")
         if (
             not isinstance(names, list)
@@ -135,7 +164,7 @@ class JoinHandshake:
         reason = str(payload.get("reason", ""))[:200]
         self._stop(f"the host refused us: {reason}")
 
-    def _on_config(self, payload: dict[str, Any]) -> None:
+    def _on_config(self, payload: dict[str, Any], sender: bytes) -> None:
         if self.config is not None:
             return
         try:
@@ -146,7 +175,12 @@ class JoinHandshake:
         except (ValueError, TypeError) as exc:
             self.say(f"refused the table configuration: {exc}")
             return
-        if not config_signature_ok(config, signature, self.host_key):
+        if sender != self.host_key and (config.carry is None or config.seats[0].key != sender):
+            # Only a later segment may come from another seat than the invite's host: from
+            # the seat that hosts it (its seat 0), which signed it.
+            self.say("refused a table configuration from a seat that does not host it")
+            return
+        if not config_signature_ok(config, signature, sender):
             self.say("refused a table configuration with a bad host signature")
             return
         problem = config_problem(config, self.invite, self.host_key, self.opt.min_step_timeout_ms)
@@ -211,7 +245,8 @@ class JoinHandshake:
         if self.config is not None:
             later = self.segment_config(sender)
             if later is not None:  # a newcomer seated at a seat change
-                self._admit()
+                if self.is_host:
+                    self._admit()
                 config, sig = later
                 self.queue_signed(
                     {"t": "config", "config": config.to_wire(), "sig": sig}, to=sender
@@ -219,7 +254,8 @@ class JoinHandshake:
             elif self.config.seat_of(sender) is None:
                 self.newcomer_hello(sender, name, payload)
             else:
-                self._admit()
+                if self.is_host:
+                    self._admit()
                 self._send_config(sender)
             return
         if sender == self.key:

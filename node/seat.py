@@ -22,7 +22,7 @@ from dealerless.node.catch_up import NONCE_BYTES, CatchUp, PeerBudget, Resync
 from dealerless.node.drivers import Driver, NodeOptions
 from dealerless.node.identity import Identity
 from dealerless.node.invite import Invite
-from dealerless.node.join_handshake import JoinHandshake, config_signature_ok
+from dealerless.node.join_handshake import HOST_AWAY, JoinHandshake, config_signature_ok
 from dealerless.node.links import FatalLinkError, Link, LinkError
 from dealerless.node.seat_changes import SeatChanges
 from dealerless.node.seat_messages import SeatMessages
@@ -118,6 +118,7 @@ class SeatNode(JoinHandshake, CatchUp, SeatMessages, SeatChanges):
         self.exit_code = 1
         self.nursery: trio.Nursery | None = None
         self._init_seat_changes()
+        self.ended_names: tuple[str, ...] = ()
         loaded = store.load_config()
         if loaded is not None:
             self.config, self.config_sig = loaded
@@ -282,6 +283,14 @@ class SeatNode(JoinHandshake, CatchUp, SeatMessages, SeatChanges):
         if failures:
             raise failures[0]
 
+    def _hello_every(self, now: float) -> float:
+        # Quickly until admitted, and for a few hellos more: a table whose seats changed may
+        # be hosted by another seat than the invite's, which a joiner asks only after a while.
+        started = self.first_hello if self.first_hello is not None else now
+        if not self.admitted or now - started < 4 * HOST_AWAY:
+            return self.opt.hello_every
+        return self.opt.quiet_every
+
     async def _ticker(self) -> None:
         while not self.done:
             await trio.sleep(self.opt.tick)
@@ -290,14 +299,14 @@ class SeatNode(JoinHandshake, CatchUp, SeatMessages, SeatChanges):
             if machine is None:
                 if self.resync is not None and self.config is not None:
                     self._maybe_resume()
-                elif (
-                    self.link is not None
-                    and not self.is_host
-                    and self.config is None
-                    and now - self.last_hello
-                    >= (self.opt.hello_every if not self.admitted else self.opt.quiet_every)
-                ):
-                    self._hello()
+                elif self.link is not None and not self.is_host and self.config is None:
+                    if self._unanswered():
+                        self._stop(
+                            f"nobody at the table answered for {self.opt.first_join_wait:.0f} s "
+                            "(the game may be over, or its host gone)"
+                        )
+                    elif now - self.last_hello >= self._hello_every(now):
+                        self._hello()
                 continue
             if not machine.over:
                 self._after(machine.tick(now))
@@ -398,6 +407,7 @@ class SeatNode(JoinHandshake, CatchUp, SeatMessages, SeatChanges):
         assert machine is not None
         for event in list(events):
             if isinstance(event, SeatsChanging):
+                self.ended_names = tuple(s.name for s in machine.config.seats)
                 events = events + self._seats_changing(machine, event)
         for hand, data in machine.take_secrets():
             self.store.save_secret(hand, data)
@@ -449,8 +459,14 @@ class SeatNode(JoinHandshake, CatchUp, SeatMessages, SeatChanges):
             self.emit(ev="hand", hand=event.hand)
             self._wish_at_hand(event.hand)
         elif isinstance(event, SeatsChanging):
-            asked = ", ".join(f"{self.name_of(s)}: {c}" for s, c in event.changes)
-            silent = "" if event.silent is None else f"; {self.name_of(event.silent)} was silent"
+            # Named by the seats of the segment that ended (the next one may have started).
+            seated = self.ended_names
+
+            def ended(seat: int) -> str:
+                return f"seat {seat} ({seated[seat]})" if 0 <= seat < len(seated) else "?"
+
+            asked = ", ".join(f"{ended(s)}: {c}" for s, c in event.changes)
+            silent = "" if event.silent is None else f"; {ended(event.silent)} was silent"
             self.say(f"seats change after hand {event.hand} ({asked or 'nobody asked'}{silent})")
             self.emit(ev="change", hand=event.hand)
         elif isinstance(event, SegmentStarted):

@@ -50,6 +50,17 @@ class SeatChanges:
         self.segment_sigs: dict[bytes, bytes] = {}  # config digest -> our host signature
         self.change_since: float | None = None  # when our segment ended for a seat change
         self.next_host_missed = False
+        self.hello_targets: set[bytes] = set()  # joiner: other keys it said hello to
+        self.first_hello: float | None = None
+        self.last_answer: float | None = None  # joiner: the last lobby from a host
+
+    def hosting(self) -> bool:
+        """Do we admit joiners? The invite's host until the table starts; then the seat that
+        hosts the running segment (seat 0: the first seat that stayed at every change)."""
+        machine = self.machine
+        if machine is None:
+            return self.is_host
+        return machine.config.seats[0].key == self.key and not machine.left_table
 
     # ---------------------------------------------------------------- our own player
     def want_change(self, change: str) -> None:
@@ -99,7 +110,7 @@ class SeatChanges:
             except ConfigError as exc:
                 self.refuse(sender, f"buy-in refused: {exc}")
                 return
-            self.waiting[sender] = (name, buy_in)
+            self.waiting[sender] = (name, buy_in)  # bounded above
             self.say(
                 f"{name!r} [{format_fingerprint(sender)}] waits to sit down with {buy_in} "
                 "after this hand"
@@ -108,7 +119,8 @@ class SeatChanges:
                 machine.want_change("reseat")
             except LocalProtocolError as exc:
                 self.say(f"cannot re-form the table: {exc}")
-        self._admit()
+        if self.is_host:  # only the hub's owner admits keys there (Nostr needs no admission)
+            self._admit()
         names = [s.name for s in machine.config.seats]
         keys = [s.key for s in machine.config.seats]
         self.queue_signed({"t": "lobby", "names": names, "keys": keys, "need": 0}, to=sender)
@@ -164,7 +176,8 @@ class SeatChanges:
         self.waiting = {k: v for k, v in self.waiting.items() if config.seat_of(k) is None}
         signature = self.identity.sign(CONFIG_LABEL + config.digest())
         self.segment_sigs = {config.digest(): signature}
-        self._admit()
+        if self.is_host:
+            self._admit()
         payload = {"t": "config", "config": config.to_wire(), "sig": signature}
         for seat in joining:
             if config.seat_of(seat.seat.key) is not None:

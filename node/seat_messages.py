@@ -33,6 +33,8 @@ class SeatMessages:
     key: bytes
     host_key: bytes
     is_host: bool
+    hello_targets: set[bytes]
+    hosting: Callable[[], bool]
     config: TableConfig | None
     machine: TableMachine | None
     admitted: bool
@@ -93,7 +95,7 @@ class SeatMessages:
     def _on_refused(self, payload: dict[str, Any]) -> None:
         raise NotImplementedError
 
-    def _on_config(self, payload: dict[str, Any]) -> None:
+    def _on_config(self, payload: dict[str, Any], sender: bytes) -> None:
         raise NotImplementedError
 
     def _on_have(self, sender: bytes, payload: dict[str, Any]) -> None:
@@ -165,11 +167,14 @@ class SeatMessages:
         """May ``sender`` (as the hub says) author a signed message of ``kind`` at all? Cheap
         checks only: the signature is verified after this, and only if it passes."""
         if kind == "hello":
-            return self.is_host and sender != self.key and self.proof_ok(sender, payload)
+            return self.hosting() and sender != self.key and self.proof_ok(sender, payload)
+        # A newcomer also hears the seat that hosts the running segment (seat changes), if it
+        # said hello to that key itself.
+        answering = sender == self.host_key or sender in self.hello_targets
         if kind in ("lobby", "refused"):
-            return not self.is_host and sender == self.host_key and self.config is None
+            return not self.is_host and answering and self.config is None
         if kind == "config":
-            return not self.is_host and sender == self.host_key
+            return not self.is_host and answering
         return sender != self.key and sender in self.seat_keys()  # have
 
     def _on_signed(self, sender: bytes, message: dict[str, Any]) -> None:
@@ -181,7 +186,7 @@ class SeatMessages:
         kind = payload["t"]
         if not self._may_send(sender, kind, payload):
             self.dropped += 1
-            if kind == "hello" and self.is_host and sender != self.key:
+            if kind == "hello" and self.hosting() and sender != self.key:
                 self.refuse(sender, "no valid proof of the invite's token")
             elif kind == "have":
                 self._config_missed()
@@ -197,7 +202,7 @@ class SeatMessages:
         elif kind == "refused":
             self._on_refused(payload)
         elif kind == "config":
-            self._on_config(payload)
+            self._on_config(payload, sender)
         else:
             self._on_have(sender, payload)
 

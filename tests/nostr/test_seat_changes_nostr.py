@@ -163,3 +163,36 @@ def test_a_club_evening_of_ten_hands(cluster: Cluster, nostr_relays: Start) -> N
     for seat in (2, 3, 4):
         assert final[seat].engine.outcome == whole.engine.outcome
     assert "verified" in cluster.audit_cli(3)
+
+
+def test_after_the_host_left_the_next_host_seats_a_newcomer(
+    cluster: Cluster,  # noqa: F811
+    nostr_relays: Start,
+) -> None:
+    """The host role passes on: once the invite's host stood up, a newcomer with the invite is
+    seated by the seat that hosts the table now (it signs the newcomer's configuration)."""
+    relay = nostr_relays()
+    host_on_nostr(
+        cluster,
+        "limit-tuppen",
+        3,
+        [relay.url],
+        rules=(*CASH, "hands=14"),
+        extra=("--stand-after-hand", "1", "--step-timeout", "20"),
+        linger=3,
+    )
+    join(cluster, 1)
+    join(cluster, 2)
+    procs = list(cluster.procs.values())
+    wait_for(
+        lambda: said(cluster, 1, "the table goes on with 2 seats"), 180, "the host gone", procs
+    )
+    join(cluster, 3, "--buy-in", "5")  # its hello to the invite's host goes unanswered
+    codes = cluster.wait([f"seat{s}" for s in range(4)], 400)
+    assert all(code == 0 for code in codes.values()), f"{codes}\n{cluster.tail()}"
+    last = replayed(cluster, 1)
+    assert sorted(s.name for s in last.config.seats) == ["seat1", "seat2", "seat3"]
+    assert last.engine.outcome is not None and last.hand == 14
+    host = last.config.seats[0].name  # the first joiner hosts now
+    assert said(cluster, int(host[-1]), "waits to sit down with 5")
+    assert cash_balance(last) == 0
