@@ -159,10 +159,12 @@ def _compare(known: ResultRow, result: AuditedCopy) -> str | None:
             f" (from {known.source}, which cannot be read to compare: {exc})"
         )
     relation = compare(result.span, counted)
-    if known.state_hash == result.row.state_hash and relation is not Relation.BETTER:
-        return "already counted"  # every seat's copy of a game ends in the same state
     if relation is Relation.BETTER:
         return None
+    if relation is Relation.SAME or (
+        known.state_hash == result.row.state_hash and relation is not Relation.WORSE
+    ):
+        return "already counted"  # every seat's copy of a game ends in the same state
     if relation is Relation.CONFLICT:
         return f"refused: a different result for a table already counted (from {known.source})"
     if relation is Relation.DISJOINT:
