@@ -23,7 +23,7 @@ from dealerless.client.leaderboard import (
     build_board,
     transcript_files,
 )
-from dealerless.client.table_copies import Relation, compare, read_span
+from dealerless.client.table_copies import Relation, Span, compare, read_span
 from dealerless.client.tui.safe_text import printable
 from dealerless.node.identity import resolve_home
 from dealerless.node.store_db import DB_NAME, ResultRow, StoreDB
@@ -128,9 +128,8 @@ def _record(
         _keep(db, folder, row, copy)
         outcome.imported.append((str(path), row.table_id, "counted"))
         return
-    status = _compare(known, result)
-    if status is None:  # this file covers the table better: it takes the counted one's place
-        counted = read_span(Path(known.source))
+    status, counted = _compare(known, result)
+    if counted is not None:  # this file covers the table better: it takes the other's place
         _keep(db, folder, replace(row, recorded_at=known.recorded_at), copy, again=True)
         outcome.imported.append(
             (
@@ -147,20 +146,25 @@ def _record(
     outcome.imported.append((str(path), row.table_id, status))
 
 
-def _compare(known: ResultRow, result: AuditedCopy) -> str | None:
-    """The status of a file of a table counted before, or None if it should replace it."""
+def _compare(known: ResultRow, result: AuditedCopy) -> tuple[str, Span | None]:
+    """The status of a file of a table counted before; with the counted file's span if the new
+    file should replace it."""
     try:
         counted = read_span(Path(known.source))
     except (OSError, TranscriptError, ConfigError) as exc:
         if known.state_hash == result.row.state_hash:
-            return "already counted"
+            return "already counted", None
         return (
             "refused: a different result for a table already counted"
             f" (from {known.source}, which cannot be read to compare: {exc})"
-        )
+        ), None
     relation = compare(result.span, counted)
     if relation is Relation.BETTER:
-        return None
+        return "", counted
+    return _not_better(known, result, counted, relation), None
+
+
+def _not_better(known: ResultRow, result: AuditedCopy, counted: Span, relation: Relation) -> str:
     if relation is Relation.SAME or (
         known.state_hash == result.row.state_hash and relation is not Relation.WORSE
     ):
