@@ -175,6 +175,52 @@ def test_a_newcomers_file_is_credited_with_what_it_proves(
     for seat in (ann, bob):
         assert credited[seat] == evening.final[seat] - evening.at_join[seat]
     assert sum(credited.values()) == 0
+    # The host's file ends in the same state and proves the whole table: it replaces dora's.
+    code, doc = ratings(tmp_path, capsys, evening.files["host"])
+    assert code == 0 and doc["games"] == 1
+    assert statuses(doc)["ann.dlt"].startswith("counted: covers the table better")
+    assert chips(doc) == evening.final
+
+
+def test_a_club_game_played_here_is_replaced_by_a_file_that_covers_it_better(
+    evening: Evening, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from dealerless.node.store_db import GameRow, StoreDB
+
+    table = TableConfig.from_wire(_header(evening.files["leaver"])).table_id.hex()
+    with StoreDB(tmp_path) as db:  # cid played here and stood up after hand 1
+        local = str(evening.files["leaver"])
+        db.put_game(GameRow(table, 5.0, "limit-tuppen", ("cid",), "left", local, True))
+    code, doc = ratings(tmp_path, capsys)
+    assert code == 0 and doc["games"] == 1 and len(doc["players"]) == 3
+    code, doc = ratings(tmp_path, capsys, evening.files["host"])
+    assert code == 0 and statuses(doc)["ann.dlt"].startswith("counted: covers the table better")
+    assert chips(doc) == evening.final
+    with StoreDB(tmp_path) as db:
+        (row,) = db.results()
+    assert row.recorded_at == 5.0  # its place in the rating order is kept
+    assert row.source == str(tmp_path / "imported" / f"{table}.dlt")
+    code, doc = ratings(tmp_path, capsys)  # the local file is not counted again over it
+    assert code == 0 and chips(doc) == evening.final
+
+
+def test_pottuppen_balances_follow_their_players_and_the_pot_stays_with_the_table(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    rng = random.Random(5)
+    first = start(make_config("pottuppen", 3, {"hands": 3}), rng)
+    play_segment(first, rng, {1: "stand"})
+    leaver = fingerprint_of(first.table.seats[1].key)
+    left_with = scores_of(first)[leaver]
+    second = next_segment(first, rng)
+    play_segment(second, rng, {})
+    expected = {**scores_of(second), leaver: left_with}
+    path = write(tmp_path / "table.dlt", first.table, first.machines[0].records)
+    code, doc = ratings(tmp_path / "home", capsys, path)
+    assert code == 0 and doc["games"] == 1
+    assert chips(doc) == expected
+    pot = second.machines[0].engine.table_ledger()["pot"]
+    assert sum(expected.values()) + pot == 0
 
 
 def test_a_club_file_with_one_changed_byte_is_refused_and_named(
