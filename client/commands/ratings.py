@@ -184,13 +184,15 @@ def _not_better(known: ResultRow, result: AuditedCopy, counted: Span, relation: 
 
 
 def _keep(db: StoreDB, folder: Path, row: ResultRow, copy: Path, *, again: bool = False) -> None:
+    """Record ``row`` with the kept copy as its evidence (inside the caller's transaction: the
+    file is moved last, so a move that fails leaves the store as it was)."""
     kept = folder / f"{row.table_id}.dlt"
-    os.replace(copy, kept)
-    counted = replace(row, source=str(kept))  # the kept copy is the evidence
+    counted = replace(row, source=str(kept))
     if again:
         db.replace_result(counted)
     else:
         db.put_result(counted)
+    os.replace(copy, kept)
 
 
 def _copy_in(path: Path, folder: Path) -> Path:
