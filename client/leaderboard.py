@@ -7,6 +7,10 @@ same game brought by two players (byte-identical or not, every seat's copy ends 
 audited state hash) is one game, and a second, different result for a table already counted is
 refused as a conflict.
 
+A club table (seats that change between hands) is one game too, whoever brings it and however
+much of it their file holds: its result is per identity (client/club_result.py), and of several
+files of one table the one that covers it best is counted (client/table_copies.py).
+
 Two figures per player, by identity fingerprint (the name is the one of the latest game):
 
 * chips: the sum of the audited standings over the zero-sum games (Limit, No Limit, Pot Limit
@@ -26,6 +30,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from dealerless.client.club_result import NotCreditable, club_result, has_seat_changes
+from dealerless.client.table_copies import Span, span_of
 from dealerless.node.store_db import ResultRow
 from dealerless.protocol.rules.base import ConfigError
 from dealerless.protocol.rules.registry import game_spec
@@ -42,8 +48,21 @@ class NotCounted(Exception):
     """A transcript that is not counted; the message says why (the caller names the file)."""
 
 
+@dataclass(frozen=True)
+class AuditedCopy:
+    """One clean file of a game: its result, and which run of the table's chain it holds."""
+
+    row: ResultRow
+    span: Span
+
+
 def audited_result(path: Path, recorded_at: float) -> ResultRow:
     """The result of the game in ``path`` if it audits clean, else :class:`NotCounted`."""
+    return audited_copy(path, recorded_at).row
+
+
+def audited_copy(path: Path, recorded_at: float) -> AuditedCopy:
+    """:func:`audited_result` with the file's span (client/table_copies.py)."""
     try:
         with TranscriptReader(str(path)) as reader:
             config = TableConfig.from_wire(reader.header.config)
@@ -63,17 +82,27 @@ def audited_result(path: Path, recorded_at: float) -> ResultRow:
             Verdict.INCOMPLETE: "incomplete game (no result signed by every seat)",
         }[report.verdict]
         raise NotCounted(f"does not audit clean: {why}")
-    return ResultRow(
+    if has_seat_changes(report):  # seat numbers changed: the result is by identity
+        try:
+            club = club_result(report)
+        except NotCreditable as exc:
+            raise NotCounted(str(exc)) from exc
+        seats, standings, winners = club.seats, club.scores, club.winners
+    else:
+        seats = tuple((s["fingerprint"], str(s["name"])) for s in report.seats())
+        standings, winners = tuple(report.standings), tuple(report.winners)
+    row = ResultRow(
         table_id=config.table_id.hex(),
         state_hash=report.state_hash.hex(),
         recorded_at=recorded_at,
         game=config.game.game,
         options=dict(config.game.options),
-        seats=tuple((s["fingerprint"], str(s["name"])) for s in report.seats()),
-        standings=tuple(report.standings),
-        winners=tuple(report.winners),
+        seats=seats,
+        standings=standings,
+        winners=winners,
         source=str(path),
     )
+    return AuditedCopy(row, span_of(config, frames))
 
 
 def chips_of(row: ResultRow) -> tuple[int, ...] | None:

@@ -371,8 +371,11 @@ class StoreDB:
     def put_result(self, row: ResultRow) -> None:
         """Insert an audited result; a table already counted is left as it is (the caller
         compares :meth:`result` first to tell a duplicate from a conflict)."""
+        self._insert_result("INSERT OR IGNORE", row)
+
+    def _insert_result(self, verb: str, row: ResultRow) -> None:
         self.db.execute(
-            "INSERT OR IGNORE INTO results (table_id, state_hash, recorded_at, game, options,"
+            f"{verb} INTO results (table_id, state_hash, recorded_at, game, options,"
             " seats, standings, winners, source) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (
                 row.table_id,
@@ -386,6 +389,11 @@ class StoreDB:
                 row.source,
             ),
         )
+
+    def replace_result(self, row: ResultRow) -> None:
+        """Put ``row`` in place of the result counted for its table (a file that covers a club
+        table better than the one counted before: client/table_copies.py)."""
+        self._insert_result("INSERT OR REPLACE", row)
 
     _RESULT_COLUMNS = (
         "table_id, state_hash, recorded_at, game, options, seats, standings, winners, source"

@@ -15,16 +15,21 @@ from pathlib import Path
 
 from dealerless.client.commands.games import add_home
 from dealerless.client.leaderboard import (
+    AuditedCopy,
     Board,
     NotCounted,
+    audited_copy,
     audited_result,
     build_board,
     transcript_files,
 )
+from dealerless.client.table_copies import Relation, Span, compare, read_span
 from dealerless.client.tui.safe_text import printable
 from dealerless.node.identity import resolve_home
 from dealerless.node.store_db import DB_NAME, ResultRow, StoreDB
+from dealerless.protocol.rules.base import ConfigError
 from dealerless.protocol.rules.registry import game_names
+from dealerless.protocol.transcript import TranscriptError
 
 HELP = "rank the players met here from verified transcripts (--import: others' games)"
 IMPORT_DIR = "imported"  # <home>/imported/<table id>.dlt: the evidence of imported games
@@ -80,7 +85,8 @@ def _count_local_games(db: StoreDB, outcome: Outcome) -> None:
 def _import(db: StoreDB, home: Path, names: list[str], outcome: Outcome) -> None:
     """Copy each file into the store first, audit the copy (so what is counted is what is
     kept), then record it; files are recorded in table id order with one time stamp, so the
-    rating order does not depend on the order of FILES."""
+    rating order does not depend on the order of FILES. Of several files of one table the one
+    that covers it best is offered first (client/table_copies.py), so it is the one counted."""
     folder = home / IMPORT_DIR
     folder.mkdir(mode=0o700, parents=True, exist_ok=True)
     now = time.time()
@@ -93,42 +99,100 @@ def _import(db: StoreDB, home: Path, names: list[str], outcome: Outcome) -> None
             outcome.imported.append((str(path), "", f"refused: {exc}"))
             continue
         try:
-            row = audited_result(copy, now)
+            result = audited_copy(copy, now)
         except NotCounted as exc:
             copy.unlink()
             outcome.refused += 1
             outcome.imported.append((str(path), "", f"refused: {exc}"))
             continue
-        audited.append((row, copy, path))
-    for row, copy, path in sorted(audited, key=lambda item: (item[0].table_id, str(item[2]))):
+        audited.append((result, copy, path))
+
+    def order(item: tuple[AuditedCopy, Path, Path]) -> tuple[str, int, int, str]:
+        result, _, path = item
+        end, start = result.span.coverage
+        return (result.row.table_id, -end, -start, str(path))
+
+    for result, copy, path in sorted(audited, key=order):
         with db.transaction():  # a second import running at the same time waits here
-            _record(db, folder, row, copy, path, outcome)
+            _record(db, folder, result, copy, path, outcome)
 
 
 def _record(
-    db: StoreDB, folder: Path, row: ResultRow, copy: Path, path: Path, outcome: Outcome
+    db: StoreDB, folder: Path, result: AuditedCopy, copy: Path, path: Path, outcome: Outcome
 ) -> None:
-    """Count one audited import, unless its table is counted already."""
+    """Count one audited import, unless its table is counted already from a file that covers
+    it as well or better."""
+    row = result.row
     known = db.result(row.table_id)
-    if known is not None:
-        copy.unlink()
-        if known.state_hash == row.state_hash:
-            outcome.imported.append((str(path), row.table_id, "already counted"))
-        else:
-            outcome.refused += 1
-            outcome.imported.append(
-                (
-                    str(path),
-                    row.table_id,
-                    "refused: a different result for a table already counted"
-                    f" (from {known.source})",
-                )
-            )
+    if known is None:
+        _keep(db, folder, row, copy)
+        outcome.imported.append((str(path), row.table_id, "counted"))
         return
+    status, counted = _compare(known, result)
+    if counted is not None:  # this file covers the table better: it takes the other's place
+        _keep(db, folder, replace(row, recorded_at=known.recorded_at), copy, again=True)
+        outcome.imported.append(
+            (
+                str(path),
+                row.table_id,
+                f"counted: covers the table better ({result.span.describe()}) than the file"
+                f" counted before ({counted.describe()}), which it replaces",
+            )
+        )
+        return
+    copy.unlink()
+    if status.startswith("refused"):
+        outcome.refused += 1
+    outcome.imported.append((str(path), row.table_id, status))
+
+
+def _compare(known: ResultRow, result: AuditedCopy) -> tuple[str, Span | None]:
+    """The status of a file of a table counted before; with the counted file's span if the new
+    file should replace it."""
+    try:
+        counted = read_span(Path(known.source))
+    except (OSError, TranscriptError, ConfigError) as exc:
+        if known.state_hash == result.row.state_hash:
+            return "already counted", None
+        return (
+            "refused: a different result for a table already counted"
+            f" (from {known.source}, which cannot be read to compare: {exc})"
+        ), None
+    relation = compare(result.span, counted)
+    if relation is Relation.BETTER:
+        return "", counted
+    return _not_better(known, result, counted, relation), None
+
+
+def _not_better(known: ResultRow, result: AuditedCopy, counted: Span, relation: Relation) -> str:
+    if relation is Relation.SAME or (
+        known.state_hash == result.row.state_hash and relation is not Relation.WORSE
+    ):
+        return "already counted"  # every seat's copy of a game ends in the same state
+    if relation is Relation.CONFLICT:
+        return f"refused: a different result for a table already counted (from {known.source})"
+    if relation is Relation.DISJOINT:
+        return (
+            f"set aside: no record in common with the file counted for this table"
+            f" ({known.source}, {counted.describe()}; this file {result.span.describe()}),"
+            " so the two cannot be matched; the counted one stays"
+        )
+    return (
+        f"already counted from a file that covers the table better ({known.source},"
+        f" {counted.describe()}; this file {result.span.describe()})"
+    )
+
+
+def _keep(db: StoreDB, folder: Path, row: ResultRow, copy: Path, *, again: bool = False) -> None:
+    """Record ``row`` with the kept copy as its evidence (inside the caller's transaction: the
+    file is moved last, so a move that fails leaves the store as it was)."""
     kept = folder / f"{row.table_id}.dlt"
+    counted = replace(row, source=str(kept))
+    if again:
+        db.replace_result(counted)
+    else:
+        db.put_result(counted)
     os.replace(copy, kept)
-    db.put_result(replace(row, source=str(kept)))  # the kept copy is the evidence
-    outcome.imported.append((str(path), row.table_id, "counted"))
 
 
 def _copy_in(path: Path, folder: Path) -> Path:
