@@ -8,11 +8,11 @@ public state. The UI only ever reads snapshots, so it never waits for proof work
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from dealerless.protocol.cards import Card, Suit
-from dealerless.protocol.rules.base import Action, ActionKind, HandResult, Outcome
+from dealerless.protocol.rules.base import Action, ActionKind, ConfigError, HandResult, Outcome
 from dealerless.protocol.rules.registry import game_spec
 from dealerless.protocol.rules.tuppen_stakes import knock_cap
 from dealerless.protocol.table import TableMachine
@@ -40,6 +40,21 @@ _STATUS_OF_KIND: Mapping[ActionKind, str] = {
 
 # Every status a seat line can show (i18n "status.*"; the translation test checks them).
 STATUS_KEYS = (*_STATUS_OF_KIND.values(), "to_act", "out", "taker")
+
+
+# The seat changes a player asks for on the table screen (spec/protocol.md §9; "reseat" is the
+# node's own business: newcomers wait).
+PLAYER_CHANGES = ("stand", "sit-out")
+
+
+@dataclass(frozen=True)
+class EarlierSegment:
+    """A part of the table before a seat change: its seats were numbered differently, so its
+    log is shown with its own names (the move log and the hand history span every part)."""
+
+    names: tuple[str, ...]
+    seat: int | None
+    log: tuple[TableEvent, ...]
 
 
 @dataclass(frozen=True)
@@ -81,10 +96,28 @@ class TableSnapshot:
     # Why the moves are what they are (i18n "note.*" key, values): a knock refused by the cap,
     # a poverty hand, what calling or folding a knock costs.
     notes: tuple[tuple[str, Mapping[str, InfoValue]], ...] = ()
+    # Seats that change between hands (spec/protocol.md §9)
+    seat_changes: bool = False  # the game lets seats stand up and sit out between hands
+    change_wanted: str | None = None  # "stand" / "sit-out": asked, takes effect after the hand
+    left: str | None = None  # we left the table: "stand", "sit-out" or "silent" (sat out)
+    left_hand: int = 0  # the last hand we played
+    left_ledger: tuple[tuple[str, int], ...] = ()  # what we took or keep (the rules' ledger)
+    left_score: int = 0  # that ledger's score (net chips, a balance): the rules' ledger_score
+    segment: int = 1  # which part of the table this is (one more after every seat change)
+    earlier: tuple[EarlierSegment, ...] = ()  # the parts before, oldest first
 
     @property
     def players(self) -> int:
         return len(self.names)
+
+    def segments(self) -> list[TableSnapshot]:
+        """This table part by part, oldest first: a snapshot of each earlier one (its names
+        and log) and this one."""
+        past = [
+            replace(self, names=e.names, seat=e.seat, log=e.log, teams=(), earlier=())
+            for e in self.earlier
+        ]
+        return [*past, self]
 
     def playable(self) -> dict[Card, Action]:
         return {a.card: a for a in self.legal if a.kind is ActionKind.PLAY and a.card is not None}
@@ -178,7 +211,10 @@ def build_snapshot(
     now: float = 0.0,
     errors: Sequence[str] = (),
     version: int = 0,
+    wanted: str | None = None,
+    earlier: Sequence[EarlierSegment] = (),
 ) -> TableSnapshot:
+    """``wanted``: a seat change the session asked for and has not given the machine yet."""
     engine = machine.engine
     spec = game_spec(engine.config.game)
     state = engine.public_state()
@@ -257,7 +293,32 @@ def build_snapshot(
         if engine.config.game == "belote"
         else (),
         notes=move_notes(engine.config.game, state, seat, legal, tuple(engine.scores())),
+        seat_changes=engine.seat_changes,
+        change_wanted=None if machine.over else (wanted or _asked(machine)),
+        segment=len(machine.segments),
+        earlier=tuple(earlier),
+        **_departure(machine),
     )
+
+
+def _asked(machine: TableMachine) -> str | None:
+    change = machine.change_wanted
+    return change if change in PLAYER_CHANGES else None
+
+
+def _departure(machine: TableMachine) -> dict[str, Any]:
+    """How we left the table, if the table went on without us (SegmentStarted, not seated)."""
+    change, seat = machine.seat_change, machine.seat
+    if not machine.left_table or change is None or seat is None:
+        return {}
+    how = "silent" if change.silent == seat else dict(change.changes).get(seat, "stand")
+    try:
+        ledger = machine.engine.seat_ledger(seat)
+        score = machine.engine.ledger_score(ledger)
+    except ConfigError:
+        ledger, score = {}, 0
+    items = tuple(sorted(ledger.items()))
+    return {"left": how, "left_hand": change.hand, "left_ledger": items, "left_score": score}
 
 
 def last_moves(log: Sequence[TableEvent]) -> dict[int, str]:
