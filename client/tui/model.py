@@ -55,6 +55,7 @@ class EarlierSegment:
     names: tuple[str, ...]
     seat: int | None
     log: tuple[TableEvent, ...]
+    chat: tuple[tuple[int, str], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -114,7 +115,7 @@ class TableSnapshot:
         """This table part by part, oldest first: a snapshot of each earlier one (its names
         and log) and this one."""
         past = [
-            replace(self, names=e.names, seat=e.seat, log=e.log, teams=(), earlier=())
+            replace(self, names=e.names, seat=e.seat, log=e.log, chat=e.chat, teams=(), earlier=())
             for e in self.earlier
         ]
         return [*past, self]

@@ -98,6 +98,9 @@ class ReplaySession:
     def send_chat(self, text: str) -> None:
         return None
 
+    def want_change(self, change: str) -> None:
+        return None  # a replay changes no seats (the app does not offer it)
+
     def subscribe(self, listener: Callable[[], None]) -> None:
         self._listeners.append(listener)
 

@@ -229,8 +229,9 @@ def log_lines(snap: TableSnapshot, look: Look) -> list[str]:
 
 def chat_lines(snap: TableSnapshot, look: Look) -> list[str]:
     return [
-        tr(look.lang, "log.chat", who=seat_name(snap, s, look), text=printable(t, 200))
-        for s, t in snap.chat
+        tr(look.lang, "log.chat", who=seat_name(part, s, look), text=printable(t, 200))
+        for part in snap.segments()  # each part of the table with the names it had
+        for s, t in part.chat
     ]
 
 

@@ -221,9 +221,11 @@ class LocalSession:
             self._log.append(event)
             if isinstance(event, SegmentStarted) and event.seated:
                 # the seats are numbered anew: what came before keeps its own names
-                part = EarlierSegment(self._names, self.machine.seat, tuple(self._log))
+                before = self.machine.segments[-2].seat_of(self._keys[self._seat].peer_id.raw)
+                chat = tuple(self._chat)
+                part = EarlierSegment(self._names, before, tuple(self._log), chat)
                 self._earlier.append(part)
-                self._log = []
+                self._log, self._chat = [], []
                 self._names = tuple(s.name for s in event.config.seats)
 
     def _next_segments(self) -> bool:

@@ -127,6 +127,7 @@ TEXTS: dict[str, str] = {
         "l u t       schmutzige Wäsche, Tupp-Versuch, Tupp\n"
         "x a         Wäsche prüfen, annehmen\n"
         "m           Chat-Nachricht schreiben (Enter sendet)\n"
+        "w o         nach dieser Hand aufstehen / aussetzen (Spiele Hand für Hand)\n"
         "s           Mitschrift speichern (dealerless replay DATEI)\n"
         "?           diese Hilfe (jede Taste schließt)\n"
         "q, Strg-C   beenden (fragt während eines Spiels)"

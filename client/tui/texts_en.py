@@ -137,6 +137,7 @@ TEXTS: dict[str, str] = {
         "h           the hand history: every trick, who played what\n"
         "PgUp/PgDn   scroll the move log (End: back to the newest)\n"
         "m           write a chat message (Enter sends)\n"
+        "w o         stand up / sit out after this hand (hand-by-hand games)\n"
         "s           save the transcript (replay: dealerless replay FILE)\n"
         "?           this help (any key closes it)\n"
         "q, Ctrl-C   quit (asks first while a game runs)"

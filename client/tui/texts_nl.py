@@ -127,6 +127,7 @@ TEXTS: dict[str, str] = {
         "l u t       vuile was, Toep-poging, Toep\n"
         "x a         was controleren, accepteren\n"
         "m           chatbericht schrijven (Enter verstuurt)\n"
+        "w o         na deze hand opstaan / overslaan (spellen per hand)\n"
         "s           verslag opslaan (dealerless replay BESTAND)\n"
         "?           deze hulp (elke toets sluit)\n"
         "q, Ctrl-C   stoppen (vraagt tijdens een spel)"
