@@ -47,7 +47,9 @@ class UiState:
     summary: HandResult | None = None
     summary_game: bool = False
     results_seen: int = 0
-    waiting_results: list[HandResult] = field(default_factory=list)  # not shown yet
+    # not shown yet, each with the part of the table it is from (seats change between hands)
+    waiting_results: list[tuple[int, HandResult]] = field(default_factory=list)
+    summary_part: int = 1  # the part of the table of the result shown
     went_on_at: float | None = None  # when the game went on under the open result panel
     history: bool = False
     history_top: int = 0  # first line of the hand history shown
@@ -88,6 +90,7 @@ class TableApp:
         session.start()
         snap = session.snapshot()
         self.ui.results_seen = len(snap.results)
+        self._segment = snap.segment
         lang_ = lang
         floats = [
             overlay(
@@ -187,12 +190,9 @@ class TableApp:
     def _before_render(self) -> None:
         self._pinned = snap = self.session.snapshot()
         ui = self.ui
-        if snap.segment != self._segment:  # after a seat change: the new part's results
-            self._segment, ui.results_seen = snap.segment, 0
-        if len(snap.results) > ui.results_seen:
-            # every result is shown, one after the other: none is replaced by the next
-            ui.waiting_results.extend(snap.results[ui.results_seen :])
-            ui.results_seen = len(snap.results)
+        # every result is shown, one after the other: none is replaced by the next
+        new, self._segment, ui.results_seen = P.new_results(snap, self._segment, ui.results_seen)
+        ui.waiting_results.extend(new)
         if ui.summary is not None and self.result_pause > 0:
             went_on = snap.over or snap.hand_number > ui.summary.hand_number
             if went_on and ui.went_on_at is None:
@@ -200,7 +200,7 @@ class TableApp:
             if ui.went_on_at is not None and time.monotonic() - ui.went_on_at >= self.result_pause:
                 self.close_summary()
         if ui.summary is None and ui.waiting_results:
-            ui.summary = ui.waiting_results.pop(0)
+            ui.summary_part, ui.summary = ui.waiting_results.pop(0)
             ui.went_on_at = None
             ui.chooser = None
         if snap.over and not ui.summary_game and ui.summary is None:
@@ -213,7 +213,7 @@ class TableApp:
     def _status_text(self) -> StyleAndTextTuples:
         snap = self.snap
         if self.replay is not None:
-            return self._replay_status()
+            return self.replay.status(self.look.lang)
         if self.ui.message:  # alone on the line, so a saved file's path is not cut
             return [("class:dim", self.ui.message)]
         out = P.change_note(snap, self.look) + list(P.countdown(snap, self.look, self._now()))
@@ -258,22 +258,14 @@ class TableApp:
         text = tr(self.look.lang, "screen.too_small", cols=size.columns, rows=size.rows)
         return [("class:error", text)]
 
-    def _replay_status(self) -> StyleAndTextTuples:
-        assert self.replay is not None
-        lang = self.look.lang
-        rep = self.replay.replay
-        step = tr(lang, "replay.step", i=self.replay.index, n=len(rep.records))
-        check = (
-            ("class:dim", tr(lang, "replay.ok_short"))
-            if rep.verified
-            else ("class:error", tr(lang, "replay.bad_short") + ": " + rep.problem)
-        )
-        return [("class:label", step + "  "), check, ("class:dim", "  " + tr(lang, "replay.keys"))]
-
     def _summary_text(self) -> StyleAndTextTuples:
         snap = self.snap
         lang = self.look.lang
-        lines = P.summary(snap, self.look, self.ui.summary)
+        parts = snap.segments()
+        part = snap  # a result is shown with the names and scores of its part of the table
+        if self.ui.summary is not None and 1 <= self.ui.summary_part <= len(parts):
+            part = parts[self.ui.summary_part - 1]
+        lines = P.summary(part, self.look, self.ui.summary)
         if snap.over and self.ui.summary is None and self.data_dir is not None:
             lines.append(tr(lang, "save.where", dir=self.data_dir))
         if self.ui.message:

@@ -48,17 +48,6 @@ PLAYER_CHANGES = ("stand", "sit-out")
 
 
 @dataclass(frozen=True)
-class EarlierSegment:
-    """A part of the table before a seat change: its seats were numbered differently, so its
-    log is shown with its own names (the move log and the hand history span every part)."""
-
-    names: tuple[str, ...]
-    seat: int | None
-    log: tuple[TableEvent, ...]
-    chat: tuple[tuple[int, str], ...] = ()
-
-
-@dataclass(frozen=True)
 class TableSnapshot:
     game: str
     title: str
@@ -99,32 +88,50 @@ class TableSnapshot:
     notes: tuple[tuple[str, Mapping[str, InfoValue]], ...] = ()
     # Seats that change between hands (spec/protocol.md §9)
     seat_changes: bool = False  # the game lets seats stand up and sit out between hands
+    changing: bool = False  # a part of the table ended for a seat change; the next one comes
     change_wanted: str | None = None  # "stand" / "sit-out": asked, takes effect after the hand
     left: str | None = None  # we left the table: "stand", "sit-out" or "silent" (sat out)
     left_hand: int = 0  # the last hand we played
     left_ledger: tuple[tuple[str, int], ...] = ()  # what we took or keep (the rules' ledger)
     left_score: int = 0  # that ledger's score (net chips, a balance): the rules' ledger_score
     segment: int = 1  # which part of the table this is (one more after every seat change)
-    earlier: tuple[EarlierSegment, ...] = ()  # the parts before, oldest first
+    # The parts of the table before each seat change, oldest first, each as it ended: seats
+    # are numbered anew at a change, so each part is shown with its own names.
+    earlier: tuple[TableSnapshot, ...] = ()
 
     @property
     def players(self) -> int:
         return len(self.names)
 
     def segments(self) -> list[TableSnapshot]:
-        """This table part by part, oldest first: a snapshot of each earlier one (its names
-        and log) and this one."""
-        past = [
-            replace(self, names=e.names, seat=e.seat, log=e.log, chat=e.chat, teams=(), earlier=())
-            for e in self.earlier
-        ]
-        return [*past, self]
+        """The table part by part, oldest first (the move log, the chat and the hand history
+        span every part; a result panel is shown with the names of its part)."""
+        return [*self.earlier, self]
 
     def playable(self) -> dict[Card, Action]:
         return {a.card: a for a in self.legal if a.kind is ActionKind.PLAY and a.card is not None}
 
     def others(self) -> tuple[Action, ...]:
         return tuple(a for a in self.legal if a.kind is not ActionKind.PLAY)
+
+
+def part_ended(
+    last: TableSnapshot, log: Sequence[TableEvent], chat: Sequence[tuple[int, str]]
+) -> TableSnapshot:
+    """A part of the table that a seat change ended, as it is kept: the last picture of it
+    (names, seats, scores, results) with its whole log and chat, and no moves."""
+    return replace(
+        last,
+        log=tuple(log),
+        chat=tuple(chat),
+        legal=(),
+        my_turn=False,
+        may_act=False,
+        deadline=None,
+        over=True,
+        change_wanted=None,
+        earlier=(),
+    )
 
 
 def _trick_of(state: Mapping[str, Any]) -> Mapping[str, Any] | None:
@@ -213,7 +220,7 @@ def build_snapshot(
     errors: Sequence[str] = (),
     version: int = 0,
     wanted: str | None = None,
-    earlier: Sequence[EarlierSegment] = (),
+    earlier: Sequence[TableSnapshot] = (),
 ) -> TableSnapshot:
     """``wanted``: a seat change the session asked for and has not given the machine yet."""
     engine = machine.engine
@@ -254,6 +261,7 @@ def build_snapshot(
             if key and key not in keys:
                 keys.append(key)
         statuses.append(tuple(keys))
+    changing = machine.over and machine.seat_change is not None and not machine.left_table
     deadline = None
     if not machine.over and machine.arbiter() is not None:
         deadline = machine.step_since + machine.timeout
@@ -283,7 +291,9 @@ def build_snapshot(
         chat=tuple(chat),
         deadline=deadline,
         now=now,
-        over=machine.over,
+        # between two parts of the table (a seat change, we stay): not over, the table goes on
+        over=machine.over and not changing,
+        changing=changing,
         outcome=engine.outcome,
         results=tuple(engine.results),
         violations=tuple(machine.violations),

@@ -34,7 +34,7 @@ from typing import Any
 import trio
 
 from dealerless.client.tui.log_rebuild import rebuild_log
-from dealerless.client.tui.model import EarlierSegment, TableSnapshot, build_snapshot
+from dealerless.client.tui.model import TableSnapshot, build_snapshot, part_ended
 from dealerless.client.tui.node_text import node_notice
 from dealerless.node.drivers import LobbyView
 from dealerless.protocol.rules.base import Action, IllegalAction
@@ -103,6 +103,7 @@ class DriverSession:
         self._listeners: list[Callable[[], None]] = []
         self._version = 0
         self._snapshot: TableSnapshot | None = None
+        self._last: TableSnapshot | None = None  # the latest snapshot of the table machine
         self._answer: Action | None = None
         self._answered = trio.Event()
         self._waiting = False  # the node awaits choose()
@@ -110,7 +111,7 @@ class DriverSession:
         self._said_at = 0.0
         self.chat_out: list[str] = []  # chat lines typed before the table machine existed
         self._wanted: str | None = None  # a seat change asked on the screen, until it is done
-        self._earlier: list[EarlierSegment] = []  # the table before each seat change
+        self._earlier: list[TableSnapshot] = []  # the table before each seat change
 
     # -------------------------------------------------------------- the node's side
     def attach(self) -> None:
@@ -150,8 +151,8 @@ class DriverSession:
         if not event.seated:
             self._wanted = None  # done: we stood up or sit out
             return
-        part = EarlierSegment(self._names, self._seat, tuple(self._log), tuple(self._chat))
-        self._earlier.append(part)
+        if self._last is not None:  # the part that ended, as last drawn, with its whole log
+            self._earlier.append(part_ended(self._last, self._log, self._chat))
         self._log, self._chat = [], []
         self._seat = machine.seat
         self._names = tuple(s.name for s in machine.config.seats)
@@ -397,4 +398,5 @@ class DriverSession:
             wanted=self._wanted,
             earlier=self._earlier,
         )
+        self._last = self._snapshot
         self._notify()

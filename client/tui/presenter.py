@@ -22,6 +22,7 @@ from dealerless.client.tui.results import (
     hand_reason,
     hand_result_lines,
     log_lines,
+    new_results,
     summary,
 )
 from dealerless.client.tui.wording import (
@@ -61,6 +62,7 @@ __all__ = [
     "header",
     "log_lines",
     "names_text",
+    "new_results",
     "seat_name",
     "seats",
     "summary",
@@ -96,6 +98,8 @@ def change_refusal(snap: TableSnapshot, look: Look) -> str | None:
     lang = look.lang
     if snap.seat is None or snap.over:
         return tr(lang, "seatchange.over")
+    if snap.changing:
+        return tr(lang, "seatchange.between")
     if not snap.seat_changes:
         return tr(lang, "seatchange.fixed", game=snap.title)
     if snap.change_wanted is not None:
@@ -283,6 +287,8 @@ def actions(
     if not snap.legal:
         if snap.over:
             out.append(("class:dim", tr(lang, "end.game")))
+        elif snap.changing:
+            out.append(("class:dim", tr(lang, "actions.changing")))
         elif snap.arbiter is not None and snap.arbiter != snap.seat:
             out.append(
                 ("class:dim", tr(lang, "actions.wait", names=seat_name(snap, snap.arbiter, look)))

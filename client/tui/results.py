@@ -141,6 +141,22 @@ def ledger_text(ledger: Sequence[tuple[str, int]], score: int, look: Look) -> st
     return tr(look.lang, "ledger.balance", n=score)
 
 
+def new_results(
+    snap: TableSnapshot, part: int, seen: int
+) -> tuple[list[tuple[int, HandResult]], int, int]:
+    """The results not shown yet, each with its part of the table, given the part and the
+    count of its results already seen; and the part and count seen after them (a seat change
+    starts a part whose results count from 0 again)."""
+    parts = snap.segments()
+    new: list[tuple[int, HandResult]] = []
+    while part < snap.segment:  # the rest of a part that ended
+        old = parts[part - 1] if part <= len(parts) else snap
+        new.extend((part, r) for r in old.results[seen:])
+        part, seen = part + 1, 0
+    new.extend((part, r) for r in snap.results[seen:])
+    return new, part, max(seen, len(snap.results))
+
+
 def left_lines(snap: TableSnapshot, look: Look) -> list[str]:
     """The panel of a player who left a table that goes on: how, after which hand, with what."""
     lang = look.lang
@@ -460,6 +476,7 @@ __all__ = [
     "left_lines",
     "log_lines",
     "machine_text",
+    "new_results",
     "summary",
     "winners_text",
 ]

@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Protocol, runtime_checkable
 
 from dealerless.client.bots import bot_for
-from dealerless.client.tui.model import EarlierSegment, TableSnapshot, build_snapshot
+from dealerless.client.tui.model import TableSnapshot, build_snapshot, part_ended
 from dealerless.protocol.messages import IdentityKey
 from dealerless.protocol.rules.base import Action, GameConfig
 from dealerless.protocol.table import SeatInfo, TableConfig, TableMachine
@@ -107,7 +107,7 @@ class LocalSession:
         self._queues: list[list[bytes]] = [[] for _ in range(game.players)]
         self._pending: list[Action] = []
         self._changes: list[str] = []  # seat changes the human asked for, not yet given
-        self._earlier: list[EarlierSegment] = []  # the table before each seat change
+        self._earlier: list[TableSnapshot] = []  # the table before each seat change
         self._chat: list[tuple[int, str]] = []
         self._errors: list[str] = []
         self._log: list[TableEvent] = []
@@ -221,10 +221,8 @@ class LocalSession:
             self._log.append(event)
             if isinstance(event, SegmentStarted) and event.seated:
                 # the seats are numbered anew: what came before keeps its own names
-                before = self.machine.segments[-2].seat_of(self._keys[self._seat].peer_id.raw)
-                chat = tuple(self._chat)
-                part = EarlierSegment(self._names, before, tuple(self._log), chat)
-                self._earlier.append(part)
+                if self._snapshot is not None:  # the part that ended, with its whole log
+                    self._earlier.append(part_ended(self._snapshot, self._log, self._chat))
                 self._log, self._chat = [], []
                 self._names = tuple(s.name for s in event.config.seats)
 

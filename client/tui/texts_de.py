@@ -463,4 +463,8 @@ TEXTS: dict[str, str] = {
     "ledger.chips": "{n} Chips",
     "ledger.net": "{n:+d} netto",
     "ledger.balance": "ein Saldo von {n:+d}",
+    "actions.changing": "die Plätze wechseln: warte, bis der nächste Gastgeber den Tisch neu setzt",
+    "seatchange.between": (
+        "die Plätze wechseln gerade: frag noch einmal, wenn die nächste Hand begonnen hat"
+    ),
 }

@@ -427,4 +427,6 @@ TEXTS: dict[str, str] = {
     "ledger.chips": "{n} chips",
     "ledger.net": "{n:+d} net",
     "ledger.balance": "a balance of {n:+d}",
+    "actions.changing": "the seats change: waiting for the next host to seat the table",
+    "seatchange.between": "the seats are changing now: ask again once the next hand has started",
 }

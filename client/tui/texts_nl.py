@@ -450,4 +450,10 @@ TEXTS: dict[str, str] = {
     "ledger.chips": "{n} fiches",
     "ledger.net": "{n:+d} netto",
     "ledger.balance": "een saldo van {n:+d}",
+    "actions.changing": (
+        "de plaatsen wisselen: wacht tot de volgende gastheer de tafel opnieuw indeelt"
+    ),
+    "seatchange.between": (
+        "de plaatsen wisselen nu: vraag het opnieuw zodra de volgende hand begonnen is"
+    ),
 }

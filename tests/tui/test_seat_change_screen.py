@@ -10,16 +10,18 @@ from dataclasses import replace
 
 import trio
 from prompt_toolkit.input import create_pipe_input
+from prompt_toolkit.output import DummyOutput
 from test_app_local import ansi_free, choose_key
 from tui_helpers import FakeSession, drive, run_keys, screen_output, snapshot
 
 from dealerless.client.bots import bot_for
-from dealerless.client.protocol_sim import start_game
+from dealerless.client.protocol_sim import run_game, start_game
 from dealerless.client.tui import presenter as P
 from dealerless.client.tui.app import TableApp
-from dealerless.client.tui.model import EarlierSegment
+from dealerless.client.tui.model import TableSnapshot, part_ended
 from dealerless.client.tui.node_session import DriverSession
 from dealerless.client.tui.session import LocalSession
+from dealerless.protocol.rules.base import HandResult
 from dealerless.protocol.rules.registry import make_config
 from dealerless.protocol.table.events import SeatsChanging, SegmentStarted
 
@@ -48,18 +50,58 @@ def test_a_hand_by_hand_table_may_ask_once_and_shows_what_is_pending() -> None:
     assert "over" in (P.change_refusal(replace(snap, over=True), EN) or "")
 
 
-def test_the_log_names_each_part_of_the_table_with_its_own_seats() -> None:
-    # before the change bob was seat 1; in the new part seat 1 is cy
-    earlier = EarlierSegment(
-        ("ann", "bob", "cy"), 0, (SeatsChanging(4, ((1, "stand"),)),), ((1, "bye"),)
+def hand_result(hand: int, winners: tuple[int, ...], deltas: tuple[int, ...]) -> HandResult:
+    return HandResult(hand, winners, deltas, "last trick", code="last_trick")
+
+
+def _two_parts() -> tuple[TableSnapshot, HandResult, HandResult]:
+    """bob stood up after hand 4: seat 1 was bob, in the new part seat 1 is cy."""
+    first = hand_result(4, winners=(1,), deltas=(-2, 5, -3))
+    second = hand_result(5, winners=(1,), deltas=(-1, 1))
+    old = snapshot(names=("ann", "bob", "cy"), scores=(-2, 5, -3), results=(first,))
+    ended = part_ended(old, (SeatsChanging(4, ((1, "stand"),)),), ((1, "bye"),))
+    now = snapshot(
+        names=("ann", "cy"),
+        scores=(-3, -2),
+        earlier=(ended,),
+        segment=2,
+        chat=((1, "hi"),),
+        results=(second,),
     )
-    snap = snapshot(names=("ann", "cy"), earlier=(earlier,), segment=2, chat=((1, "hi"),))
-    lines = P.log_lines(snap, EN)
-    assert "after hand 4 the seats change: bob stands up" in lines
+    return now, first, second
+
+
+def test_the_log_and_chat_name_each_part_of_the_table_with_its_own_seats() -> None:
+    snap, _, _ = _two_parts()
+    assert "after hand 4 the seats change: bob stands up" in P.log_lines(snap, EN)
     assert [line for line in P.chat_lines(snap, EN) if "bye" in line or "hi" in line] == [
         "bob: bye",
         "cy: hi",
     ]
+
+
+def test_results_of_a_part_that_ended_are_still_shown_with_its_names() -> None:
+    snap, first, second = _two_parts()
+    # the screen had seen no result of part 1 yet when the seats changed
+    new, part, seen = P.new_results(snap, 1, 0)
+    assert new == [(1, first), (2, second)] and (part, seen) == (2, 1)
+    assert P.new_results(snap, part, seen) == ([], 2, 1)
+    app = TableApp(FakeSession(snap), output=DummyOutput(), clock=lambda: 0.0)
+    app.ui.results_seen, app._segment = 0, 1
+    app._before_render()
+    assert app.ui.summary == first and app.ui.summary_part == 1
+    panel = "".join(t for _, t in app._summary_text())
+    assert "bob" in panel  # hand 4's winner, seat 1 of its own part, not cy
+    app.close_summary()
+    app._before_render()
+    assert app.ui.summary == second and "cy" in "".join(t for _, t in app._summary_text())
+
+
+def test_between_two_parts_the_table_is_not_over() -> None:
+    snap = snapshot(seat_changes=True, changing=True, legal=(), my_turn=False, arbiter=None)
+    assert not snap.over
+    assert "waiting for the next host" in "".join(t for _, t in P.actions(snap, EN))
+    assert "ask again" in (P.change_refusal(snap, EN) or "")
 
 
 def test_the_panel_of_a_player_who_left_says_how_and_with_what() -> None:
@@ -233,3 +275,29 @@ def test_standing_up_by_keys_at_a_local_table() -> None:
     snap = session.snapshot()
     assert snap.left == "stand" and not snap.errors and session.failure is None
     assert "The table goes on without you." in ansi_free(drawn.getvalue())
+
+
+def test_the_driver_session_follows_the_table_into_its_next_part() -> None:
+    rng = random.Random(8)
+    sim = start_game(make_config("limit-tuppen", 3), rng)
+    me = sim.machines[2]
+    session = DriverSession(sim.table, 2, clock=lambda: 0.0)
+    session.observe(me)
+    before = session.snapshot().names
+    sim.machines[0].want_change("stand")  # seat 0 stands up after this hand
+    run_game(sim, rng)
+    assert me.seat_change is not None
+    session.observe(me, [me.seat_change])
+    between = session.snapshot()
+    assert between.changing and not between.over  # the screen must not say "game over"
+    host = sim.machines[1]  # the first seat that stays hosts the next part
+    config = host.next_segment()
+    events = me.receive(host.take_outgoing()[0], 0.0)  # the next-config, checked by our machine
+    assert any(isinstance(e, SegmentStarted) and e.seated for e in events)
+    session.observe(me, events)
+    snap = session.snapshot()
+    assert snap.segment == 2 and snap.names == tuple(s.name for s in config.seats)
+    assert snap.seat == 1 and len(snap.names) == 2 and not snap.over
+    (old,) = snap.earlier
+    assert old.names == before and old.seat == 2 and old.results
+    assert any("stands up" in line for line in P.log_lines(snap, EN))
