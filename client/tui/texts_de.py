@@ -467,4 +467,8 @@ TEXTS: dict[str, str] = {
     "seatchange.between": (
         "die Plätze wechseln gerade: frag noch einmal, wenn die nächste Hand begonnen hat"
     ),
+    "lobby.leaving": (
+        "Du hast den Tisch verlassen. Die anderen holen erst auf; wenn dein Rechner sie "
+        "verbindet (du warst Gastgeber), bis sie fertig sind. Strg-C bricht ab, auch für sie."
+    ),
 }

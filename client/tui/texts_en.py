@@ -429,4 +429,8 @@ TEXTS: dict[str, str] = {
     "ledger.balance": "a balance of {n:+d}",
     "actions.changing": "the seats change: waiting for the next host to seat the table",
     "seatchange.between": "the seats are changing now: ask again once the next hand has started",
+    "lobby.leaving": (
+        "You left the table. Letting the others catch up first; if your computer links them "
+        "(you hosted), until they have finished. Ctrl-C stops it, for them too."
+    ),
 }

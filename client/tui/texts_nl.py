@@ -456,4 +456,8 @@ TEXTS: dict[str, str] = {
     "seatchange.between": (
         "de plaatsen wisselen nu: vraag het opnieuw zodra de volgende hand begonnen is"
     ),
+    "lobby.leaving": (
+        "Je hebt de tafel verlaten. De anderen halen eerst bij; als jouw computer hen verbindt "
+        "(jij was gastheer), tot zij klaar zijn. Ctrl-C stopt het, ook voor hen."
+    ),
 }

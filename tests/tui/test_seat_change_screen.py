@@ -18,8 +18,9 @@ from dealerless.client.bots import bot_for
 from dealerless.client.protocol_sim import run_game, start_game
 from dealerless.client.tui import presenter as P
 from dealerless.client.tui.app import TableApp
+from dealerless.client.tui.lobby import run_node_client
 from dealerless.client.tui.model import TableSnapshot, part_ended
-from dealerless.client.tui.node_session import DriverSession
+from dealerless.client.tui.node_session import DriverSession, LobbyState
 from dealerless.client.tui.session import LocalSession
 from dealerless.protocol.rules.base import HandResult
 from dealerless.protocol.rules.registry import make_config
@@ -301,3 +302,37 @@ def test_the_driver_session_follows_the_table_into_its_next_part() -> None:
     (old,) = snap.earlier
     assert old.names == before and old.seat == 2 and old.results
     assert any("stands up" in line for line in P.log_lines(snap, EN))
+
+
+def test_closing_the_screen_after_standing_up_lets_the_node_finish() -> None:
+    """A host that stood up may be the others' direct-link hub: closing its screen must not
+    cancel the node (which passes their messages until they finish), only Ctrl-C does."""
+    session = DriverSession(lobby=LobbyState(role="host", name="bot0", game="limit-tuppen"))
+    rng = random.Random(8)
+    done: list[str] = []
+    reports: list[str] = []
+    with create_pipe_input() as inp:
+
+        async def node_main() -> int:
+            sim = start_game(make_config("limit-tuppen", 3), rng)
+            me = sim.machines[0]
+            session.observe(me)
+            me.want_change("stand")
+            run_game(sim, rng)
+            host = sim.machines[1]
+            host.next_segment()
+            session.observe(me, me.receive(host.take_outgoing()[0], 0.0))
+            assert session.snapshot().left == "stand"
+            await trio.sleep(0.3)  # the table screen is up
+            for _ in range(8):  # the result panels, then "You left the table": Space closes
+                inp.send_text(" ")
+                await trio.sleep(0.1)
+            await trio.sleep(1.5)  # still serving after the screen closed
+            done.append("served")
+            return 0
+
+        code = run_node_client(
+            session, node_main, input=inp, output=DummyOutput(), report=reports.append
+        )
+    assert done == ["served"] and code == 0
+    assert reports[0].startswith("You left the table. Letting the others catch up first")
