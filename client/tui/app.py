@@ -8,15 +8,12 @@ thread-safe ``invalidate``; the app only reads immutable snapshots, so the scree
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import textwrap
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
-import trio
 from prompt_toolkit.application import Application
 from prompt_toolkit.buffer import Buffer
 from prompt_toolkit.filters import Condition
@@ -28,14 +25,13 @@ from prompt_toolkit.layout.controls import BufferControl
 from prompt_toolkit.output import ColorDepth, Output
 
 from dealerless.client.tui import presenter as P
+from dealerless.client.tui.guest_run import TrioMain, run_with_trio
 from dealerless.client.tui.i18n import YES_KEYS, tr
 from dealerless.client.tui.model import TableSnapshot
 from dealerless.client.tui.replay import ReplaySession
 from dealerless.client.tui.session import TableSession
 from dealerless.client.tui.views import STYLE, overlay, table_layout, text_window
 from dealerless.protocol.rules.base import Action, HandResult
-
-TrioMain = Callable[[], Awaitable[None]]
 
 
 @dataclass
@@ -47,10 +43,13 @@ class UiState:
     chosen: int = 0
     help: bool = False
     confirm_quit: bool = False
+    confirm_change: str | None = None  # "stand" / "sit-out" asked, waiting for y/n
     summary: HandResult | None = None
     summary_game: bool = False
     results_seen: int = 0
-    waiting_results: list[HandResult] = field(default_factory=list)  # not shown yet
+    # not shown yet, each with the part of the table it is from (seats change between hands)
+    waiting_results: list[tuple[int, HandResult]] = field(default_factory=list)
+    summary_part: int = 1  # the part of the table of the result shown
     went_on_at: float | None = None  # when the game went on under the open result panel
     history: bool = False
     history_top: int = 0  # first line of the hand history shown
@@ -91,6 +90,7 @@ class TableApp:
         session.start()
         snap = session.snapshot()
         self.ui.results_seen = len(snap.results)
+        self._segment = snap.segment
         lang_ = lang
         floats = [
             overlay(
@@ -109,8 +109,13 @@ class TableApp:
                 lambda: self.ui.confirm_quit,
             ),
             overlay(
+                text_window(self._change_question, width=44),
+                "dealerless",
+                lambda: self.ui.confirm_change is not None,
+            ),
+            overlay(
                 text_window(self._summary_text, wrap=False),
-                lambda: tr(lang_, "end.game" if self.ui.summary_game else "end.title"),
+                lambda: tr(lang_, self._summary_title()),
                 lambda: self.ui.summary is not None or self.ui.summary_game,
             ),
         ]
@@ -118,7 +123,7 @@ class TableApp:
         root = table_layout(
             header=lambda: P.header(self.snap, self.look),
             seats=lambda: P.seats(self.snap, self.look, self._now()),
-            seats_height=snap.players,
+            seats_height=lambda: self.snap.players,  # seats change between hands
             trick=lambda: P.trick(self.snap, self.look),
             hand=lambda: P.hand(self.snap, self.look, self.ui.selected),
             actions=lambda: P.actions(self.snap, self.look, self.ui.chooser, self.ui.chosen),
@@ -160,6 +165,7 @@ class TableApp:
         # the session's clock: its snapshot time plus the wall time since it was taken
         return snap.now + (time.monotonic() - self._published_at(snap))
 
+    _segment = 1
     _seen_version = -1
     _seen_at = 0.0
 
@@ -169,16 +175,24 @@ class TableApp:
             self._seen_at = time.monotonic()
         return self._seen_at
 
+    def _summary_title(self) -> str:
+        if self.ui.summary is not None:
+            return "end.title"
+        return "end.left" if self.snap.left is not None else "end.game"
+
+    def _change_question(self) -> StyleAndTextTuples:
+        text = tr(self.look.lang, f"seatchange.confirm.{self.ui.confirm_change}")
+        return [("class:error", text)]
+
     def _on_change(self) -> None:
         self.app.invalidate()  # thread-safe
 
     def _before_render(self) -> None:
         self._pinned = snap = self.session.snapshot()
         ui = self.ui
-        if len(snap.results) > ui.results_seen:
-            # every result is shown, one after the other: none is replaced by the next
-            ui.waiting_results.extend(snap.results[ui.results_seen :])
-            ui.results_seen = len(snap.results)
+        # every result is shown, one after the other: none is replaced by the next
+        new, self._segment, ui.results_seen = P.new_results(snap, self._segment, ui.results_seen)
+        ui.waiting_results.extend(new)
         if ui.summary is not None and self.result_pause > 0:
             went_on = snap.over or snap.hand_number > ui.summary.hand_number
             if went_on and ui.went_on_at is None:
@@ -186,7 +200,7 @@ class TableApp:
             if ui.went_on_at is not None and time.monotonic() - ui.went_on_at >= self.result_pause:
                 self.close_summary()
         if ui.summary is None and ui.waiting_results:
-            ui.summary = ui.waiting_results.pop(0)
+            ui.summary_part, ui.summary = ui.waiting_results.pop(0)
             ui.went_on_at = None
             ui.chooser = None
         if snap.over and not ui.summary_game and ui.summary is None:
@@ -199,10 +213,10 @@ class TableApp:
     def _status_text(self) -> StyleAndTextTuples:
         snap = self.snap
         if self.replay is not None:
-            return self._replay_status()
+            return self.replay.status(self.look.lang)
         if self.ui.message:  # alone on the line, so a saved file's path is not cut
             return [("class:dim", self.ui.message)]
-        out: StyleAndTextTuples = list(P.countdown(snap, self.look, self._now()))
+        out = P.change_note(snap, self.look) + list(P.countdown(snap, self.look, self._now()))
         notice = getattr(self.session, "notice", None)  # a node's latest message
         text = notice(self.look.lang) if callable(notice) else ""
         if text:
@@ -244,22 +258,14 @@ class TableApp:
         text = tr(self.look.lang, "screen.too_small", cols=size.columns, rows=size.rows)
         return [("class:error", text)]
 
-    def _replay_status(self) -> StyleAndTextTuples:
-        assert self.replay is not None
-        lang = self.look.lang
-        rep = self.replay.replay
-        step = tr(lang, "replay.step", i=self.replay.index, n=len(rep.records))
-        check = (
-            ("class:dim", tr(lang, "replay.ok_short"))
-            if rep.verified
-            else ("class:error", tr(lang, "replay.bad_short") + ": " + rep.problem)
-        )
-        return [("class:label", step + "  "), check, ("class:dim", "  " + tr(lang, "replay.keys"))]
-
     def _summary_text(self) -> StyleAndTextTuples:
         snap = self.snap
         lang = self.look.lang
-        lines = P.summary(snap, self.look, self.ui.summary)
+        parts = snap.segments()
+        part = snap  # a result is shown with the names and scores of its part of the table
+        if self.ui.summary is not None and 1 <= self.ui.summary_part <= len(parts):
+            part = parts[self.ui.summary_part - 1]
+        lines = P.summary(part, self.look, self.ui.summary)
         if snap.over and self.ui.summary is None and self.data_dir is not None:
             lines.append(tr(lang, "save.where", dir=self.data_dir))
         if self.ui.message:
@@ -373,6 +379,20 @@ class TableApp:
         self.ui.message = tr(self.look.lang, "saved", path=path)
         return path
 
+    def ask_change(self, change: str) -> None:
+        """``w``/``o``: ask to stand up or sit out after this hand (confirmed first)."""
+        why = P.change_refusal(self.snap, self.look)
+        if why is not None:
+            self.ui.message = why
+        else:
+            self.ui.confirm_change = change
+
+    def answer_change(self, yes: bool) -> None:
+        change, self.ui.confirm_change = self.ui.confirm_change, None
+        if yes and change is not None:
+            self.ui.message = ""
+            self.session.want_change(change)
+
     def quit(self) -> None:
         if self.snap.over or self.replay is not None:
             self.app.exit(result=0)
@@ -384,7 +404,9 @@ class TableApp:
         kb = KeyBindings()
         chatting = Condition(lambda: self.chat_active)
         helping = Condition(lambda: self.ui.help)
-        confirming = Condition(lambda: self.ui.confirm_quit)
+        quitting = Condition(lambda: self.ui.confirm_quit)
+        asking = Condition(lambda: self.ui.confirm_change is not None)
+        confirming = quitting | asking
         summary = Condition(lambda: self.ui.summary is not None or self.ui.summary_game)
         history = Condition(lambda: self.ui.history)
         table = ~chatting & ~helping & ~confirming & ~summary & ~history
@@ -395,22 +417,29 @@ class TableApp:
 
         yes = YES_KEYS.get(self.look.lang, "y")
 
-        @kb.add(yes, filter=confirming)
-        @kb.add("y", filter=confirming)
+        @kb.add(yes, filter=quitting)
+        @kb.add("y", filter=quitting)
         def _quit_yes(event: KeyPressEvent) -> None:
             event.app.exit(result=0)
+
+        @kb.add(yes, filter=asking)
+        @kb.add("y", filter=asking)
+        def _change_yes(event: KeyPressEvent) -> None:
+            self.answer_change(True)
 
         @kb.add("n", filter=confirming)
         @kb.add("escape", filter=confirming, eager=True)
         def _quit_no(event: KeyPressEvent) -> None:
             self.ui.confirm_quit = False
+            self.answer_change(False)
 
-        @kb.add("c-c", filter=~confirming)
+        @kb.add("c-c", filter=~quitting)
         def _ctrl_c(event: KeyPressEvent) -> None:
             self.chat_active = False
+            self.ui.confirm_change = None
             self.quit()
 
-        @kb.add("c-c", filter=confirming)
+        @kb.add("c-c", filter=quitting)
         def _ctrl_c_twice(event: KeyPressEvent) -> None:
             event.app.exit(result=130)
 
@@ -467,6 +496,12 @@ class TableApp:
             @kb.add(key, filter=table)
             def _kind(event: KeyPressEvent, k: str = key) -> None:
                 self.press_kind(k)
+
+        for key, change in P.CHANGE_KEYS.items():
+
+            @kb.add(key, filter=table & ~Condition(lambda: self.replay is not None))
+            def _change(event: KeyPressEvent, c: str = change) -> None:
+                self.ask_change(c)
 
         replaying = Condition(lambda: self.replay is not None)
         if self.replay is not None:
@@ -538,48 +573,10 @@ class TableApp:
             if trio_main is None:
                 result = self.app.run()
             else:
-                result = asyncio.run(self._run_with_trio(trio_main))
+                result = asyncio.run(run_with_trio(self.app, trio_main))
         finally:
             self.session.close()
         return 0 if result is None else result
-
-    async def _run_with_trio(self, trio_main: TrioMain) -> int | None:
-        loop = asyncio.get_running_loop()
-        finished = asyncio.Event()
-        outcomes: list[Any] = []  # outcome.Outcome (trio's result type)
-        cancel = trio.CancelScope()
-        tokens: list[trio.lowlevel.TrioToken] = []
-
-        async def guest() -> None:
-            tokens.append(trio.lowlevel.current_trio_token())
-            with cancel:
-                await trio_main()
-
-        def done(outcome: Any) -> None:
-            outcomes.append(outcome)
-            finished.set()
-            if getattr(outcome, "error", None) is not None and self.app.is_running:
-                self.app.exit(result=1)  # the node crashed: leave the screen, then raise
-
-        trio.lowlevel.start_guest_run(
-            guest,
-            run_sync_soon_threadsafe=loop.call_soon_threadsafe,
-            done_callback=done,
-            host_uses_signal_set_wakeup_fd=True,
-        )
-        try:
-            result = await self.app.run_async()
-        finally:
-            if not finished.is_set():
-                if tokens:
-                    with contextlib.suppress(trio.RunFinishedError):
-                        tokens[0].run_sync_soon(cancel.cancel)
-                else:  # trio has not started the guest yet: cancel it as soon as it does
-                    cancel.cancel()
-                await finished.wait()
-        if outcomes:
-            outcomes[0].unwrap()  # a crash of the Trio side is not swallowed
-        return result
 
 
 def run_table_app(

@@ -239,8 +239,8 @@ def run_node_client(
         "result_pause": result_pause,
         "data_dir": data_dir,
     }
-    code = asyncio.run(_run(session, node_main, lang, table_options, input, output))
     say = report or _stderr
+    code = asyncio.run(_run(session, node_main, lang, table_options, input, output, say))
     for text in closing_lines(session.lobby, lang):
         say(text)
     return code
@@ -267,6 +267,7 @@ async def _run(
     table_options: dict[str, Any],
     input: Input | None,
     output: Output | None,
+    say: Callable[[str], None] = _stderr,
 ) -> int:
     loop = asyncio.get_running_loop()
     finished = asyncio.Event()
@@ -313,7 +314,14 @@ async def _run(
             screens.append(table)
             if not (finished.is_set() and outcomes and outcomes[0].error is not None):
                 result = await table.app.run_async()
-        if not finished.is_set() and session.machine is not None and session.machine.over:
+        machine = session.machine
+        if not finished.is_set() and machine is not None and machine.left_table and result != 130:
+            # We stood up or sit out and the table plays on: the node lets the others catch up
+            # with our records, and a host's direct-link hub keeps passing their messages until
+            # they finish (node/app.py). Cancelling it would stall their table.
+            say(tr(lang, "lobby.leaving"))
+            await finished.wait()
+        elif not finished.is_set() and machine is not None and machine.over:
             # the game is over: give the node a moment to finish its check and linger
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(finished.wait(), 1.0)

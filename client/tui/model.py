@@ -8,11 +8,11 @@ public state. The UI only ever reads snapshots, so it never waits for proof work
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from dealerless.protocol.cards import Card, Suit
-from dealerless.protocol.rules.base import Action, ActionKind, HandResult, Outcome
+from dealerless.protocol.rules.base import Action, ActionKind, ConfigError, HandResult, Outcome
 from dealerless.protocol.rules.registry import game_spec
 from dealerless.protocol.rules.tuppen_stakes import knock_cap
 from dealerless.protocol.table import TableMachine
@@ -40,6 +40,11 @@ _STATUS_OF_KIND: Mapping[ActionKind, str] = {
 
 # Every status a seat line can show (i18n "status.*"; the translation test checks them).
 STATUS_KEYS = (*_STATUS_OF_KIND.values(), "to_act", "out", "taker")
+
+
+# The seat changes a player asks for on the table screen (spec/protocol.md §9; "reseat" is the
+# node's own business: newcomers wait).
+PLAYER_CHANGES = ("stand", "sit-out")
 
 
 @dataclass(frozen=True)
@@ -81,16 +86,52 @@ class TableSnapshot:
     # Why the moves are what they are (i18n "note.*" key, values): a knock refused by the cap,
     # a poverty hand, what calling or folding a knock costs.
     notes: tuple[tuple[str, Mapping[str, InfoValue]], ...] = ()
+    # Seats that change between hands (spec/protocol.md §9)
+    seat_changes: bool = False  # the game lets seats stand up and sit out between hands
+    changing: bool = False  # a part of the table ended for a seat change; the next one comes
+    change_wanted: str | None = None  # "stand" / "sit-out": asked, takes effect after the hand
+    left: str | None = None  # we left the table: "stand", "sit-out" or "silent" (sat out)
+    left_hand: int = 0  # the last hand we played
+    left_ledger: tuple[tuple[str, int], ...] = ()  # what we took or keep (the rules' ledger)
+    left_score: int = 0  # that ledger's score (net chips, a balance): the rules' ledger_score
+    segment: int = 1  # which part of the table this is (one more after every seat change)
+    # The parts of the table before each seat change, oldest first, each as it ended: seats
+    # are numbered anew at a change, so each part is shown with its own names.
+    earlier: tuple[TableSnapshot, ...] = ()
 
     @property
     def players(self) -> int:
         return len(self.names)
+
+    def segments(self) -> list[TableSnapshot]:
+        """The table part by part, oldest first (the move log, the chat and the hand history
+        span every part; a result panel is shown with the names of its part)."""
+        return [*self.earlier, self]
 
     def playable(self) -> dict[Card, Action]:
         return {a.card: a for a in self.legal if a.kind is ActionKind.PLAY and a.card is not None}
 
     def others(self) -> tuple[Action, ...]:
         return tuple(a for a in self.legal if a.kind is not ActionKind.PLAY)
+
+
+def part_ended(
+    last: TableSnapshot, log: Sequence[TableEvent], chat: Sequence[tuple[int, str]]
+) -> TableSnapshot:
+    """A part of the table that a seat change ended, as it is kept: the last picture of it
+    (names, seats, scores, results) with its whole log and chat, and no moves."""
+    return replace(
+        last,
+        log=tuple(log),
+        chat=tuple(chat),
+        legal=(),
+        my_turn=False,
+        may_act=False,
+        deadline=None,
+        over=True,
+        change_wanted=None,
+        earlier=(),
+    )
 
 
 def _trick_of(state: Mapping[str, Any]) -> Mapping[str, Any] | None:
@@ -178,7 +219,10 @@ def build_snapshot(
     now: float = 0.0,
     errors: Sequence[str] = (),
     version: int = 0,
+    wanted: str | None = None,
+    earlier: Sequence[TableSnapshot] = (),
 ) -> TableSnapshot:
+    """``wanted``: a seat change the session asked for and has not given the machine yet."""
     engine = machine.engine
     spec = game_spec(engine.config.game)
     state = engine.public_state()
@@ -217,6 +261,7 @@ def build_snapshot(
             if key and key not in keys:
                 keys.append(key)
         statuses.append(tuple(keys))
+    changing = machine.over and machine.seat_change is not None and not machine.left_table
     deadline = None
     if not machine.over and machine.arbiter() is not None:
         deadline = machine.step_since + machine.timeout
@@ -246,7 +291,9 @@ def build_snapshot(
         chat=tuple(chat),
         deadline=deadline,
         now=now,
-        over=machine.over,
+        # between two parts of the table (a seat change, we stay): not over, the table goes on
+        over=machine.over and not changing,
+        changing=changing,
         outcome=engine.outcome,
         results=tuple(engine.results),
         violations=tuple(machine.violations),
@@ -257,7 +304,32 @@ def build_snapshot(
         if engine.config.game == "belote"
         else (),
         notes=move_notes(engine.config.game, state, seat, legal, tuple(engine.scores())),
+        seat_changes=engine.seat_changes,
+        change_wanted=None if machine.over else (wanted or _asked(machine)),
+        segment=len(machine.segments),
+        earlier=tuple(earlier),
+        **_departure(machine),
     )
+
+
+def _asked(machine: TableMachine) -> str | None:
+    change = machine.change_wanted
+    return change if change in PLAYER_CHANGES else None
+
+
+def _departure(machine: TableMachine) -> dict[str, Any]:
+    """How we left the table, if the table went on without us (SegmentStarted, not seated)."""
+    change, seat = machine.seat_change, machine.seat
+    if not machine.left_table or change is None or seat is None:
+        return {}
+    how = "silent" if change.silent == seat else dict(change.changes).get(seat, "stand")
+    try:
+        ledger = machine.engine.seat_ledger(seat)
+        score = machine.engine.ledger_score(ledger)
+    except ConfigError:
+        ledger, score = {}, 0
+    items = tuple(sorted(ledger.items()))
+    return {"left": how, "left_hand": change.hand, "left_ledger": items, "left_score": score}
 
 
 def last_moves(log: Sequence[TableEvent]) -> dict[int, str]:

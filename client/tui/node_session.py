@@ -34,7 +34,7 @@ from typing import Any
 import trio
 
 from dealerless.client.tui.log_rebuild import rebuild_log
-from dealerless.client.tui.model import TableSnapshot, build_snapshot
+from dealerless.client.tui.model import TableSnapshot, build_snapshot, part_ended
 from dealerless.client.tui.node_text import node_notice
 from dealerless.node.drivers import LobbyView
 from dealerless.protocol.rules.base import Action, IllegalAction
@@ -43,6 +43,7 @@ from dealerless.protocol.table.events import (
     Accepted,
     ChatReceived,
     LocalProtocolError,
+    SegmentStarted,
     TableEvent,
     WaitingFor,
 )
@@ -102,12 +103,15 @@ class DriverSession:
         self._listeners: list[Callable[[], None]] = []
         self._version = 0
         self._snapshot: TableSnapshot | None = None
+        self._last: TableSnapshot | None = None  # the latest snapshot of the table machine
         self._answer: Action | None = None
         self._answered = trio.Event()
         self._waiting = False  # the node awaits choose()
         self._token: trio.lowlevel.TrioToken | None = None
         self._said_at = 0.0
         self.chat_out: list[str] = []  # chat lines typed before the table machine existed
+        self._wanted: str | None = None  # a seat change asked on the screen, until it is done
+        self._earlier: list[TableSnapshot] = []  # the table before each seat change
 
     # -------------------------------------------------------------- the node's side
     def attach(self) -> None:
@@ -134,10 +138,38 @@ class DriverSession:
         for event in events:
             if isinstance(event, ChatReceived):
                 self._chat.append((event.seat, event.text[:200]))
-        self._log.extend(
-            e for e in events if not isinstance(e, Accepted | WaitingFor | ChatReceived)
-        )
+            elif not isinstance(event, Accepted | WaitingFor):
+                self._log.append(event)
+            if isinstance(event, SegmentStarted):
+                self._next_part(machine, event)
+        self._give_change(machine)
         self._publish()
+
+    def _next_part(self, machine: TableMachine, event: SegmentStarted) -> None:
+        """After a seat change: the seats are numbered anew, what came before keeps its names
+        (the transcript's header stays the first configuration we had)."""
+        if not event.seated:
+            self._wanted = None  # done: we stood up or sit out
+            return
+        if self._last is not None:  # the part that ended, as last drawn, with its whole log
+            self._earlier.append(part_ended(self._last, self._log, self._chat))
+        self._log, self._chat = [], []
+        self._seat = machine.seat
+        self._names = tuple(s.name for s in machine.config.seats)
+        self._snapshot = None
+
+    def _give_change(self, machine: TableMachine) -> None:
+        """The player's seat change goes into our next signed result (a new segment starts
+        without it: asked again there). While newcomers wait for their seats (the host asked
+        to re-form the table) it waits a hand, as the node's own --stand-after-hand does."""
+        wanted = self._wanted
+        if wanted is None or machine.over or machine.change_wanted in (wanted, "reseat"):
+            return
+        try:
+            machine.want_change(wanted)
+        except LocalProtocolError as exc:
+            self._wanted = None
+            self._errors.append(str(exc))
 
     def on_events(self, machine: TableMachine, events: list[TableEvent]) -> None:
         """The node's driver hook (called after every change, events already persisted)."""
@@ -297,6 +329,24 @@ class DriverSession:
         with contextlib.suppress(trio.RunFinishedError):
             self._token.run_sync_soon(self._send_chat, text)
 
+    def want_change(self, change: str) -> None:
+        """From the screen: stand up or sit out after this hand (given to the machine on the
+        node's side, like a move)."""
+        if self._token is None or self.machine is None:
+            self._errors.append(f"no {change} now: the table has not started")
+            self._publish()
+            return
+        with contextlib.suppress(trio.RunFinishedError):
+            self._token.run_sync_soon(self._set_change, change)
+
+    def _set_change(self, change: str) -> None:
+        """On the Trio side: remember the wish and give it to the machine."""
+        if self.machine is None:
+            return
+        self._wanted = change
+        self._give_change(self.machine)
+        self._publish()
+
     def _send_chat(self, text: str) -> None:
         """On the Trio side: sign the line; the node's next tick sends it (node/seat.py)."""
         self.chat_out.append(text)
@@ -345,5 +395,8 @@ class DriverSession:
             now=self._clock(),
             errors=self._errors,
             version=self._version,
+            wanted=self._wanted,
+            earlier=self._earlier,
         )
+        self._last = self._snapshot
         self._notify()

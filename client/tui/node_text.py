@@ -89,11 +89,35 @@ def _host_refused(lang: str, reason: str) -> str:
     known = {
         "the table is full": "node.refused_full",
         "no valid proof of the invite's token": "node.refused_proof",
+        "the table is full and enough players wait for a seat": "node.refused_waiting_full",
+        "the host leaves the table after this hand: no newcomers now": "node.refused_host_leaves",
     }
     key = known.get(reason)
     if key is not None:
         return tr(lang, key)
+    if reason.startswith("buy-in refused: "):
+        return tr(lang, "node.refused_buy_in", why=_buy_in_text(reason[16:], lang))
     return tr(lang, "node.host_refused", reason=printable(reason, 120))  # the host's own words
+
+
+def _buy_in_text(reason: str, lang: str) -> str:
+    """Why the rules refuse a buy-in (protocol/rules: newcomer_ledger), in the screen's words."""
+    match = re.match(r"^a buy-in must be (\d+)\.\.(\d+) chips", reason)
+    if match is not None:
+        return tr(lang, "node.buy_in_range", low=match.group(1), high=match.group(2))
+    match = re.match(r"^in play-money every seat sits down with (\d+) chips$", reason)
+    if match is not None:
+        return tr(lang, "node.buy_in_fixed", n=match.group(1))
+    if reason.startswith("a tournament takes no newcomers"):
+        return tr(lang, "node.buy_in_tournament")
+    if reason.startswith("in Pottuppen a newcomer sits down with a balance of 0"):
+        return tr(lang, "node.buy_in_pottuppen")
+    return printable(reason, 120)
+
+
+def _change_word(change: str, lang: str) -> str:
+    """``stand`` / ``sit out`` (as the node writes a seat change) in the screen's words."""
+    return tr(lang, "change.sit-out" if change.startswith("sit") else "change.stand")
 
 
 def _resumed(lang: str, m: re.Match[str]) -> str:
@@ -210,6 +234,50 @@ RULES: tuple[NodeRule, ...] = (
         _cheating,
     ),
     _rule("never_started", r"^the table never started: ", _say("node.never_started")),
+    # ---- seats that change between hands (node/seat.py, node/seat_changes.py, node/app.py)
+    # the move log shows these from the table's events (SeatsChanging, SegmentStarted)
+    _rule("seats_change", r"^seats change after hand \d+ \(", _drop),
+    _rule("goes_on", r"^the table goes on with \d+ seats: ", _drop),
+    _rule("goes_on_without_us", r"^the table goes on without us: ", _drop),
+    _rule(
+        "asked_change",
+        r"^we asked to (stand|sit out) after this hand$",
+        lambda lg, m: tr(lg, "node.asked_change", change=_change_word(m.group(1), lg)),
+    ),
+    _rule(
+        "cannot_change",
+        r"^cannot (stand|sit-out) here: ",
+        lambda lg, m: tr(lg, "node.cannot_change", change=_change_word(m.group(1), lg)),
+    ),
+    _rule(
+        "newcomer_waits",
+        r"^(.+) \[[^\]]*\] waits to sit down with (\d+) after this hand$",
+        lambda lg, m: tr(
+            lg, "node.newcomer_waits", name=who_text(m.group(1), lg), chips=m.group(2)
+        ),
+    ),
+    _rule("cannot_reform", r"^cannot re-form the table: ", _say("node.cannot_reform")),
+    _rule(
+        "next_host_wait",
+        r"^seats change after hand (\d+): waiting for the next host$",
+        lambda lg, m: tr(lg, "node.next_host_wait", n=m.group(1)),
+    ),
+    _rule(
+        "newcomers_refused",
+        r"^the newcomers cannot sit down \(.*\); the table goes on without them$",
+        _say("node.newcomers_refused"),
+    ),
+    _rule("cannot_go_on", r"^the table cannot go on: ", _say("node.cannot_go_on")),
+    _rule(
+        "next_host_missing",
+        r"^the next host sent no configuration in (\d+) s: the table ends here$",
+        lambda lg, m: tr(lg, "node.next_host_missing", seconds=m.group(1)),
+    ),
+    _rule(
+        "serving_others",
+        r"^we left the table; this process keeps passing the others' messages",
+        _say("node.serving_others"),
+    ),
     # ---- joining (node/join_handshake.py, node/seat_messages.py, node/catch_up.py)
     _rule("full", r"^the host refused us: the table is full$", _say("node.refused_full")),
     _rule(

@@ -22,6 +22,7 @@ from dealerless.client.tui.results import (
     hand_reason,
     hand_result_lines,
     log_lines,
+    new_results,
     summary,
 )
 from dealerless.client.tui.wording import (
@@ -41,12 +42,15 @@ from dealerless.protocol.rules.base import Action, ActionKind
 
 __all__ = [
     "ACTION_KEYS",
+    "CHANGE_KEYS",
     "KIND_OF_KEY",
     "Look",
     "action_text",
     "actions",
     "card_text",
     "cards_text",
+    "change_note",
+    "change_refusal",
     "chat_lines",
     "countdown",
     "event_lines",
@@ -58,6 +62,7 @@ __all__ = [
     "header",
     "log_lines",
     "names_text",
+    "new_results",
     "seat_name",
     "seats",
     "summary",
@@ -83,6 +88,31 @@ ACTION_KEYS: Mapping[ActionKind, str] = {
     ActionKind.ACCEPT: "a",
 }
 KIND_OF_KEY: Mapping[str, ActionKind] = {v: k for k, v in ACTION_KEYS.items()}
+
+# The keys that ask for a seat change after this hand (the hand-by-hand games; asked first).
+CHANGE_KEYS: Mapping[str, str] = {"w": "stand", "o": "sit-out"}
+
+
+def change_refusal(snap: TableSnapshot, look: Look) -> str | None:
+    """Why this seat cannot ask to stand up or sit out now (None: it may)."""
+    lang = look.lang
+    if snap.seat is None or snap.over:
+        return tr(lang, "seatchange.over")
+    if snap.changing:
+        return tr(lang, "seatchange.between")
+    if not snap.seat_changes:
+        return tr(lang, "seatchange.fixed", game=snap.title)
+    if snap.change_wanted is not None:
+        pending = tr(lang, f"seatchange.pending.{snap.change_wanted}")
+        return tr(lang, "seatchange.already", pending=pending)
+    return None
+
+
+def change_note(snap: TableSnapshot, look: Look) -> Fragments:
+    """The seat change this seat asked for, while it waits for the end of the hand."""
+    if snap.change_wanted is None or snap.over:
+        return []
+    return [("class:note", tr(look.lang, f"seatchange.pending.{snap.change_wanted}") + "  ")]
 
 
 # ------------------------------------------------------------------ table parts
@@ -257,6 +287,8 @@ def actions(
     if not snap.legal:
         if snap.over:
             out.append(("class:dim", tr(lang, "end.game")))
+        elif snap.changing:
+            out.append(("class:dim", tr(lang, "actions.changing")))
         elif snap.arbiter is not None and snap.arbiter != snap.seat:
             out.append(
                 ("class:dim", tr(lang, "actions.wait", names=seat_name(snap, snap.arbiter, look)))

@@ -13,6 +13,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from prompt_toolkit.formatted_text import StyleAndTextTuples
+
+from dealerless.client.tui.i18n import tr
 from dealerless.client.tui.model import TableSnapshot, build_snapshot
 from dealerless.protocol.rules.base import Action, ConfigError
 from dealerless.protocol.table import TableConfig, TableMachine
@@ -97,6 +100,20 @@ class ReplaySession:
 
     def send_chat(self, text: str) -> None:
         return None
+
+    def status(self, lang: str) -> StyleAndTextTuples:
+        """The status line of a replay: the step, whether the transcript verified, the keys."""
+        rep = self.replay
+        step = tr(lang, "replay.step", i=self.index, n=len(rep.records))
+        check = (
+            ("class:dim", tr(lang, "replay.ok_short"))
+            if rep.verified
+            else ("class:error", tr(lang, "replay.bad_short") + ": " + rep.problem)
+        )
+        return [("class:label", step + "  "), check, ("class:dim", "  " + tr(lang, "replay.keys"))]
+
+    def want_change(self, change: str) -> None:
+        return None  # a replay changes no seats (the app does not offer it)
 
     def subscribe(self, listener: Callable[[], None]) -> None:
         self._listeners.append(listener)

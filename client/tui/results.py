@@ -31,6 +31,8 @@ from dealerless.protocol.table.events import (
     HandEnded,
     HandSigned,
     HandStarted,
+    SeatsChanging,
+    SegmentStarted,
     TableEvent,
     TimeoutVoted,
     Violation,
@@ -111,7 +113,58 @@ def event_lines(snap: TableSnapshot, event: TableEvent, look: Look) -> list[str]
         ]
     if isinstance(event, TimeoutVoted):
         return [tr(lang, "log.timeout_vote", who=seat_name(snap, event.silent, look))]
+    if isinstance(event, SeatsChanging):
+        what = [
+            tr(lang, f"log.change.{change}", who=seat_name(snap, seat, look))
+            for seat, change in event.changes
+            if change in ("stand", "sit-out", "reseat")
+        ]
+        if event.silent is not None:
+            what.append(tr(lang, "log.change.silent", who=seat_name(snap, event.silent, look)))
+        return [tr(lang, "log.seats_change", n=event.hand, what="; ".join(what))]
+    if isinstance(event, SegmentStarted):
+        seats = getattr(event.config, "seats", ())
+        names = ", ".join(printable(str(getattr(s, "name", "")), 40) for s in seats)
+        if not event.seated:
+            return [tr(lang, "log.segment_without_you", names=names)]
+        return [tr(lang, "log.segment", n=len(seats), names=names)]
     return []
+
+
+def ledger_text(ledger: Sequence[tuple[str, int]], score: int, look: Look) -> str:
+    """What a seat takes away or keeps when it leaves the table: its chips and their net
+    (the Limit games), or its balance (Pottuppen)."""
+    values = dict(ledger)
+    if "stack" in values:
+        chips = tr(look.lang, "ledger.chips", n=values["stack"])
+        return f"{chips} ({tr(look.lang, 'ledger.net', n=score)})"
+    return tr(look.lang, "ledger.balance", n=score)
+
+
+def new_results(
+    snap: TableSnapshot, part: int, seen: int
+) -> tuple[list[tuple[int, HandResult]], int, int]:
+    """The results not shown yet, each with its part of the table, given the part and the
+    count of its results already seen; and the part and count seen after them (a seat change
+    starts a part whose results count from 0 again)."""
+    parts = snap.segments()
+    new: list[tuple[int, HandResult]] = []
+    while part < snap.segment:  # the rest of a part that ended
+        old = parts[part - 1] if part <= len(parts) else snap
+        new.extend((part, r) for r in old.results[seen:])
+        part, seen = part + 1, 0
+    new.extend((part, r) for r in snap.results[seen:])
+    return new, part, max(seen, len(snap.results))
+
+
+def left_lines(snap: TableSnapshot, look: Look) -> list[str]:
+    """The panel of a player who left a table that goes on: how, after which hand, with what."""
+    lang = look.lang
+    chips = ledger_text(snap.left_ledger, snap.left_score, look)
+    return [
+        tr(lang, f"end.left.{snap.left}", n=snap.left_hand, chips=chips),
+        tr(lang, "end.left.on"),
+    ]
 
 
 def winners_text(snap: TableSnapshot, winners: Sequence[int], look: Look) -> str:
@@ -179,8 +232,9 @@ def hand_result_lines(
 
 def log_lines(snap: TableSnapshot, look: Look) -> list[str]:
     lines: list[str] = []
-    for event in snap.log:
-        lines.extend(event_lines(snap, event, look))
+    for part in snap.segments():  # each part of the table with the names it had
+        for event in part.log:
+            lines.extend(event_lines(part, event, look))
     for error in snap.errors:
         known = LOCAL_REFUSALS.get(error)
         text = tr(look.lang, known) if known else machine_text(snap, error, look)
@@ -191,8 +245,9 @@ def log_lines(snap: TableSnapshot, look: Look) -> list[str]:
 
 def chat_lines(snap: TableSnapshot, look: Look) -> list[str]:
     return [
-        tr(look.lang, "log.chat", who=seat_name(snap, s, look), text=printable(t, 200))
-        for s, t in snap.chat
+        tr(look.lang, "log.chat", who=seat_name(part, s, look), text=printable(t, 200))
+        for part in snap.segments()  # each part of the table with the names it had
+        for s, t in part.chat
     ]
 
 
@@ -230,9 +285,10 @@ def _history_of(snap: TableSnapshot, hand: HandLog, look: Look) -> list[str]:
 def hand_history(snap: TableSnapshot, look: Look) -> list[str]:
     """Every hand so far, oldest first: its moves and every trick with who played which card."""
     lines: list[str] = []
-    for hand in hands_of(snap.log):
-        lines.extend(_history_of(snap, hand, look))
-        lines.append("")
+    for part in snap.segments():
+        for hand in hands_of(part.log):
+            lines.extend(_history_of(part, hand, look))
+            lines.append("")
     return lines or [tr(look.lang, "history.empty")]
 
 
@@ -383,7 +439,10 @@ def summary(snap: TableSnapshot, look: Look, result: HandResult | None) -> list[
         verdict = tr(lang, "end.cheats", text=text)
     else:
         verdict = tr(lang, "end.proofs_ok")
-    if snap.over and snap.outcome is not None and result is None:
+    if snap.left is not None and result is None:
+        lines.extend(left_lines(snap, look))
+        lines.append(verdict)
+    elif snap.over and snap.outcome is not None and result is None:
         lines.append(tr(lang, "end.game"))
         lines.append(tr(lang, "end.winners", names=winners_text(snap, snap.outcome.winners, look)))
         lines.append(tr(lang, "end.reason", reason=game_reason(snap, snap.outcome, look)))
@@ -413,8 +472,11 @@ __all__ = [
     "hand_history",
     "hand_reason",
     "hand_result_lines",
+    "ledger_text",
+    "left_lines",
     "log_lines",
     "machine_text",
+    "new_results",
     "summary",
     "winners_text",
 ]

@@ -21,11 +21,12 @@ from pathlib import Path
 from typing import Protocol, runtime_checkable
 
 from dealerless.client.bots import bot_for
-from dealerless.client.tui.model import TableSnapshot, build_snapshot
+from dealerless.client.tui.model import TableSnapshot, build_snapshot, part_ended
 from dealerless.protocol.messages import IdentityKey
 from dealerless.protocol.rules.base import Action, GameConfig
 from dealerless.protocol.table import SeatInfo, TableConfig, TableMachine
-from dealerless.protocol.table.events import LocalProtocolError, TableEvent
+from dealerless.protocol.table.events import LocalProtocolError, SegmentStarted, TableEvent
+from dealerless.protocol.table.segments import SegmentError
 from dealerless.protocol.transcript import TranscriptWriter
 
 Listener = Callable[[], None]
@@ -56,6 +57,10 @@ class TableSession(Protocol):
 
     def send_chat(self, text: str) -> None:
         """Send a chat line to the table."""
+
+    def want_change(self, change: str) -> None:
+        """Ask to ``stand`` up or ``sit-out`` after this hand (the hand-by-hand games); shown
+        in ``snapshot().change_wanted``, a refusal in ``snapshot().errors``."""
 
     def subscribe(self, listener: Listener) -> None:
         """Call ``listener`` (from any thread) after every change of the snapshot."""
@@ -101,6 +106,8 @@ class LocalSession:
         self._machines: list[TableMachine] = []
         self._queues: list[list[bytes]] = [[] for _ in range(game.players)]
         self._pending: list[Action] = []
+        self._changes: list[str] = []  # seat changes the human asked for, not yet given
+        self._earlier: list[TableSnapshot] = []  # the table before each seat change
         self._chat: list[tuple[int, str]] = []
         self._errors: list[str] = []
         self._log: list[TableEvent] = []
@@ -167,6 +174,11 @@ class LocalSession:
             self._publish()
             self._wake.notify_all()
 
+    def want_change(self, change: str) -> None:
+        with self._wake:
+            self._changes.append(change)
+            self._wake.notify_all()
+
     def subscribe(self, listener: Listener) -> None:
         self._listeners.append(listener)
 
@@ -203,8 +215,37 @@ class LocalSession:
                     self._queues[other].append(frame)
 
     def _record(self, seat: int, events: Sequence[TableEvent]) -> None:
-        if seat == self._seat:
-            self._log.extend(events)
+        if seat != self._seat:
+            return
+        for event in events:
+            self._log.append(event)
+            if isinstance(event, SegmentStarted) and event.seated:
+                # the seats are numbered anew: what came before keeps its own names
+                if self._snapshot is not None:  # the part that ended, with its whole log
+                    self._earlier.append(part_ended(self._snapshot, self._log, self._chat))
+                self._log, self._chat = [], []
+                self._names = tuple(s.name for s in event.config.seats)
+
+    def _next_segments(self) -> bool:
+        """A segment ended for a seat change: its next host (a seat that stays) starts the
+        next one; every other seat checks it and follows when the frame reaches it."""
+        for peer, machine in enumerate(self._machines):
+            if machine.seat_change is None or not machine.over or machine.left_table:
+                continue
+            try:
+                host = machine.seat_plan().host
+            except SegmentError:
+                continue
+            if host == self._keys[peer].peer_id.raw:
+                try:
+                    machine.next_segment()
+                except LocalProtocolError as exc:
+                    self._errors.append(f"the table cannot go on: {exc}")
+                    continue
+                self._record(peer, machine.take_events())
+                self._flush(peer)
+                return True
+        return False
 
     def step(self) -> bool:
         """One round of work: the human's queued moves, every delivery, one bot move and the
@@ -220,6 +261,14 @@ class LocalSession:
         now = self._now()
         changed = False
         human = self._machines[self._seat]
+        if human.left_table:
+            return False  # the human stood up or sits out: the bots' table is none of ours
+        while self._changes:
+            try:
+                human.want_change(self._changes.pop(0))
+            except LocalProtocolError as exc:
+                self._errors.append(str(exc))
+            changed = True
         while self._pending:
             action = self._pending.pop(0)
             try:
@@ -241,22 +290,23 @@ class LocalSession:
                 self._record(seat, events)
                 self._flush(seat)
                 changed = True
-        if changed:
+        if changed or self._next_segments():
             return True
-        for seat, machine in enumerate(self._machines):
-            if seat == self._seat or not machine.my_turn_to_act():
+        for peer, machine in enumerate(self._machines):
+            if peer == self._seat or not machine.my_turn_to_act() or machine.seat is None:
                 continue
             if now < self._next_bot:
                 return False
+            seat = machine.seat  # seats are numbered anew at every seat change
             move = self._bot(machine.engine, seat, self._rng, True)
             if move is None:
                 self._errors.append(f"bot for seat {seat} gave no action")
                 return True
             try:
-                self._record(seat, machine.act(move, now))
+                self._record(peer, machine.act(move, now))
             except LocalProtocolError as exc:
                 self._errors.append(f"bot {seat}: {exc}")
-            self._flush(seat)
+            self._flush(peer)
             self._next_bot = now + self._bot_delay
             return True
         return False
@@ -273,6 +323,8 @@ class LocalSession:
             now=self._now(),
             errors=self._errors,
             version=self._version,
+            wanted=self._changes[-1] if self._changes else None,
+            earlier=self._earlier,
         )
         with self._changed:
             self._changed.notify_all()

@@ -127,6 +127,7 @@ TEXTS: dict[str, str] = {
         "l u t       schmutzige Wäsche, Tupp-Versuch, Tupp\n"
         "x a         Wäsche prüfen, annehmen\n"
         "m           Chat-Nachricht schreiben (Enter sendet)\n"
+        "w o         nach dieser Hand aufstehen / aussetzen (Spiele Hand für Hand)\n"
         "s           Mitschrift speichern (dealerless replay DATEI)\n"
         "?           diese Hilfe (jede Taste schließt)\n"
         "q, Strg-C   beenden (fragt während eines Spiels)"
@@ -404,4 +405,70 @@ TEXTS: dict[str, str] = {
     "refusal.resync": "nach einem Neustart: wir warten auf Nachricht von den anderen Spielern",
     "refusal.empty_chat": "eine leere Chatzeile",
     "refusal.observer_chat": "ein Zuschauer kann nicht chatten",
+    # Plätze, die zwischen den Händen wechseln
+    "change.stand": "aufstehen",
+    "change.sit-out": "aussetzen",
+    "node.refused_waiting_full": (
+        "Der Gastgeber hat den Platz abgelehnt: der Tisch ist voll und genug Spieler warten schon."
+    ),
+    "node.refused_host_leaves": (
+        "Der Gastgeber hat den Platz abgelehnt: er geht nach dieser Hand, niemand kann dich "
+        "jetzt setzen."
+    ),
+    "node.refused_buy_in": "Der Gastgeber hat den Platz abgelehnt: {why}",
+    "node.buy_in_range": "ein Einkauf muss {low} bis {high} Chips betragen",
+    "node.buy_in_fixed": "an diesem Spielgeldtisch setzt sich jeder mit {n} Chips",
+    "node.buy_in_tournament": "ein laufendes Turnier nimmt keine Neuen auf",
+    "node.buy_in_pottuppen": "beim Pottuppen setzt sich ein Neuer ohne Einkauf",
+    "node.asked_change": "gewünscht: nach dieser Hand {change}",
+    "node.cannot_change": "an diesem Tisch kannst du nicht {change} (Einzelheiten in der "
+    "Protokolldatei)",
+    "node.newcomer_waits": "{name} wartet mit {chips} Chips auf einen Platz nach dieser Hand",
+    "node.cannot_reform": "die Neuen können hier nicht Platz nehmen (Einzelheiten in der "
+    "Protokolldatei)",
+    "node.next_host_wait": "nach Hand {n} wechseln die Plätze: warte auf den nächsten Gastgeber",
+    "node.newcomers_refused": (
+        "die Neuen konnten sich nicht setzen: der Tisch spielt ohne sie weiter (Einzelheiten in "
+        "der Protokolldatei)"
+    ),
+    "node.cannot_go_on": "nach dem Platzwechsel geht es nicht weiter (Einzelheiten in der "
+    "Protokolldatei)",
+    "node.next_host_missing": (
+        "der nächste Gastgeber hat in {seconds} s nichts geschickt: der Tisch endet hier"
+    ),
+    "node.serving_others": (
+        "du hast den Tisch verlassen; dieses Programm reicht die Nachrichten der anderen weiter, "
+        "bis sie fertig sind (Strg-C beendet es auch für sie)"
+    ),
+    "seatchange.confirm.stand": "Nach dieser Hand mit deinen Chips aufstehen? (j/n)",
+    "seatchange.confirm.sit-out": "Nach dieser Hand aussetzen? Deine Chips bleiben dir. (j/n)",
+    "seatchange.pending.stand": "du stehst nach dieser Hand auf",
+    "seatchange.pending.sit-out": "du setzt nach dieser Hand aus",
+    "seatchange.fixed": "{game} behält die Plätze für das ganze Spiel: niemand steht zwischen "
+    "den Händen auf",
+    "seatchange.already": "schon gewünscht: {pending}",
+    "seatchange.over": "das Spiel ist vorbei: da gibt es nichts zum Aufstehen",
+    "log.seats_change": "nach Hand {n} wechseln die Plätze: {what}",
+    "log.change.stand": "{who} steht auf",
+    "log.change.sit-out": "{who} setzt aus",
+    "log.change.reseat": "{who} macht Platz für Neue",
+    "log.change.silent": "{who} hat geschwiegen und setzt aus",
+    "log.segment": "der Tisch spielt mit {n} Spielern weiter: {names}",
+    "log.segment_without_you": "der Tisch spielt ohne dich weiter: {names}",
+    "end.left": "Du hast den Tisch verlassen",
+    "end.left.stand": "Du bist nach Hand {n} aufgestanden, mit {chips}.",
+    "end.left.sit-out": "Du setzt seit Hand {n} aus; {chips} bleiben dir.",
+    "end.left.silent": "Du hast in Hand {n} geschwiegen und setzt aus; {chips} bleiben dir.",
+    "end.left.on": "Der Tisch spielt ohne dich weiter.",
+    "ledger.chips": "{n} Chips",
+    "ledger.net": "{n:+d} netto",
+    "ledger.balance": "ein Saldo von {n:+d}",
+    "actions.changing": "die Plätze wechseln: warte, bis der nächste Gastgeber den Tisch neu setzt",
+    "seatchange.between": (
+        "die Plätze wechseln gerade: frag noch einmal, wenn die nächste Hand begonnen hat"
+    ),
+    "lobby.leaving": (
+        "Du hast den Tisch verlassen. Die anderen holen erst auf; wenn dein Rechner sie "
+        "verbindet (du warst Gastgeber), bis sie fertig sind. Strg-C bricht ab, auch für sie."
+    ),
 }

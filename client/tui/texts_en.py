@@ -137,6 +137,7 @@ TEXTS: dict[str, str] = {
         "h           the hand history: every trick, who played what\n"
         "PgUp/PgDn   scroll the move log (End: back to the newest)\n"
         "m           write a chat message (Enter sends)\n"
+        "w o         stand up / sit out after this hand (hand-by-hand games)\n"
         "s           save the transcript (replay: dealerless replay FILE)\n"
         "?           this help (any key closes it)\n"
         "q, Ctrl-C   quit (asks first while a game runs)"
@@ -376,4 +377,60 @@ TEXTS: dict[str, str] = {
     "refusal.resync": "back after a restart: waiting to hear from the other players",
     "refusal.empty_chat": "an empty chat line",
     "refusal.observer_chat": "an observer cannot chat",
+    # seats that change between hands (client/tui/node_text.py, the table screen)
+    "change.stand": "stand up",
+    "change.sit-out": "sit out",
+    "node.refused_waiting_full": (
+        "The host refused the seat: the table is full and enough players already wait for one."
+    ),
+    "node.refused_host_leaves": (
+        "The host refused the seat: the host leaves after this hand, so nobody can seat you now."
+    ),
+    "node.refused_buy_in": "The host refused the seat: {why}",
+    "node.buy_in_range": "a buy-in must be {low} to {high} chips",
+    "node.buy_in_fixed": "at this play-money table everyone sits down with {n} chips",
+    "node.buy_in_tournament": "a tournament takes no newcomers once it has started",
+    "node.buy_in_pottuppen": "in Pottuppen a newcomer sits down with nothing (no buy-in)",
+    "node.asked_change": "asked to {change} after this hand",
+    "node.cannot_change": "you cannot {change} at this table (details in the log file)",
+    "node.newcomer_waits": "{name} waits to sit down with {chips} chips after this hand",
+    "node.cannot_reform": "the newcomers cannot be seated at this table (details in the log file)",
+    "node.next_host_wait": "the seats change after hand {n}: waiting for the next host",
+    "node.newcomers_refused": (
+        "the newcomers could not sit down: the table goes on without them (details in the log file)"
+    ),
+    "node.cannot_go_on": "the table cannot go on after the seat change (details in the log file)",
+    "node.next_host_missing": "the next host sent nothing in {seconds} s: the table ends here",
+    "node.serving_others": (
+        "you left the table; this program keeps passing on the others' messages until they "
+        "have finished (Ctrl-C ends it for them too)"
+    ),
+    "seatchange.confirm.stand": "Stand up after this hand, taking your chips? (y/n)",
+    "seatchange.confirm.sit-out": "Sit out after this hand? Your chips are kept. (y/n)",
+    "seatchange.pending.stand": "you stand up after this hand",
+    "seatchange.pending.sit-out": "you sit out after this hand",
+    "seatchange.fixed": "{game} keeps its seats for the whole game: nobody stands up between hands",
+    "seatchange.already": "already asked: {pending}",
+    "seatchange.over": "the game is over: there is nothing to stand up from",
+    "log.seats_change": "after hand {n} the seats change: {what}",
+    "log.change.stand": "{who} stands up",
+    "log.change.sit-out": "{who} sits out",
+    "log.change.reseat": "{who} makes room for players coming in",
+    "log.change.silent": "{who} was silent and sits out",
+    "log.segment": "the table goes on with {n} players: {names}",
+    "log.segment_without_you": "the table goes on without you: {names}",
+    "end.left": "You left the table",
+    "end.left.stand": "You stood up after hand {n}, taking {chips}.",
+    "end.left.sit-out": "You sit out since hand {n}; {chips} kept for you.",
+    "end.left.silent": "You were silent in hand {n}, so you sit out; {chips} kept for you.",
+    "end.left.on": "The table goes on without you.",
+    "ledger.chips": "{n} chips",
+    "ledger.net": "{n:+d} net",
+    "ledger.balance": "a balance of {n:+d}",
+    "actions.changing": "the seats change: waiting for the next host to seat the table",
+    "seatchange.between": "the seats are changing now: ask again once the next hand has started",
+    "lobby.leaving": (
+        "You left the table. Letting the others catch up first; if your computer links them "
+        "(you hosted), until they have finished. Ctrl-C stops it, for them too."
+    ),
 }

@@ -127,6 +127,7 @@ TEXTS: dict[str, str] = {
         "l u t       vuile was, Toep-poging, Toep\n"
         "x a         was controleren, accepteren\n"
         "m           chatbericht schrijven (Enter verstuurt)\n"
+        "w o         na deze hand opstaan / overslaan (spellen per hand)\n"
         "s           verslag opslaan (dealerless replay BESTAND)\n"
         "?           deze hulp (elke toets sluit)\n"
         "q, Ctrl-C   stoppen (vraagt tijdens een spel)"
@@ -395,4 +396,68 @@ TEXTS: dict[str, str] = {
     "refusal.resync": "terug na een herstart: we wachten op bericht van de andere spelers",
     "refusal.empty_chat": "een lege chatregel",
     "refusal.observer_chat": "een toeschouwer kan niet chatten",
+    # plaatsen die tussen de handen wisselen
+    "change.stand": "opstaan",
+    "change.sit-out": "een beurt overslaan",
+    "node.refused_waiting_full": (
+        "De gastheer weigerde de plaats: de tafel is vol en er wachten al genoeg spelers."
+    ),
+    "node.refused_host_leaves": (
+        "De gastheer weigerde de plaats: hij vertrekt na deze hand, dus niemand kan je nu plaatsen."
+    ),
+    "node.refused_buy_in": "De gastheer weigerde de plaats: {why}",
+    "node.buy_in_range": "een inkoop moet {low} tot {high} fiches zijn",
+    "node.buy_in_fixed": "aan deze speelgeldtafel begint iedereen met {n} fiches",
+    "node.buy_in_tournament": "een lopend toernooi neemt geen nieuwkomers aan",
+    "node.buy_in_pottuppen": "bij Pottoepen begint een nieuwkomer zonder inkoop",
+    "node.asked_change": "gevraagd: na deze hand {change}",
+    "node.cannot_change": "aan deze tafel kun je niet {change} (details in het logbestand)",
+    "node.newcomer_waits": "{name} wacht met {chips} fiches op een plaats na deze hand",
+    "node.cannot_reform": "de nieuwkomers kunnen hier niet gaan zitten (details in het logbestand)",
+    "node.next_host_wait": "na hand {n} wisselen de plaatsen: wacht op de volgende gastheer",
+    "node.newcomers_refused": (
+        "de nieuwkomers konden niet gaan zitten: de tafel speelt zonder hen verder (details in "
+        "het logbestand)"
+    ),
+    "node.cannot_go_on": "na de plaatswissel kan de tafel niet verder (details in het logbestand)",
+    "node.next_host_missing": (
+        "de volgende gastheer stuurde in {seconds} s niets: de tafel eindigt hier"
+    ),
+    "node.serving_others": (
+        "je hebt de tafel verlaten; dit programma geeft de berichten van de anderen door tot "
+        "zij klaar zijn (Ctrl-C stopt het ook voor hen)"
+    ),
+    "seatchange.confirm.stand": "Na deze hand opstaan met je fiches? (j/n)",
+    "seatchange.confirm.sit-out": "Na deze hand een beurt overslaan? Je fiches blijven van jou. "
+    "(j/n)",
+    "seatchange.pending.stand": "je staat op na deze hand",
+    "seatchange.pending.sit-out": "je slaat een beurt over na deze hand",
+    "seatchange.fixed": "{game} houdt de plaatsen het hele spel: niemand staat tussen de handen op",
+    "seatchange.already": "al gevraagd: {pending}",
+    "seatchange.over": "het spel is voorbij: er valt niets meer op te staan",
+    "log.seats_change": "na hand {n} wisselen de plaatsen: {what}",
+    "log.change.stand": "{who} staat op",
+    "log.change.sit-out": "{who} slaat over",
+    "log.change.reseat": "{who} maakt plaats voor nieuwkomers",
+    "log.change.silent": "{who} zweeg en slaat over",
+    "log.segment": "de tafel speelt verder met {n} spelers: {names}",
+    "log.segment_without_you": "de tafel speelt zonder jou verder: {names}",
+    "end.left": "Je hebt de tafel verlaten",
+    "end.left.stand": "Je bent na hand {n} opgestaan, met {chips}.",
+    "end.left.sit-out": "Je slaat over sinds hand {n}; {chips} blijven van jou.",
+    "end.left.silent": "Je zweeg in hand {n} en slaat over; {chips} blijven van jou.",
+    "end.left.on": "De tafel speelt zonder jou verder.",
+    "ledger.chips": "{n} fiches",
+    "ledger.net": "{n:+d} netto",
+    "ledger.balance": "een saldo van {n:+d}",
+    "actions.changing": (
+        "de plaatsen wisselen: wacht tot de volgende gastheer de tafel opnieuw indeelt"
+    ),
+    "seatchange.between": (
+        "de plaatsen wisselen nu: vraag het opnieuw zodra de volgende hand begonnen is"
+    ),
+    "lobby.leaving": (
+        "Je hebt de tafel verlaten. De anderen halen eerst bij; als jouw computer hen verbindt "
+        "(jij was gastheer), tot zij klaar zijn. Ctrl-C stopt het, ook voor hen."
+    ),
 }

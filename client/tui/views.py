@@ -70,7 +70,7 @@ def last_line_point(fragments: StyleAndTextTuples) -> tuple[int, int]:
 def text_window(
     fn: TextFn,
     *,
-    height: int | Dimension | None = None,
+    height: int | Dimension | Callable[[], int] | None = None,
     wrap: bool = True,
     bottom: bool = False,
     width: int | Dimension | None = None,
@@ -100,7 +100,7 @@ def table_layout(
     *,
     header: TextFn,
     seats: TextFn,
-    seats_height: int,
+    seats_height: int | Callable[[], int],
     trick: TextFn,
     hand: TextFn,
     actions: TextFn,

@@ -35,6 +35,10 @@ SAMPLES: dict[str, Samples] = {
     "app.py: refused: the invite code holds no way to reach t": (
         "refused: the invite code holds no way to reach the table this version can use",
     ),
+    "app.py: we left the table; this process keeps passing th": (
+        "we left the table; this process keeps passing the others' messages (direct links) "
+        "until they have all finished; Ctrl-C ends it for them too",
+    ),
     "app.py: this table is known here: resuming it": ("this table is known here: resuming it",),
     "app.py: cannot use a stored table: {}": (
         "cannot use a stored table: /home/ann/.local/share/dealerless/tables/ab12: bad meta",
@@ -189,6 +193,58 @@ SAMPLES: dict[str, Samples] = {
         "refused a message from seat 2 (bob): not your turn to play, seat 0 is to play",
     ),
     "seat.py: game over: {}": ("game over: Outcome(winners=(0,), standings=(1, 0, 0))",),
+    "seat.py: seats change after hand {} ({}{})": (
+        "seats change after hand 4 (seat 1 (bob): stand)",
+        "seats change after hand 2 (seat 0 (ann): reseat)",
+        "seats change after hand 3 (nobody asked; seat 2 (bob) was silent)",
+    ),
+    "seat.py: the table goes on with {} seats: {}": (
+        "the table goes on with 4 seats: ann, bob, cy, dan",
+    ),
+    "seat.py: the table goes on without us: {}": ("the table goes on without us: ann, bob",),
+    # ---- node/seat_changes.py
+    "seat_changes.py: we asked to {} after this hand": (
+        "we asked to stand after this hand",
+        "we asked to sit out after this hand",
+    ),
+    "seat_changes.py: cannot {} here: {}": (
+        "cannot stand here: tuppen keeps its seats for the whole game: no stand",
+        "cannot sit-out here: no sit-out now: the table is over or we have no seat",
+    ),
+    "seat_changes.py: the table is full": ("the host refused us: the table is full",),
+    "seat_changes.py: the host leaves the table after this hand: no ne": (
+        "the host refused us: the host leaves the table after this hand: no newcomers now",
+    ),
+    "seat_changes.py: the table is full and enough players wait for a ": (
+        "the host refused us: the table is full and enough players wait for a seat",
+    ),
+    "seat_changes.py: buy-in refused: {}": (
+        "the host refused us: buy-in refused: a buy-in must be 10..1000 chips (the ante to the "
+        "maximum)",
+        "the host refused us: buy-in refused: in play-money every seat sits down with 500 chips",
+        "the host refused us: buy-in refused: a tournament takes no newcomers once it has started",
+        "the host refused us: buy-in refused: in Pottuppen a newcomer sits down with a balance "
+        "of 0 (no buy-in)",
+        "the host refused us: buy-in refused: bob brings 3 ledgers",
+    ),
+    "seat_changes.py: {} [{}] waits to sit down with {} after this han": (
+        "'bob' [ab12 cd34 ef56 7890] waits to sit down with 200 after this hand",
+    ),
+    "seat_changes.py: cannot re-form the table: {}": (
+        "cannot re-form the table: no reseat now: the table is over or we have no seat",
+    ),
+    "seat_changes.py: seats change after hand {}: waiting for the next": (
+        "seats change after hand 6: waiting for the next host",
+    ),
+    "seat_changes.py: the newcomers cannot sit down ({}); the table go": (
+        "the newcomers cannot sit down (no next segment: not new); the table goes on without them",
+    ),
+    "seat_changes.py: the table cannot go on: {}": (
+        "the table cannot go on: no next segment: only the next host signs the next configuration",
+    ),
+    "seat_changes.py: the next host sent no configuration in {} s: the": (
+        "the next host sent no configuration in 360 s: the table ends here",
+    ),
     # ---- node/seat_messages.py
     "seat_messages.py: refused a {} message with a bad signature ({})": (
         "refused a 'have' message with a bad signature (seat 2 (bob))",

@@ -76,7 +76,7 @@ def test_replay_steps_on_screen(transcript: Path) -> None:
         inp.send_text("q")  # no question in a replay
         assert app.run() == 0
     assert 0 < session.index < len(replay.snapshots) - 1
-    status = "".join(t for _, t, *_ in app._replay_status())
+    status = "".join(t for _, t, *_ in app._status_text())
     assert "verified" in status
     session.go(10**6)
     assert session.snapshot().results

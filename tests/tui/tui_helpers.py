@@ -71,6 +71,7 @@ class FakeSession:
         self.snap = snap
         self.acted: list[Action] = []
         self.chat: list[str] = []
+        self.changes: list[str] = []
         self.started = 0
         self.closed = 0
         keys = [IdentityKey.generate() for _ in snap.names]
@@ -104,6 +105,9 @@ class FakeSession:
 
     def send_chat(self, text: str) -> None:
         self.chat.append(text)
+
+    def want_change(self, change: str) -> None:
+        self.changes.append(change)
 
     def subscribe(self, listener: Callable[[], None]) -> None:
         pass
