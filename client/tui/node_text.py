@@ -301,6 +301,16 @@ RULES: tuple[NodeRule, ...] = (
         r"^refused a table configuration with a bad host signature$",
         _say("node.config_bad_sig"),
     ),
+    _rule(
+        "config_not_host",
+        r"^refused a table configuration from a seat that does not host it$",
+        _say("node.config_not_host"),
+    ),
+    _rule(
+        "unanswered",
+        r"^nobody at the table answered for (\d+) s \(the game may be over, or its host gone\)$",
+        lambda lg, m: tr(lg, "node.unanswered", seconds=m.group(1)),
+    ),
     _rule("no_seat", r"^the table configuration has no seat for us$", _say("node.no_seat")),
     _rule(
         "joined",

@@ -337,6 +337,13 @@ TEXTS: dict[str, str] = {
     ),
     "node.lobby_broken": "der Gastgeber hat eine fehlerhafte Spielerliste geschickt; ignoriert",
     "node.config_unreadable": "der Gastgeber hat unlesbare Tischregeln geschickt; ignoriert",
+    "node.config_not_host": (
+        "Tischregeln von einem Platz, der den Tisch nicht leitet, wurden ignoriert"
+    ),
+    "node.unanswered": (
+        "Niemand am Tisch hat {seconds} s lang geantwortet: das "
+        "Spiel ist wohl vorbei oder der Gastgeber weg"
+    ),
     "node.config_bad_sig": "Tischregeln ohne gültige Unterschrift des Gastgebers wurden ignoriert",
     "node.no_seat": "am Tisch des Gastgebers ist kein Platz für uns",
     "node.joined": "{name} hat Platz genommen ({k} von {n})",

@@ -322,6 +322,12 @@ TEXTS: dict[str, str] = {
     ),
     "node.lobby_broken": "the host sent a broken list of players; ignored",
     "node.config_unreadable": "the host sent an unreadable table configuration; ignored",
+    "node.config_not_host": (
+        "a table configuration from a seat that does not host the table was ignored"
+    ),
+    "node.unanswered": (
+        "nobody at the table answered for {seconds} s: the game may be over, or its host gone"
+    ),
     "node.config_bad_sig": "a table configuration without the host's valid signature was ignored",
     "node.no_seat": "the host's table has no seat for us",
     "node.joined": "{name} sat down ({k} of {n})",

@@ -332,6 +332,11 @@ TEXTS: dict[str, str] = {
     ),
     "node.lobby_broken": "de gastheer stuurde een kapotte spelerslijst; genegeerd",
     "node.config_unreadable": "de gastheer stuurde onleesbare tafelafspraken; genegeerd",
+    "node.config_not_host": "tafelregels van een plaats die de tafel niet leidt zijn genegeerd",
+    "node.unanswered": (
+        "niemand aan tafel antwoordde {seconds} s lang: het spel is "
+        "misschien voorbij of de gastheer weg"
+    ),
     "node.config_bad_sig": (
         "tafelafspraken zonder geldige handtekening van de gastheer zijn genegeerd"
     ),

@@ -86,6 +86,9 @@ SAMPLES: dict[str, Samples] = {
     "join_handshake.py: refused a table configuration with a bad host si": (
         "refused a table configuration with a bad host signature",
     ),
+    "join_handshake.py: refused a table configuration from a seat that d": (
+        "refused a table configuration from a seat that does not host it",
+    ),
     "join_handshake.py: refused the host's table configuration: {}": (
         "refused the host's table configuration: the game differs from the invite",
     ),
@@ -202,6 +205,9 @@ SAMPLES: dict[str, Samples] = {
         "the table goes on with 4 seats: ann, bob, cy, dan",
     ),
     "seat.py: the table goes on without us: {}": ("the table goes on without us: ann, bob",),
+    "seat.py: nobody at the table answered for {} s (the game ": (
+        "nobody at the table answered for 60 s (the game may be over, or its host gone)",
+    ),
     # ---- node/seat_changes.py
     "seat_changes.py: we asked to {} after this hand": (
         "we asked to stand after this hand",
