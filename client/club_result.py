@@ -84,4 +84,3 @@ def club_result(report: AuditReport) -> ClubResult:
         # the game named its winner among those still seated. Only a game that ended has them.
         winners=tuple(i for i, s in enumerate(scores) if s == best) if report.winners else (),
     )
-

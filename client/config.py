@@ -96,8 +96,15 @@ class Config:
     def from_toml(cls, doc: dict[str, Any], where: str) -> Config:
         config = cls()
         known = {
-            "name", "language", "level", "time_per_move", "ascii", "result_pause", "nostr",
-            "start", "rules",
+            "name",
+            "language",
+            "level",
+            "time_per_move",
+            "ascii",
+            "result_pause",
+            "nostr",
+            "start",
+            "rules",
         }
         _no_unknown(doc, known, where, "")
         config.name = _typed(doc, "name", str, config.name, where)

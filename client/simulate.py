@@ -241,8 +241,9 @@ def _blind_checked(bot: Bot, referee: Engine) -> Bot:
         seen_all = bot(referee, seat, twin, required)
         chosen = bot(engine, seat, rng, required)  # the seat's view
         same_card = (seen_all is None) == (chosen is None) and (
-            seen_all is None or chosen is None or replace(seen_all, position=None)
-            == replace(chosen, position=None)
+            seen_all is None
+            or chosen is None
+            or replace(seen_all, position=None) == replace(chosen, position=None)
         )
         if not same_card or twin.getstate() != rng.getstate():
             raise HiddenInformationError(

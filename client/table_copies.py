@@ -64,8 +64,9 @@ def compare(new: Span, counted: Span) -> Relation:
     low, high = max(new.start, counted.start), min(new.end, counted.end)
     if low >= high:
         return Relation.DISJOINT
-    if new.digests[low - new.start : high - new.start] != (
-        counted.digests[low - counted.start : high - counted.start]
+    if (
+        new.digests[low - new.start : high - new.start]
+        != (counted.digests[low - counted.start : high - counted.start])
     ):
         return Relation.CONFLICT
     if new.coverage == counted.coverage:

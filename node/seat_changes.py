@@ -94,9 +94,8 @@ class SeatChanges:
             self.refuse(sender, "the table is full")
             return
         if machine.change_wanted in ("stand", "sit-out") and sender not in self.waiting:
-            # Newcomers sit down through the invite's host; after it left nobody can admit
-            # them (spec/node.md §9).
-            self.refuse(sender, "the host leaves the table after this hand: no newcomers now")
+            # We leave after this hand: the next host seats newcomers. No answer, so the
+            # newcomer's hellos go to the other seats (join_handshake._hello_to).
             return
         if sender not in self.waiting:
             if len(self.waiting) >= MAX_WAITING:

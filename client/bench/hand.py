@@ -245,11 +245,7 @@ def critical_path_hops(events: list[dict[str, Any]]) -> list[int]:
         elif kind == "dealt" and steps is not None:
             authors = [a for _, a in steps]
             out.append(
-                sum(
-                    1
-                    for i, a in enumerate(authors)
-                    if i == 0 or len(a) > 1 or a != authors[i - 1]
-                )
+                sum(1 for i, a in enumerate(authors) if i == 0 or len(a) > 1 or a != authors[i - 1])
             )
             steps = None
     return out

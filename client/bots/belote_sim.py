@@ -92,8 +92,10 @@ def policy(hand: Sequence[Card], plays: Plays, seat: int, rules: Rules) -> Card:
     win_seat, win_card = winning_play(plays, trump)
     last = len(plays) == 3
     if win_seat == (seat + 2) % SEATS:
-        safe = last or (win_card.suit == trump and strength(win_card, trump) >= 6) or (
-            win_card.rank == Rank.ACE and win_card.suit != trump
+        safe = (
+            last
+            or (win_card.suit == trump and strength(win_card, trump) >= 6)
+            or (win_card.rank == Rank.ACE and win_card.suit != trump)
         )
         if safe:
             plain = [c for c in options if c.suit != trump] or options
@@ -186,6 +188,4 @@ def play_problem(
     if turned is not None:
         visible.append(turned)
     need = {s: counts[s] - len(known.get(s, ())) for s in range(SEATS) if s != seat}
-    return DealProblem(
-        pool=unseen_pool(visible, DECK), need=need, excluded=excluded, known=known
-    )
+    return DealProblem(pool=unseen_pool(visible, DECK), need=need, excluded=excluded, known=known)

@@ -68,9 +68,7 @@ def risk_rates(results: Sequence[Any], players: int, ante: int) -> list[tuple[in
     return [(risked[s], len(results)) for s in range(players)]
 
 
-def trust_rates(
-    results: Sequence[Any], players: int, seat: int, ante: int = 1
-) -> dict[int, float]:
+def trust_rates(results: Sequence[Any], players: int, seat: int, ante: int = 1) -> dict[int, float]:
     rates = {}
     for other, (risked, seen) in enumerate(risk_rates(results, players, ante)):
         if other == seat:
@@ -80,9 +78,7 @@ def trust_rates(
     return rates
 
 
-def loose_rates(
-    results: Sequence[Any], players: int, seat: int, ante: int = 1
-) -> dict[int, float]:
+def loose_rates(results: Sequence[Any], players: int, seat: int, ante: int = 1) -> dict[int, float]:
     """For every other seat, the modelled chance that it calls a knock whatever its cards: in
     a hand with a knock (some seat lost more than the ante), a losing seat that lost just the
     ante folded, one that lost more called. A prior of :data:`CALL_ANYWAY` over

@@ -165,8 +165,11 @@ def _win_rate(
     rng: random.Random,
 ) -> float:
     total = sum(weights) or 1.0
-    wins = sum(w for d, w in zip(deals, weights, strict=True)
-               if playout(view, d, active=live, careless=careless, rng=rng) == view.seat)
+    wins = sum(
+        w
+        for d, w in zip(deals, weights, strict=True)
+        if playout(view, d, active=live, careless=careless, rng=rng) == view.seat
+    )
     return wins / total
 
 
@@ -231,10 +234,13 @@ def _best_bet(
     best: tuple[Action | None, float] = (None, float("-inf"))
     for action in candidates:
         increase = action.amount if action.amount is not None else 1
-        value = sum(
-            w * _bet_result(view, d, betting, my_cost, increase, rng)
-            for d, w in zip(deals, weights, strict=True)
-        ) / total
+        value = (
+            sum(
+                w * _bet_result(view, d, betting, my_cost, increase, rng)
+                for d, w in zip(deals, weights, strict=True)
+            )
+            / total
+        )
         if value > best[1]:
             best = (action, value)
     return best

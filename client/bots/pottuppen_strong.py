@@ -130,8 +130,9 @@ def _value(
     return balance + pot / players
 
 
-def _models_bet(hands: Deal, seat: int, players: int, bettors: int, later: int,
-                rng: random.Random) -> bool:
+def _models_bet(
+    hands: Deal, seat: int, players: int, bettors: int, later: int, rng: random.Random
+) -> bool:
     """Modelled choice of a later seat: bet when its rough chance beats the threshold."""
     opponents = players - 1 if not bettors else bettors + 0.5 * later
     chance = win_chance_vs_one(hands[seat]) ** max(1.0, opponents**0.8)

@@ -83,11 +83,7 @@ def read_view(
     visible = [*mine, *(c for _, c in current), *seen]
     visible += [c for plays in tricks for _, c in plays]
     visible += [c for cards in known.values() for c in cards]
-    need = {
-        s: max(0, counts[s] - len(known.get(s, ())))
-        for s in sorted(active)
-        if s != seat
-    }
+    need = {s: max(0, counts[s] - len(known.get(s, ()))) for s in sorted(active) if s != seat}
     problem = DealProblem(
         pool=unseen_pool(visible, DECK),
         need=need,
@@ -262,4 +258,3 @@ def deal_weight(
             read = 1.0 if trust is None else trust.get(seat, 1.0)
             weight *= (1.0 - read) + read * signal_weight(needed, power(cards))
     return weight
-

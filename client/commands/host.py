@@ -65,8 +65,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--nostr",
         default="",
         metavar="URL,URL,...",
-        help="meet the players on these Nostr relays (ws:// or wss://) instead of the default "
-        "ones",
+        help="meet the players on these Nostr relays (ws:// or wss://) instead of the default ones",
     )
     parser.add_argument(
         "--lan-only",
@@ -135,8 +134,17 @@ def run(args: argparse.Namespace) -> int:
     if not args.bot and not plain_mode(args):
         try:
             return _full_screen(
-                args, identity, home, game, listen, relay, relay_fingerprint, step_timeout_ms, log,
-                nostr, direct,
+                args,
+                identity,
+                home,
+                game,
+                listen,
+                relay,
+                relay_fingerprint,
+                step_timeout_ms,
+                log,
+                nostr,
+                direct,
             )
         finally:
             if log is not None:

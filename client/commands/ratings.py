@@ -253,8 +253,6 @@ def run(args: argparse.Namespace) -> int:
         for file, _table, status in outcome.imported:
             print(f"import {printable(file, 200)}: {printable(status, 300)}", file=sys.stderr)
         for file, reason in outcome.not_counted:
-            print(
-                f"not counted: {printable(file, 200)}: {printable(reason, 300)}", file=sys.stderr
-            )
+            print(f"not counted: {printable(file, 200)}: {printable(reason, 300)}", file=sys.stderr)
         print(_text(board, args.game))
     return 1 if outcome.refused else 0

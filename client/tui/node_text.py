@@ -90,7 +90,6 @@ def _host_refused(lang: str, reason: str) -> str:
         "the table is full": "node.refused_full",
         "no valid proof of the invite's token": "node.refused_proof",
         "the table is full and enough players wait for a seat": "node.refused_waiting_full",
-        "the host leaves the table after this hand: no newcomers now": "node.refused_host_leaves",
     }
     key = known.get(reason)
     if key is not None:

@@ -418,10 +418,6 @@ TEXTS: dict[str, str] = {
     "node.refused_waiting_full": (
         "Der Gastgeber hat den Platz abgelehnt: der Tisch ist voll und genug Spieler warten schon."
     ),
-    "node.refused_host_leaves": (
-        "Der Gastgeber hat den Platz abgelehnt: er geht nach dieser Hand, niemand kann dich "
-        "jetzt setzen."
-    ),
     "node.refused_buy_in": "Der Gastgeber hat den Platz abgelehnt: {why}",
     "node.buy_in_range": "ein Einkauf muss {low} bis {high} Chips betragen",
     "node.buy_in_fixed": "an diesem Spielgeldtisch setzt sich jeder mit {n} Chips",

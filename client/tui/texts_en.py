@@ -389,9 +389,6 @@ TEXTS: dict[str, str] = {
     "node.refused_waiting_full": (
         "The host refused the seat: the table is full and enough players already wait for one."
     ),
-    "node.refused_host_leaves": (
-        "The host refused the seat: the host leaves after this hand, so nobody can seat you now."
-    ),
     "node.refused_buy_in": "The host refused the seat: {why}",
     "node.buy_in_range": "a buy-in must be {low} to {high} chips",
     "node.buy_in_fixed": "at this play-money table everyone sits down with {n} chips",

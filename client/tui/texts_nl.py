@@ -407,9 +407,6 @@ TEXTS: dict[str, str] = {
     "node.refused_waiting_full": (
         "De gastheer weigerde de plaats: de tafel is vol en er wachten al genoeg spelers."
     ),
-    "node.refused_host_leaves": (
-        "De gastheer weigerde de plaats: hij vertrekt na deze hand, dus niemand kan je nu plaatsen."
-    ),
     "node.refused_buy_in": "De gastheer weigerde de plaats: {why}",
     "node.buy_in_range": "een inkoop moet {low} tot {high} fiches zijn",
     "node.buy_in_fixed": "aan deze speelgeldtafel begint iedereen met {n} fiches",

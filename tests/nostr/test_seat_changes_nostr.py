@@ -69,8 +69,8 @@ def test_seats_come_and_go_and_the_host_stands_up(cluster: Cluster, nostr_relays
     join(cluster, 1, "--stand-after-hand", "2")
     join(cluster, 2)
     procs = list(cluster.procs.values())
-    wait_for(lambda: said(cluster, 0, "hand 1 starts"), 120, "hand 1", procs)
-    join(cluster, 3, "--buy-in", "6")
+    wait_for(lambda: said(cluster, 0, "table ready"), 120, "the table", procs)
+    join(cluster, 3, "--buy-in", "6")  # sits down at a hand boundary, whoever hosts then
     codes = cluster.wait([f"seat{s}" for s in range(4)], 400)
     assert all(code == 0 for code in codes.values()), f"{codes}\n{cluster.tail()}"
     final = {s: replayed(cluster, s) for s in range(4)}
@@ -116,7 +116,7 @@ def test_the_host_killed_for_good_and_the_others_play_on(
     cluster.check_identical([1, 2])
     final = replayed(cluster, 1)
     assert final.engine.outcome is not None and final.hand == 4
-    assert [s.name for s in final.config.seats] == ["seat1", "seat2"]
+    assert sorted(s.name for s in final.config.seats) == ["seat1", "seat2"]  # in joining order
     carry = final.config.carry
     assert carry is not None and [d.name for d in carry.away] == ["seat0"]  # sat out, not out
     assert cash_balance(final) == 0
@@ -159,7 +159,9 @@ def test_a_club_evening_of_ten_hands(cluster: Cluster, nostr_relays: Start) -> N
         start = final[seat].chain_base
         assert records == full[start : start + len(records)], seat
     assert final[0].seat_change is not None and final[1].seat_change is not None
-    assert final[0].hand == 6 and final[1].hand == 4
+    # The host leaves after hand 6, or after 7 if a newcomer still waited when hand 6 began
+    # (newcomers sit down first: spec/node.md §7a).
+    assert final[0].hand in (6, 7) and final[1].hand == 4
     for seat in (2, 3, 4):
         assert final[seat].engine.outcome == whole.engine.outcome
     assert "verified" in cluster.audit_cli(3)
@@ -177,7 +179,7 @@ def test_after_the_host_left_the_next_host_seats_a_newcomer(
         "limit-tuppen",
         3,
         [relay.url],
-        rules=(*CASH, "hands=14"),
+        rules=(*CASH, "hands=30"),  # long enough for a newcomer on a loaded machine
         extra=("--stand-after-hand", "1", "--step-timeout", "20"),
         linger=3,
     )
@@ -192,7 +194,7 @@ def test_after_the_host_left_the_next_host_seats_a_newcomer(
     assert all(code == 0 for code in codes.values()), f"{codes}\n{cluster.tail()}"
     last = replayed(cluster, 1)
     assert sorted(s.name for s in last.config.seats) == ["seat1", "seat2", "seat3"]
-    assert last.engine.outcome is not None and last.hand == 14
+    assert last.engine.outcome is not None and last.hand == 30
     host = last.config.seats[0].name  # the first joiner hosts now
     assert said(cluster, int(host[-1]), "waits to sit down with 5")
     assert cash_balance(last) == 0

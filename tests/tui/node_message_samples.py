@@ -218,9 +218,6 @@ SAMPLES: dict[str, Samples] = {
         "cannot sit-out here: no sit-out now: the table is over or we have no seat",
     ),
     "seat_changes.py: the table is full": ("the host refused us: the table is full",),
-    "seat_changes.py: the host leaves the table after this hand: no ne": (
-        "the host refused us: the host leaves the table after this hand: no newcomers now",
-    ),
     "seat_changes.py: the table is full and enough players wait for a ": (
         "the host refused us: the table is full and enough players wait for a seat",
     ),
