@@ -148,6 +148,26 @@ class Cluster:
             stdin=self.invite_code.encode() + b"\n",
         )
 
+    def join_with(self, seat: int, *extra: str, linger: float = 5.0) -> None:
+        """A bot joiner with extra flags (``--buy-in``, ``--stand-after-hand`` ...); also a
+        newcomer at a running table (its home is added)."""
+        self.homes += [self.root / f"seat{s}" for s in range(len(self.homes), seat + 1)]
+        args = ["join", "-", "--min-step-timeout", "0", "--home", str(self.homes[seat])]
+        args += ["--bot", "--name", f"seat{seat}", "--linger", str(linger), *extra]
+        self.spawn(f"seat{seat}", args, stdin=self.invite_code.encode() + b"\n")
+
+    def said(self, seat: int, text: str) -> bool:
+        """Has this seat's node said ``text`` (in any of its runs)?"""
+        path = self.root / f"seat{seat}.log"
+        return path.exists() and text in path.read_text(errors="replace")
+
+    def finished_state(self, seat: int) -> TableMachine:
+        """This seat's transcript audited (complete, every record checks) and replayed."""
+        config, records = self.transcript(seat)
+        report = audit_records(config, records)
+        assert report.ok and report.complete, (seat, report.failure)
+        return TableMachine.resume(config, None, records)
+
     def resume(self, seat: int, linger: float = 10.0) -> None:
         self.spawn(
             f"seat{seat}",

@@ -18,25 +18,6 @@ Start = Callable[..., RelayProcess]
 CASH = ("mode=cash", "max_buy_in=10")
 
 
-def join(cluster: Cluster, seat: int, *extra: str) -> None:  # noqa: F811
-    cluster.homes += [cluster.root / f"seat{s}" for s in range(len(cluster.homes), seat + 1)]
-    args = ["join", "-", "--min-step-timeout", "0", "--home", str(cluster.homes[seat])]
-    args += ["--bot", "--name", f"seat{seat}", "--linger", "5", *extra]
-    cluster.spawn(f"seat{seat}", args, stdin=cluster.invite_code.encode() + b"\n")
-
-
-def said(cluster: Cluster, seat: int, text: str) -> bool:  # noqa: F811
-    path = cluster.root / f"seat{seat}.log"
-    return path.exists() and text in path.read_text(errors="replace")
-
-
-def replayed(cluster: Cluster, seat: int) -> TableMachine:  # noqa: F811
-    config, records = cluster.transcript(seat)
-    report = audit_records(config, records)
-    assert report.ok and report.complete, (seat, report.failure)
-    return TableMachine.resume(config, None, records)
-
-
 def cash_balance(machine: TableMachine) -> int:
     """stack - bought_in over every seat at the table, away or stood up: 0 when conserved."""
     engine = machine.engine
@@ -66,14 +47,14 @@ def test_seats_come_and_go_and_the_host_stands_up(cluster: Cluster, nostr_relays
         extra=("--stand-after-hand", "3", "--step-timeout", "20"),
         linger=5,
     )
-    join(cluster, 1, "--stand-after-hand", "2")
-    join(cluster, 2)
+    cluster.join_with(1, "--stand-after-hand", "2")
+    cluster.join_with(2)
     procs = list(cluster.procs.values())
-    wait_for(lambda: said(cluster, 0, "table ready"), 120, "the table", procs)
-    join(cluster, 3, "--buy-in", "6")  # sits down at a hand boundary, whoever hosts then
+    wait_for(lambda: cluster.said(0, "table ready"), 120, "the table", procs)
+    cluster.join_with(3, "--buy-in", "6")  # sits down at a hand boundary, whoever hosts then
     codes = cluster.wait([f"seat{s}" for s in range(4)], 400)
     assert all(code == 0 for code in codes.values()), f"{codes}\n{cluster.tail()}"
-    final = {s: replayed(cluster, s) for s in range(4)}
+    final = {s: cluster.finished_state(s) for s in range(4)}
     # seat 2 was there from the start to the end; seat 3 from hand 2 on
     whole = final[2]
     assert whole.engine.outcome is not None and whole.hand == 5
@@ -106,21 +87,21 @@ def test_the_host_killed_for_good_and_the_others_play_on(
         extra=("--step-timeout", "3"),
         linger=5,
     )
-    join(cluster, 1)
-    join(cluster, 2)
+    cluster.join_with(1)
+    cluster.join_with(2)
     procs = list(cluster.procs.values())
-    wait_for(lambda: said(cluster, 1, "hand 2 starts"), 120, "hand 2", procs)
+    wait_for(lambda: cluster.said(1, "hand 2 starts"), 120, "hand 2", procs)
     cluster.kill("seat0")
     codes = cluster.wait(["seat1", "seat2"], 300)
     assert all(code == 0 for code in codes.values()), f"{codes}\n{cluster.tail()}"
     cluster.check_identical([1, 2])
-    final = replayed(cluster, 1)
+    final = cluster.finished_state(1)
     assert final.engine.outcome is not None and final.hand == 4
     assert sorted(s.name for s in final.config.seats) == ["seat1", "seat2"]  # in joining order
     carry = final.config.carry
     assert carry is not None and [d.name for d in carry.away] == ["seat0"]  # sat out, not out
     assert cash_balance(final) == 0
-    assert said(cluster, 1, "was silent") and not said(cluster, 1, "caught cheating")
+    assert cluster.said(1, "was silent") and not cluster.said(1, "caught cheating")
     report = audit_records(*cluster.transcript(1))
     assert not report.caught and any(h.silent is not None for h in report.hands)
 
@@ -138,16 +119,16 @@ def test_a_club_evening_of_ten_hands(cluster: Cluster, nostr_relays: Start) -> N
         extra=("--stand-after-hand", "6", "--step-timeout", "20"),
         linger=5,
     )
-    join(cluster, 1, "--stand-after-hand", "4")
-    join(cluster, 2)
+    cluster.join_with(1, "--stand-after-hand", "4")
+    cluster.join_with(2)
     procs = list(cluster.procs.values())
-    wait_for(lambda: said(cluster, 0, "hand 2 starts"), 120, "hand 2", procs)
-    join(cluster, 3, "--buy-in", "8")  # seated after hand 2 (or 3, as its hello comes)
-    wait_for(lambda: said(cluster, 0, "hand 4 starts"), 240, "hand 4", procs)
-    join(cluster, 4)  # seated after hand 4 (or 5): before the host leaves
+    wait_for(lambda: cluster.said(0, "hand 2 starts"), 120, "hand 2", procs)
+    cluster.join_with(3, "--buy-in", "8")  # seated after hand 2 (or 3, as its hello comes)
+    wait_for(lambda: cluster.said(0, "hand 4 starts"), 240, "hand 4", procs)
+    cluster.join_with(4)  # seated after hand 4 (or 5): before the host leaves
     codes = cluster.wait([f"seat{s}" for s in range(5)], 600)
     assert all(code == 0 for code in codes.values()), f"{codes}\n{cluster.tail()}"
-    final = {s: replayed(cluster, s) for s in range(5)}
+    final = {s: cluster.finished_state(s) for s in range(5)}
     whole = final[2]  # there from the first hand to the last
     assert whole.engine.outcome is not None and whole.hand == 10
     assert [s.name for s in whole.config.seats] == ["seat2", "seat3", "seat4"]
@@ -183,18 +164,16 @@ def test_after_the_host_left_the_next_host_seats_a_newcomer(
         extra=("--stand-after-hand", "1", "--step-timeout", "20"),
         linger=3,
     )
-    join(cluster, 1)
-    join(cluster, 2)
+    cluster.join_with(1)
+    cluster.join_with(2)
     procs = list(cluster.procs.values())
-    wait_for(
-        lambda: said(cluster, 1, "the table goes on with 2 seats"), 180, "the host gone", procs
-    )
-    join(cluster, 3, "--buy-in", "5")  # its hello to the invite's host goes unanswered
+    wait_for(lambda: cluster.said(1, "the table goes on with 2 seats"), 180, "the host gone", procs)
+    cluster.join_with(3, "--buy-in", "5")  # its hello to the invite's host goes unanswered
     codes = cluster.wait([f"seat{s}" for s in range(4)], 400)
     assert all(code == 0 for code in codes.values()), f"{codes}\n{cluster.tail()}"
-    last = replayed(cluster, 1)
+    last = cluster.finished_state(1)
     assert sorted(s.name for s in last.config.seats) == ["seat1", "seat2", "seat3"]
     assert last.engine.outcome is not None and last.hand == 30
     host = last.config.seats[0].name  # the first joiner hosts now
-    assert said(cluster, int(host[-1]), "waits to sit down with 5")
+    assert cluster.said(int(host[-1]), "waits to sit down with 5")
     assert cash_balance(last) == 0
