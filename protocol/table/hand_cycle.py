@@ -35,6 +35,8 @@ from dealerless.protocol.table.hand_deck import DEAL, OPEN, HandDeck, decode_sec
 from dealerless.protocol.table.steps import PARALLEL_PHASES, Phase
 from dealerless.protocol.table.votes import VoteBook
 
+SIT_OUT_AFTER = 2  # hands in a row ended by a seat's silence before it sits out (§9)
+
 
 @dataclass
 class Round:
@@ -77,7 +79,8 @@ class HandCycle:
     results: dict[int, bytes]
     first_hand: int  # the number of this segment's first hand (1 unless seats changed)
     changes: dict[int, str]  # seat -> the seat change it asked for in this hand's result
-    silent_in_hand: int | None  # the seat whose silence ended this hand
+    silent_in_hand: int | None  # the seat whose silence ended this hand (it sits out)
+    silent_streak: dict[int, int]  # seat -> hands in a row that its silence ended
     seat_change: SeatsChanging | None  # this segment ended for a seat change
     requests: list[SignedMessage]
     head_writers: dict[bytes, frozenset[int]]
@@ -223,6 +226,7 @@ class HandCycle:
         if not engine.hand_running:
             result = engine.hand_result
             assert result is not None
+            self.silent_streak = {}  # a hand that ends by the rules: nobody's silence goes on
             self.events.append(HandEnded(result))
             self._set_round(Phase.RESULT, list(self.participants))
             return
@@ -394,7 +398,11 @@ class HandCycle:
         cheat."""
         self.round = None
         self.reveal_due = None
-        if silent:
+        # Sat out only when silent in two hands in a row: one lost step (a hub dropping a
+        # frame past a deadline) must not be enough to take a seat from the table.
+        streak = self.silent_streak.get(culprit, 0) + 1 if silent else 0
+        self.silent_streak = {culprit: streak} if silent else {}
+        if silent and streak >= SIT_OUT_AFTER:
             self.silent_in_hand = culprit
         result = self.engine.abort_hand(culprit, reason)
         self.events.append(

@@ -130,6 +130,7 @@ class TableMachine(HandCycle, RoundFrames, Moves, SegmentSwitch):
         self.first_hand = self.hand + 1
         self.changes: dict[int, str] = {}
         self.silent_in_hand: int | None = None
+        self.silent_streak: dict[int, int] = {}
         self.seat_change: SeatsChanging | None = None
         self._change_wanted: str | None = None
         self.phase = Phase.CONFIG

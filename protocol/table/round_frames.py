@@ -179,4 +179,3 @@ class RoundFrames:
         if frame is None or rnd is None or not rnd.parallel or frame in self.seen:
             return
         self._receive(frame)
-

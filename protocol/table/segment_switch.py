@@ -75,7 +75,7 @@ class SegmentSwitch:
 
     def seat_plan(self) -> SeatPlan:
         """Who stays, sits out and stands up now that the segment ended (SegmentError if not)."""
-        return SeatPlan.of(self)  # type: ignore[arg-type]
+        return SeatPlan.of(self)  # type: ignore[arg-type]  # a TableMachine is an EndedSegment
 
     def next_segment(
         self, newcomers: Sequence[Newcomer] = (), returning: Sequence[bytes] = ()
@@ -109,9 +109,7 @@ class SegmentSwitch:
             config = open_next_config(self, message.frame)  # type: ignore[arg-type]
         except SegmentError as exc:
             blamed = author if message.author.raw == plan.host else None
-            self._report(
-                Violation(blamed, f"next configuration refused: {exc}", (message.frame,))
-            )
+            self._report(Violation(blamed, f"next configuration refused: {exc}", (message.frame,)))
             return
         self._switch(config, message.frame)
 

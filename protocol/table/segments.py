@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from dealerless.protocol.messages import (
     IdentityKey,
@@ -37,10 +37,30 @@ from dealerless.protocol.rules.base import ConfigError, Engine
 from dealerless.protocol.rules.registry import make_config
 from dealerless.protocol.table.carry import Carry, Departed, Ledger, ledger_of
 from dealerless.protocol.table.config import SeatInfo, TableConfig
+from dealerless.protocol.table.events import SeatsChanging
 from dealerless.protocol.table.kinds import NEXT_CONFIG, TABLE_REGISTRY
 
-if TYPE_CHECKING:
-    from dealerless.protocol.table.machine import TableMachine
+
+class EndedSegment(Protocol):
+    """What the plan reads of a table machine whose segment ended (no import of the machine:
+    the machine imports this module)."""
+
+    @property
+    def seat_change(self) -> SeatsChanging | None: ...
+    @property
+    def over(self) -> bool: ...
+    @property
+    def engine(self) -> Engine: ...
+    @property
+    def config(self) -> TableConfig: ...
+    @property
+    def head(self) -> bytes: ...
+    @property
+    def hand(self) -> int: ...
+    @property
+    def seq(self) -> int: ...
+    @property
+    def chain_count(self) -> int: ...
 
 
 class SegmentError(Exception):
@@ -70,7 +90,7 @@ class SeatPlan:
     engine: Engine
 
     @staticmethod
-    def of(machine: TableMachine) -> SeatPlan:
+    def of(machine: EndedSegment) -> SeatPlan:
         change = machine.seat_change
         if change is None or not machine.over:
             raise SegmentError("this segment has not ended for a seat change")
@@ -202,7 +222,7 @@ class SeatPlan:
         raise SegmentError(f"newcomer {seat.name!r}: {why}")
 
 
-def sign_next_config(key: IdentityKey, machine: TableMachine, config: TableConfig) -> bytes:
+def sign_next_config(key: IdentityKey, machine: EndedSegment, config: TableConfig) -> bytes:
     """The next host's signed ``next-config`` at the segment's last head."""
     seat = machine.config.seat_of(key.peer_id.raw)
     return sign_message(
@@ -226,7 +246,7 @@ def is_next_config(frame: bytes) -> bool:
         return False
 
 
-def open_next_config(machine: TableMachine, frame: bytes) -> TableConfig:
+def open_next_config(machine: EndedSegment, frame: bytes) -> TableConfig:
     """Check a ``next-config`` against the segment that ended; its configuration, or
     SegmentError saying what is wrong."""
     plan = SeatPlan.of(machine)

@@ -5,13 +5,17 @@ changes. Real keys, deck and signatures among in-memory peers."""
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 
 import pytest
 from seat_change_sim import next_segment, play_segment, start
 
+from dealerless.client.protocol_sim import ProtocolGame
+from dealerless.protocol.messages import decode_message
 from dealerless.protocol.rules.registry import make_config
 from dealerless.protocol.table.audit import audit_records
 from dealerless.protocol.table.events import SeatsChanging
+from dealerless.protocol.table.kinds import TABLE_REGISTRY
 
 CASH = {"mode": "cash", "hands": 4, "max_buy_in": 10}
 
@@ -136,3 +140,36 @@ def test_a_seats_score_follows_from_its_ledger_in_every_mode() -> None:
     engine = new_engine(make_config("pottuppen", 3, {}), 0)
     engine.start_hand()
     assert [engine.ledger_score(engine.seat_ledger(s)) for s in range(3)] == list(engine.scores())
+
+
+def _tick_until(sim: ProtocolGame, until: Callable[[], bool]) -> None:
+    """Let the step deadlines pass (every machine ticks) until ``until()``."""
+    for _ in range(40):
+        sim.deliver_all()
+        if until():
+            return
+        sim.clock += 61.0
+        for seat, machine in enumerate(sim.machines):
+            sim.events[seat].extend(machine.tick(sim.clock))
+            sim.flush(seat)
+    raise AssertionError("the table never got there")
+
+
+def _hand_of(frame: bytes) -> int:
+    return decode_message(frame, registry=TABLE_REGISTRY).hand
+
+
+def test_one_silent_hand_keeps_the_seat_two_in_a_row_sit_it_out() -> None:
+    rng = random.Random(12)
+    sim = start(make_config("limit-tuppen", 3, CASH), rng)
+    # Seat 2 signs the configuration, then nothing of it arrives (a hub drops it).
+    sim.bus.allow = lambda sender, to, frame: sender != 2 or _hand_of(frame) == 0
+    host = sim.machines[0]
+    _tick_until(sim, lambda: host.hand == 2)
+    assert host.seat_change is None and 2 in host.participants  # one lost hand: still seated
+    _tick_until(sim, lambda: host.over)
+    assert host.seat_change is not None and host.seat_change.silent == 2
+    plan = host.seat_plan()
+    assert [d.key for d in plan.away] == [sim.table.seats[2].key] and plan.stays == (0, 1)
+    caught = [e for evs in sim.events[:2] for e in evs if getattr(e, "culprit", None) == 2]
+    assert not caught  # silence is nobody's violation
