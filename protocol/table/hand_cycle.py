@@ -35,7 +35,7 @@ from dealerless.protocol.table.hand_deck import DEAL, OPEN, HandDeck, decode_sec
 from dealerless.protocol.table.steps import PARALLEL_PHASES, Phase
 from dealerless.protocol.table.votes import VoteBook
 
-SIT_OUT_AFTER = 2  # hands in a row ended by a seat's silence before it sits out (§9)
+SIT_OUT_AFTER = 3  # hands in a row ended by a seat's silence before it sits out (§9)
 
 
 @dataclass

@@ -75,15 +75,16 @@ def test_the_host_killed_for_good_and_the_others_play_on(
     cluster: Cluster,  # noqa: F811
     nostr_relays: Start,
 ) -> None:
-    """SIGKILL of the host during hand 2: it is silent there, the others time it out (no
-    cheat), it sits out with its chips, the next seat is host and the table plays on."""
+    """SIGKILL of the host during hand 2: it is silent there and in the next two hands, the
+    others time it out (no cheat), it sits out with its chips, the next seat is host and the
+    table plays on."""
     relay = nostr_relays()
     host_on_nostr(
         cluster,
         "limit-tuppen",
         3,
         [relay.url],
-        rules=(*CASH, "hands=4"),
+        rules=(*CASH, "hands=6"),
         extra=("--step-timeout", "3"),
         linger=5,
     )
@@ -96,7 +97,7 @@ def test_the_host_killed_for_good_and_the_others_play_on(
     assert all(code == 0 for code in codes.values()), f"{codes}\n{cluster.tail()}"
     cluster.check_identical([1, 2])
     final = cluster.finished_state(1)
-    assert final.engine.outcome is not None and final.hand == 4
+    assert final.engine.outcome is not None and final.hand == 6  # silent in 2, 3, 4: sits out
     assert sorted(s.name for s in final.config.seats) == ["seat1", "seat2"]  # in joining order
     carry = final.config.carry
     assert carry is not None and [d.name for d in carry.away] == ["seat0"]  # sat out, not out
