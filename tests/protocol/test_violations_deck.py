@@ -236,7 +236,8 @@ def test_playing_a_position_of_another_seat() -> None:
 
 
 def test_playing_a_card_whose_opening_is_another_card() -> None:
-    ht = at_card_play()
+    # two hidden cards of ours (the deal may leave one: a claim or an exchange showed others)
+    ht = at_card_play(lambda t: _can_play(t) and len(my_hidden(t)) >= 2)
     (position, _card), (_, other_card) = my_hidden(ht)[:2]
     refused(ht, play_frame(ht, other_card, position, open=open_share(ht, position)))
 

@@ -4,6 +4,7 @@ without a terminal."""
 from __future__ import annotations
 
 import argparse
+import re
 from dataclasses import replace
 from pathlib import Path
 
@@ -107,7 +108,9 @@ def test_line_mode_prints_standings_by_name_not_a_list() -> None:
 
     assert trio.run(choose) is not None
     joined = "\n".join(written)
-    assert "scores: [" not in joined and "Standings (penalty): ann 0, bot1 0, bot2 0" in joined
+    # by name (the values depend on the deal: a laundry check may already have cost a point)
+    assert "scores: [" not in joined
+    assert re.search(r"Standings \(penalty\): ann \d+, bot1 \d+, bot2 \d+", joined), joined
     assert "Hand 1 starts" in joined and "seat " not in joined
     shown: list[str] = []
     plain_say("de", shown.append)("connected; 2 other peer(s) present")
