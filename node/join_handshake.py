@@ -16,7 +16,7 @@ from dealerless.node.identity import Identity, PeerId, format_fingerprint
 from dealerless.node.invite import Invite
 from dealerless.node.store import TableMeta, TableStore
 from dealerless.protocol.rules.base import ConfigError, GameConfig
-from dealerless.protocol.table import SeatInfo, TableConfig
+from dealerless.protocol.table import SeatInfo, TableConfig, TableMachine
 
 CONFIG_LABEL = b"dealerless/node/config"
 REFUSALS_KEPT = 256  # strangers we remember refusing (so a flood of hellos costs one answer)
@@ -83,6 +83,8 @@ class JoinHandshake:
     # Of the seat-change mixin (annotations only, so the real methods are found at run time).
     segment_config: Callable[[bytes], tuple[TableConfig, bytes] | None]
     hello_targets: set[bytes]
+    machine: TableMachine | None
+    waiting: dict[bytes, tuple[str, int]]
     first_hello: float | None
     last_answer: float | None
     is_host: bool
@@ -201,10 +203,9 @@ class JoinHandshake:
         seat changes also every seat of the running segment and the newcomers waiting)."""
         if self.config is not None:
             keys = [s.key for s in self.config.seats]
-            machine = getattr(self, "machine", None)
-            if machine is not None:
-                keys += [s.key for s in machine.config.seats if s.key not in keys]
-            keys += [k for k in getattr(self, "waiting", {}) if k not in keys]
+            if self.machine is not None:
+                keys += [s.key for s in self.machine.config.seats if s.key not in keys]
+            keys += [k for k in self.waiting if k not in keys]
         else:
             keys = [self.key, *(k for k, _ in self.lobby)]
         self.queue_hub({"t": "admit", "keys": keys})

@@ -58,10 +58,6 @@ class SegmentSwitch:
         raise NotImplementedError
 
     @property
-    def over(self) -> bool:
-        raise NotImplementedError
-
-    @property
     def chain_base(self) -> int:
         """Where our first record stands in the whole table's chain (a newcomer's file starts
         with the segment it joined): every seat counts records the same way (catch-up)."""

@@ -238,14 +238,6 @@ def sign_next_config(key: IdentityKey, machine: EndedSegment, config: TableConfi
     ).frame
 
 
-def is_next_config(frame: bytes) -> bool:
-    """Does this frame decode as a signed ``next-config`` (a segment boundary in a transcript)?"""
-    try:
-        return decode_message(frame, registry=TABLE_REGISTRY).kind == NEXT_CONFIG
-    except MessageError:
-        return False
-
-
 def open_next_config(machine: EndedSegment, frame: bytes) -> TableConfig:
     """Check a ``next-config`` against the segment that ended; its configuration, or
     SegmentError saying what is wrong."""
