@@ -56,6 +56,13 @@ def add_common(parser: argparse.ArgumentParser, *, seat: bool = True) -> None:
         help="hand-by-hand games: sit out after hand N (our chips are kept)",
     )
     parser.add_argument(
+        "--back-after-hand",
+        type=_hand_number,
+        metavar="N",
+        help="hand-by-hand games: sitting out, follow the table and come back once it has "
+        "played hand N (our kept chips with us)",
+    )
+    parser.add_argument(
         "--buy-in",
         type=_chips,
         metavar="CHIPS",
@@ -102,7 +109,10 @@ def node_options(args: argparse.Namespace) -> NodeOptions:
     elif getattr(args, "sit_out_after_hand", None) is not None:
         change = ("sit-out", args.sit_out_after_hand)
     options = NodeOptions(
-        linger=args.linger, change_after=change, buy_in=getattr(args, "buy_in", None)
+        linger=args.linger,
+        change_after=change,
+        buy_in=getattr(args, "buy_in", None),
+        back_after=getattr(args, "back_after_hand", None),
     )
     if floor is not None:
         options.min_step_timeout_ms = max(0, round(floor * 1000))

@@ -52,4 +52,8 @@ class NodeOptions:
     min_step_timeout_ms: int = 10_000  # a joiner refuses a table with a shorter step timeout
     # ("stand" | "sit-out", N): ask for that seat change from hand N on (bots, scripts)
     change_after: tuple[str, int] | None = None
+    # Sitting out: come back once the table has played hand N (None: only when asked, or at
+    # once after a sit-out for our own silence). A seat that may come back follows the table.
+    back_after: int | None = None
+    follow_away: bool = False  # sitting out, keep following the table (an interactive player)
     buy_in: int | None = None  # a newcomer's buy-in at a running table (None: the rules' default)

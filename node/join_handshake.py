@@ -85,6 +85,7 @@ class JoinHandshake:
     hello_targets: set[bytes]
     machine: TableMachine | None
     waiting: dict[bytes, tuple[str, int]]
+    away_keys: Callable[[], frozenset[bytes]]
     first_hello: float | None
     last_answer: float | None
     is_host: bool
@@ -206,6 +207,7 @@ class JoinHandshake:
             if self.machine is not None:
                 keys += [s.key for s in self.machine.config.seats if s.key not in keys]
             keys += [k for k in self.waiting if k not in keys]
+            keys += [k for k in self.away_keys() if k not in keys]  # they follow the table
         else:
             keys = [self.key, *(k for k, _ in self.lobby)]
         self.queue_hub({"t": "admit", "keys": keys})

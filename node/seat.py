@@ -112,6 +112,7 @@ class SeatNode(JoinHandshake, CatchUp, SeatMessages, SeatChanges):
         self.resync: Resync | None = None
         self.last_count = -1
         self.last_progress = 0.0
+        self.grew_at = 0.0  # when our transcript last grew
         self.last_hello = -1e9
         self.linger_until: float | None = None
         self.slow_said: tuple[bytes, int] | None = None
@@ -313,6 +314,7 @@ class SeatNode(JoinHandshake, CatchUp, SeatMessages, SeatChanges):
                 self._report_slow(machine)
             if len(machine.records) != self.last_count:
                 self.last_count, self.last_progress = len(machine.records), now
+                self.grew_at = now
                 self.quiet = self.opt.stall
             if self.link is not None and (self.ask_now or now - self.last_progress >= self.quiet):
                 # Nothing changed: announce, then less and less often while nothing is
@@ -322,7 +324,12 @@ class SeatNode(JoinHandshake, CatchUp, SeatMessages, SeatChanges):
                 self.last_progress = now
                 self._announce(ask=behind or machine.held)
                 self.quiet = self.opt.stall if behind else min(self.quiet * 2, self.opt.quiet_every)
+            self._ask_back(now)
             if machine.over and not self.segment_pending(machine, now):
+                self._linger(now)
+            elif machine.sitting_out and not self.follows_away():
+                self._linger(now)  # sitting out for good: our part of the table is over
+            elif self.linger_until is not None or self.away_quiet(machine, now, self.grew_at):
                 self._linger(now)
 
     # ---------------------------------------------------------------- starting and resuming
@@ -364,9 +371,12 @@ class SeatNode(JoinHandshake, CatchUp, SeatMessages, SeatChanges):
                 + f": hand {machine.hand}, {machine.phase}"
                 + ("; no peer has answered yet, so we wait for one before we write" if hold else "")
             )
+        # Sitting out later, follow the table if we may come back (or follow already).
+        machine.follow_away = machine.follow_away or self.follows_away()
         self.machine = machine
         self.resync = None
         self.last_count, self.last_progress = len(machine.records), now
+        self.grew_at = now
         self.emit(ev="start", hand=machine.hand)
         self._after([])
         for frame in self.prestart:
@@ -407,7 +417,8 @@ class SeatNode(JoinHandshake, CatchUp, SeatMessages, SeatChanges):
         assert machine is not None
         for event in list(events):
             if isinstance(event, SeatsChanging):
-                self.ended_names = tuple(s.name for s in machine.config.seats)
+                ended = self.ended_config(machine, event.hand)
+                self.ended_names = tuple(s.name for s in ended.seats)
                 events = events + self._seats_changing(machine, event)
         for hand, data in machine.take_secrets():
             self.store.save_secret(hand, data)
@@ -475,7 +486,11 @@ class SeatNode(JoinHandshake, CatchUp, SeatMessages, SeatChanges):
             names = ", ".join(s.name for s in config.seats)
             if event.seated:
                 self.change_since, self.next_host_missed = None, False
+                self.coming_back = False
                 self.say(f"the table goes on with {config.players} seats: {names}")
+            elif machine.sitting_out:
+                self.change_since, self.next_host_missed = None, False
+                self.say(f"we sit out and follow the table: {names}")
             else:
                 self.say(f"the table goes on without us: {names}")
         elif isinstance(event, CardsDealt):

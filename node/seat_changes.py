@@ -4,9 +4,14 @@
   :meth:`SeatChanges.want_change`): the request rides in our next signed hand result.
 * A newcomer with the invite says hello to a running table: the host keeps it waiting (bounded)
   and asks to re-form the table at the end of the hand.
-* When a segment ends: the next host starts the next one with the newcomers and sends each of
-  them the signed configuration; a seat that stays waits (bounded) for the next host's
-  ``next-config``, which its machine checks; a seat that stood up or sits out finishes.
+* When a segment ends: the next host starts the next one with the newcomers (and the seats
+  coming back) and sends each newcomer the signed configuration; a seat that stays waits
+  (bounded) for the next host's ``next-config``, which its machine checks; a seat that stood
+  up finishes.
+* A seat that sits out and may come back (``--back-after-hand``, an interactive player, or a
+  seat sat out for its own silence, which is evidently back) follows the table as an observer
+  and sends the seat hosting it a signed ``back``; the host seats it with its kept ledger at
+  the next hand boundary. A seat that sits out for good finishes.
 
 A mixin of :class:`~dealerless.node.seat.SeatNode`.
 """
@@ -27,6 +32,8 @@ from dealerless.protocol.table.segments import Newcomer, SegmentError
 CONFIG_LABEL = b"dealerless/node/config"
 MAX_WAITING = 8  # newcomers a host keeps waiting for the next hand boundary
 NEXT_HOST_WAIT = 3  # step timeouts a seat that stays waits for the next host's configuration
+AWAY_QUIET = 3  # step timeouts without a new record before a seat sitting out stops following
+BACK_EVERY = 2.0  # a seat coming back repeats its signed ask this often (a hub may drop one)
 
 
 class SeatChanges:
@@ -53,6 +60,10 @@ class SeatChanges:
         self.hello_targets: set[bytes] = set()  # joiner: other keys it said hello to
         self.first_hello: float | None = None
         self.last_answer: float | None = None  # joiner: the last lobby from a host
+        self.returners: dict[bytes, str] = {}  # host: seats sitting out that asked to come back
+        self.coming_back = False  # we sit out and asked to be seated again
+        self.change_taken = False  # our own stand-up or sit-out took effect
+        self.back_sent = 0.0
 
     def hosting(self) -> bool:
         """Do we admit joiners? The invite's host until the table starts; then the seat that
@@ -62,7 +73,63 @@ class SeatChanges:
             return self.is_host
         return machine.config.seats[0].key == self.key and not machine.left_table
 
+    def away_keys(self) -> frozenset[bytes]:
+        """The keys sitting out at the running segment (its carry keeps their ledgers): they
+        follow the table, may fetch its records and ask to come back."""
+        machine = self.machine
+        carry = None if machine is None else machine.config.carry
+        return frozenset() if carry is None else frozenset(d.key for d in carry.away)
+
+    def follows_away(self) -> bool:
+        """Sitting out, do we follow the table (to come back) rather than finish?"""
+        return self.coming_back or self.opt.back_after is not None or self.opt.follow_away
+
+    def _sitting_out_now(self, machine: TableMachine) -> bool:
+        """We sit out: in the running segment, or in the one that follows the change that just
+        ended ours."""
+        if machine.sitting_out:
+            return True
+        if machine.seat_change is None or not machine.over or machine.left_table:
+            return False
+        try:
+            plan = machine.seat_plan()
+        except SegmentError:
+            return False
+        return any(d.key == self.key for d in plan.away)
+
     # ---------------------------------------------------------------- our own player
+    def come_back(self) -> None:
+        """Sitting out: ask to be seated again (with our kept chips) at the next hand
+        boundary of the table."""
+        machine = self.machine
+        if machine is None or not self._sitting_out_now(machine):
+            raise LocalProtocolError("we are not sitting out")
+        if not self.coming_back:
+            self.coming_back = True
+            machine.follow_away = True
+            self.say("we asked to come back: we sit down again at the next hand boundary")
+        self.back_sent = 0.0
+        self._ask_back(self.now())
+
+    def away_quiet(self, machine: TableMachine, now: float, since: float) -> bool:
+        """Sitting out and following: the table made no progress for AWAY_QUIET step timeouts
+        (its seats are gone, or we lost it): we stop following, bounded like a seat that
+        waits for the next host."""
+        if not machine.sitting_out or now - since < AWAY_QUIET * machine.timeout:
+            return False
+        self.say(f"the table made no progress for {now - since:.0f} s: we stop following it")
+        return True
+
+    def _ask_back(self, now: float) -> None:
+        """Repeat our signed ``back`` to the table (its host takes it) until we are seated."""
+        machine = self.machine
+        if not self.coming_back or machine is None or not machine.sitting_out:
+            return
+        if now - self.back_sent >= BACK_EVERY:
+            self.back_sent = now
+            # Bound to the segment we sit out in: a copy replayed later seats nobody.
+            self.queue_signed({"t": "back", "config": machine.config.digest()})
+
     def want_change(self, change: str) -> None:
         """Stand up (``stand``) or sit out (``sit-out``) after this hand."""
         machine = self.machine
@@ -72,10 +139,17 @@ class SeatChanges:
         self.say(f"we asked to {change.replace('-', ' ')} after this hand")
 
     def _wish_at_hand(self, hand: int) -> None:
-        wish = self.opt.change_after
         machine = self.machine
+        back = self.opt.back_after
+        if machine is not None and machine.sitting_out:
+            if back is not None and hand >= back and not self.coming_back:
+                self.come_back()
+            return
+        wish = self.opt.change_after
         if wish is None or machine is None or machine.change_wanted == wish[0]:
             return
+        if self.change_taken:
+            return  # once: a seat back from sitting out plays on
         change, after = wish
         if machine.change_wanted == "reseat":
             return  # newcomers wait for their seats: they sit down first, we leave a hand later
@@ -137,6 +211,27 @@ class SeatChanges:
                     continue
         return 0
 
+    def returner_back(self, sender: bytes, payload: dict[str, Any]) -> None:
+        """Host: a seat sitting out asks to come back (its signed ``back``; the sender was
+        checked to sit out at the running segment). Seated at the end of this hand."""
+        machine = self.machine
+        carry = None if machine is None else machine.config.carry
+        if machine is None or carry is None or machine.over or sender in self.returners:
+            return
+        if payload.get("config") != machine.config.digest():
+            return  # for another segment: late, or a replayed copy
+        if machine.change_wanted in ("stand", "sit-out"):
+            return  # we leave after this hand: the next host seats it (it keeps asking)
+        name = next((d.name for d in carry.away if d.key == sender), "?")
+        self.returners[sender] = name  # bounded: keys of the carry's away list only
+        self.say(f"{name!r} [{format_fingerprint(sender)}] comes back after this hand")
+        try:
+            machine.want_change("reseat")
+        except LocalProtocolError as exc:
+            self.say(f"cannot re-form the table: {exc}")
+        if self.is_host:
+            self._admit()
+
     def segment_config(self, key: bytes) -> tuple[TableConfig, bytes] | None:
         """Host: the configuration of the running segment and our signature on it, for a
         newcomer seated there (None if it has no seat there)."""
@@ -151,9 +246,21 @@ class SeatChanges:
         """After a segment ended for a seat change; returns the events of the next segment if
         we started it."""
         self.change_since = self.now()
-        plan = machine.seat_plan()
+        try:
+            plan = machine.seat_plan()
+        except SegmentError:
+            # The next configuration came in the same batch (catch-up): the machine is in the
+            # next segment already, and its host was someone else.
+            self._moved_on(machine, event)
+            return []
         staying = {machine.config.seats[s].key for s in plan.stays}
         if self.key not in staying:
+            self.change_taken = self.change_taken or machine.change_wanted is not None
+            if event.silent is not None and event.silent == machine.seat:
+                # Sat out for our own silence, and here we are: ask to come back.
+                self.say("we were silent three hands in a row and sit out; we ask to come back")
+                self.coming_back = True
+            machine.follow_away = machine.follow_away or self.follows_away()
             return []
         if plan.host != self.key:
             self.say(f"seats change after hand {event.hand}: waiting for the next host")
@@ -163,8 +270,10 @@ class SeatChanges:
             for key, (name, buy_in) in self.waiting.items()
             if plan.reseat
         ]
+        away = {d.key for d in plan.away}
+        returning = [k for k in self.returners if plan.reseat and k in away]
         try:
-            config = machine.next_segment(joining)
+            config = machine.next_segment(joining, returning)
         except LocalProtocolError as exc:
             self.say(f"the newcomers cannot sit down ({exc}); the table goes on without them")
             try:
@@ -173,6 +282,7 @@ class SeatChanges:
                 self.say(f"the table cannot go on: {again}")
                 return []
         self.waiting = {k: v for k, v in self.waiting.items() if config.seat_of(k) is None}
+        self.returners = {k: v for k, v in self.returners.items() if config.seat_of(k) is None}
         signature = self.identity.sign(CONFIG_LABEL + config.digest())
         self.segment_sigs = {config.digest(): signature}
         if self.is_host:
@@ -182,6 +292,27 @@ class SeatChanges:
             if config.seat_of(seat.seat.key) is not None:
                 self.queue_signed(payload, to=seat.seat.key)
         return machine.take_events()
+
+    @staticmethod
+    def ended_config(machine: TableMachine, hand: int) -> TableConfig:
+        """The configuration of the segment that ended after ``hand`` (the machine may have
+        gone on into the next one in the same batch of records)."""
+        for before, after in zip(machine.segments, machine.segments[1:], strict=False):
+            if after.carry is not None and after.carry.hands == hand:
+                return before
+        return machine.config
+
+    def _moved_on(self, machine: TableMachine, event: SeatsChanging) -> None:
+        """After a change the machine went past at once: note our own part in it."""
+        ended = self.ended_config(machine, event.hand)
+        if ended is machine.config or not machine.sitting_out:
+            return
+        ours = ended.seat_of(self.key)
+        asked = dict(event.changes)
+        self.change_taken = self.change_taken or (ours is not None and ours in asked)
+        if ours is not None and event.silent == ours and not self.coming_back:
+            self.say("we were silent three hands in a row and sit out; we ask to come back")
+            self.coming_back = True
 
     def segment_pending(self, machine: TableMachine, now: float) -> bool:
         """The segment ended for a seat change and we stay: wait (bounded) for the next
@@ -193,7 +324,9 @@ class SeatChanges:
         except SegmentError:
             return False
         staying = {machine.config.seats[s].key for s in plan.stays}
-        if self.key not in staying or plan.host is None:
+        away = {d.key for d in plan.away}
+        following = self.key in away and self.follows_away()
+        if (self.key not in staying and not following) or plan.host is None:
             return False
         if self.change_since is None:
             self.change_since = now

@@ -35,6 +35,8 @@ class SeatMessages:
     is_host: bool
     hello_targets: set[bytes]
     hosting: Callable[[], bool]
+    away_keys: Callable[[], frozenset[bytes]]  # of the seat-change mixin
+    returner_back: Callable[[bytes, dict[str, Any]], None]
     config: TableConfig | None
     machine: TableMachine | None
     admitted: bool
@@ -175,7 +177,10 @@ class SeatMessages:
             return not self.is_host and answering and self.config is None
         if kind == "config":
             return not self.is_host and answering
-        return sender != self.key and sender in self.seat_keys()  # have
+        if kind == "back":
+            return self.hosting() and sender in self.away_keys()
+        # have: the seats, and the seats sitting out that follow the table
+        return sender != self.key and (sender in self.seat_keys() or sender in self.away_keys())
 
     def _on_signed(self, sender: bytes, message: dict[str, Any]) -> None:
         try:
@@ -203,6 +208,8 @@ class SeatMessages:
             self._on_refused(payload)
         elif kind == "config":
             self._on_config(payload, sender)
+        elif kind == "back":
+            self.returner_back(sender, payload)
         else:
             self._on_have(sender, payload)
 

@@ -111,6 +111,9 @@ class TableMachine(HandCycle, RoundFrames, Moves, SegmentSwitch):
         self.held = False  # see resume(hold=True)
         self.segments: list[TableConfig] = [config]  # the configuration of every segment
         self.left_table = False  # the table went on after a seat change without us
+        # Sitting out at a change: follow the table as an observer (to come back later) rather
+        # than stop. A node sets it; a replay always follows (its file may go on past that).
+        self.follow_away = replay
         self._enter(config, now)
 
     def _enter(self, config: TableConfig, now: float) -> None:
@@ -120,7 +123,7 @@ class TableMachine(HandCycle, RoundFrames, Moves, SegmentSwitch):
         self.seat: int | None = None
         if key is not None:
             self.seat = config.seat_of(key.peer_id.raw)
-            if self.seat is None:
+            if self.seat is None and not self.sitting_out_in(config):
                 raise LocalProtocolError("this identity key has no seat at the table")
         self.players = config.players
         self.timeout = config.step_timeout_ms / 1000.0
@@ -168,6 +171,22 @@ class TableMachine(HandCycle, RoundFrames, Moves, SegmentSwitch):
         self._note_head()
         self._drive()
 
+    def sitting_out_in(self, config: TableConfig) -> bool:
+        """Our key sits out in ``config`` (its carry keeps our ledger): we follow that segment as
+        an observer and may be seated again at a later change."""
+        key = self.key
+        carry = config.carry
+        return (
+            key is not None
+            and carry is not None
+            and any(d.key == key.peer_id.raw for d in carry.away)
+        )
+
+    @property
+    def sitting_out(self) -> bool:
+        """We follow this segment without a seat in it, sitting out (see :meth:`sitting_out_in`)."""
+        return self.seat is None and self.sitting_out_in(self.config)
+
     @classmethod
     def resume(
         cls,
@@ -200,6 +219,7 @@ class TableMachine(HandCycle, RoundFrames, Moves, SegmentSwitch):
                 raise LocalProtocolError(f"transcript record {number} does not replay")
         machine._take_stored_round_frame()
         machine._replaying = False
+        machine.follow_away = machine.sitting_out  # following already, else as the node says
         machine._untimed_head = machine.head
         machine._outbox.clear()
         machine._new_records.clear()
@@ -536,7 +556,10 @@ class TableMachine(HandCycle, RoundFrames, Moves, SegmentSwitch):
             self._violation(None, "message signed by a key with no seat", (message.frame,), False)
             return None
         if message.seat != seat:
-            self._violation(seat, f"message claims seat {message.seat}", (message.frame,))
+            if message.prev in self.history and message.prev not in self.earlier_heads:
+                self._violation(seat, f"message claims seat {message.seat}", (message.frame,))
+            # Else it may be of a later segment, whose seats are numbered anew (we are behind:
+            # its records come by catch-up): nobody's violation.
             return None
         return seat
 

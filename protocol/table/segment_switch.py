@@ -47,6 +47,8 @@ class SegmentSwitch:
     earlier_heads: frozenset[bytes]
     first_hand: int
     left_table: bool
+    follow_away: bool
+    seat: int | None
 
     def _receive(self, frame: bytes, *, again: bool = False) -> None:
         raise NotImplementedError
@@ -55,6 +57,9 @@ class SegmentSwitch:
         raise NotImplementedError
 
     def _report(self, event: Violation) -> None:
+        raise NotImplementedError
+
+    def sitting_out_in(self, config: TableConfig) -> bool:
         raise NotImplementedError
 
     @property
@@ -132,11 +137,16 @@ class SegmentSwitch:
     def _switch(self, config: TableConfig, frame: bytes) -> None:
         seated = self.key is None or config.seat_of(self.key.peer_id.raw) is not None
         self.events.append(SegmentStarted(config, seated))
-        if not seated:
-            # We stood up or sit out: the table goes on without us. Our transcript ends with
-            # the hands we were part of (the audit calls it complete), this machine stays over.
+        # A seat sat out for its own silence follows too: it is back if it reads this.
+        change = self.seat_change
+        silent = change is not None and change.silent is not None and change.silent == self.seat
+        if not seated and not ((self.follow_away or silent) and self.sitting_out_in(config)):
+            # We stood up: the table goes on without us. Our transcript ends with the hands we
+            # were part of (the audit calls it complete), this machine stays over.
             self.left_table = True
             return
+        # Seated, or sitting out: a seat that sits out follows the table as an observer (its
+        # transcript stays the whole chain) until a later change seats it again.
         self.records.append(frame)
         self._new_records.append(frame)
         self.segments.append(config)

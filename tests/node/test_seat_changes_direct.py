@@ -31,7 +31,9 @@ def test_the_host_stands_up_and_its_hub_serves_the_others_to_the_end(
     last = cluster.finished_state(1)
     assert last.engine.outcome is not None and last.hand == 5
     assert sorted(s.name for s in last.config.seats) == ["seat1", "seat2", "seat3"]
-    assert cluster.finished_state(0).hand == 3
+    # It leaves after hand 3, or after 4 if the newcomer still waited when hand 3 began
+    # (newcomers sit down first: spec/node.md §7a).
+    assert cluster.finished_state(0).hand in (3, 4)
     cluster_records = [cluster.transcript(s)[1] for s in (1, 2)]
     assert cluster_records[0] == cluster_records[1]
 

@@ -29,6 +29,7 @@ def next_segment(
     rng: random.Random,
     newcomers: Sequence[tuple[str, int]] = (),
     returning: Sequence[tuple[bytes, IdentityKey]] = (),
+    followers: Sequence[TableMachine] = (),
 ) -> ProtocolGame:
     """The next host starts the next segment; every seat of the old one gets its frame (the
     ones that stay follow it); the new segment runs among exactly its seats."""
@@ -51,20 +52,26 @@ def next_segment(
             started = [e for e in machine.receive(frames[0], 0.0) if isinstance(e, SegmentStarted)]
             assert started and started[0].config == config
             assert started[0].seated == (seat in plan.stays)
+    following = {}  # machines of seats sitting out that follow the table
+    for machine in followers:
+        assert machine.key is not None
+        machine.receive(frames[0], 0.0)
+        following[machine.key.peer_id.raw] = machine
     old = {s.key: n for n, s in enumerate(sim.table.seats)}
     machines = [
         sim.machines[old[s.key]] if s.key in old and old[s.key] in plan.stays
+        else following[s.key] if s.key in following
         else TableMachine(config, keys[s.key], now=0.0)
         for s in config.seats
     ]  # fmt: skip
-    following = ProtocolGame(
+    game = ProtocolGame(
         config,
         [keys[s.key] for s in config.seats],
         machines,
         Bus(config.players, rng),
         [[] for _ in config.seats],
     )
-    following.bus.broadcast(config.seat_of(plan.host) or 0, frames[1:])
+    game.bus.broadcast(config.seat_of(plan.host) or 0, frames[1:])
     for seat in range(config.players):
-        following.flush(seat)
-    return following
+        game.flush(seat)
+    return game

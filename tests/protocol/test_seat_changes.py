@@ -14,7 +14,7 @@ from dealerless.client.protocol_sim import ProtocolGame
 from dealerless.protocol.messages import decode_message
 from dealerless.protocol.rules.registry import make_config
 from dealerless.protocol.table.audit import audit_records
-from dealerless.protocol.table.events import SeatsChanging
+from dealerless.protocol.table.events import LocalProtocolError, SeatsChanging, Violation
 from dealerless.protocol.table.hand_cycle import SIT_OUT_AFTER
 from dealerless.protocol.table.kinds import TABLE_REGISTRY
 
@@ -72,6 +72,34 @@ def test_a_seat_sits_out_and_comes_back_with_its_chips() -> None:
     assert third.table.carry.ledgers[2] == tuple(sorted(kept.items()))
     play_segment(third, rng, {})
     report = audit_records(sim.table, list(sim.machines[0].records))
+    assert report.ok and report.complete, report.failure
+    assert len(report.segments) == 2
+
+
+def test_a_seat_that_sits_out_follows_the_table_and_the_same_machine_plays_again() -> None:
+    """Sitting out, a seat's machine follows the table as an observer (its transcript stays the
+    whole chain); seated again, that machine plays on with its kept chips."""
+    rng = random.Random(3)
+    sim = start(make_config("limit-tuppen", 3, CASH), rng)
+    play_segment(sim, rng, {1: "sit-out"})
+    away, away_key = sim.machines[1], sim.table.seats[1].key
+    away.follow_away = True
+    kept = sim.machines[0].engine.seat_ledger(1)
+    second = next_segment(sim, rng, followers=[away])
+    assert away.sitting_out and away.seat is None and not away.left_table
+    with pytest.raises(LocalProtocolError):
+        away.want_change("reseat")  # no seat in this segment: nothing to sign
+    play_segment(second, rng, {0: "reseat"})
+    host = second.machines[0]
+    for frame in host.records[len(away.records) :]:
+        assert not [e for e in away.receive(frame, 0.0) if isinstance(e, Violation)]
+    assert away.records == host.records and away.over
+    third = next_segment(second, rng, returning=[(away_key, sim.keys[1])], followers=[away])
+    assert third.machines[2] is away and away.seat == 2 and not away.sitting_out
+    assert third.machines[2].engine.seat_ledger(2) == kept
+    play_segment(third, rng, {})
+    assert away.records == third.machines[0].records
+    report = audit_records(sim.table, list(away.records))
     assert report.ok and report.complete, report.failure
     assert len(report.segments) == 2
 
