@@ -257,9 +257,7 @@ class SeatChanges:
         if self.key not in staying:
             self.change_taken = self.change_taken or machine.change_wanted is not None
             if event.silent is not None and event.silent == machine.seat:
-                # Sat out for our own silence, and here we are: ask to come back.
-                self.say("we were silent three hands in a row and sit out; we ask to come back")
-                self.coming_back = True
+                self._back_from_silence()
             machine.follow_away = machine.follow_away or self.follows_away()
             return []
         if plan.host != self.key:
@@ -310,7 +308,12 @@ class SeatChanges:
         ours = ended.seat_of(self.key)
         asked = dict(event.changes)
         self.change_taken = self.change_taken or (ours is not None and ours in asked)
-        if ours is not None and event.silent == ours and not self.coming_back:
+        if ours is not None and event.silent == ours:
+            self._back_from_silence()
+
+    def _back_from_silence(self) -> None:
+        """Sat out for our own silence, and here we are (we read it): ask to come back."""
+        if not self.coming_back:
             self.say("we were silent three hands in a row and sit out; we ask to come back")
             self.coming_back = True
 
