@@ -89,13 +89,16 @@ class DelayProxy:
         counter = _FrameCounter()
 
         async def later() -> None:
-            async for due, data in receive:
-                await trio.sleep_until(due)
-                await sink.send_all(data)
+            try:
+                async for due, data in receive:
+                    await trio.sleep_until(due)
+                    await sink.send_all(data)
+            except (trio.BrokenResourceError, trio.ClosedResourceError, OSError):
+                done.cancel()  # the other side went away: this connection is over
 
-        try:
-            async with trio.open_nursery() as nursery:
-                nursery.start_soon(later)
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(later)
+            try:  # inside the nursery: trio groups what escapes it
                 while True:
                     data = await source.receive_some(65536)
                     if not data:
@@ -106,9 +109,9 @@ class DelayProxy:
                     else:
                         self.stats.bytes_down += len(data)
                     send.send_nowait((trio.current_time() + self.delay, bytes(data)))
-                send.close()
-        except (trio.BrokenResourceError, trio.ClosedResourceError, OSError):
-            pass
+            except (trio.BrokenResourceError, trio.ClosedResourceError, OSError):
+                done.cancel()  # the connection broke: drop what is still delayed
+            send.close()
         done.cancel()
 
     async def handle(self, client: trio.SocketStream) -> None:

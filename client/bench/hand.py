@@ -207,7 +207,10 @@ def summarize(events: list[list[dict[str, Any]]], codes: list[int]) -> dict[str,
         "exit_codes": codes,
         "hands": hands,
         "setup_first_hand_s": round(setups[0], 3) if setups else None,
-        "setup_median_s": round(statistics.median(setups), 3) if setups else None,
+        # The first hand also pays the configuration round and is reported on its own: the
+        # median is of the hands after it (of the first, if it was the only one).
+        "setup_median_s": round(statistics.median(setups[1:] or setups), 3) if setups else None,
+        "setups_s": [round(s, 3) for s in setups],
         "setup_hops": max(hops) if hops else None,
         "setup_hops_per_hand": hops,
         "moves": len(latencies),
