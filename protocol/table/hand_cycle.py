@@ -143,9 +143,15 @@ class HandCycle:
             elif self.engine.seat_changes and (self.changes or self.silent_in_hand is not None):
                 # Seats come and go only here, between hands: this segment ends and the next
                 # configuration (segments.py) seats who is left, who comes and who comes back.
+                # A seat whose silence ended this very hand sits out at a change that happens
+                # anyway (it keeps its chips and may come back): it may be gone for good, and
+                # if it were the next host nobody would sign the next configuration.
+                silent = self.silent_in_hand
+                if silent is None and self.silent_streak:
+                    silent = next(iter(self.silent_streak))
                 self.phase = Phase.OVER
                 self.seat_change = SeatsChanging(
-                    self.hand, tuple(sorted(self.changes.items())), self.silent_in_hand
+                    self.hand, tuple(sorted(self.changes.items())), silent
                 )
                 self.events.append(self.seat_change)
             else:

@@ -204,3 +204,26 @@ def test_a_seat_silent_in_fewer_hands_than_three_in_a_row_keeps_its_seat() -> No
     assert [d.key for d in plan.away] == [sim.table.seats[2].key] and plan.stays == (0, 1)
     caught = [e for evs in sim.events[:2] for e in evs if getattr(e, "culprit", None) == 2]
     assert not caught  # silence is nobody's violation
+
+
+def test_the_host_silent_in_the_hand_a_seat_stands_up_sits_out_and_the_next_seat_hosts() -> None:
+    """The host dies in the hand in which another seat asked to stand up: that hand ends for
+    its silence, the segment ends for the change anyway, and the host sits out there (were it
+    the next host, nobody would sign the next configuration); the next seat hosts."""
+    rng = random.Random(13)
+    sim = start(make_config("limit-tuppen", 4, CASH), rng)
+    sim.machines[1].want_change("stand")
+    # The host signs the configuration, then nothing of it arrives (it is gone).
+    sim.bus.allow = lambda sender, to, frame: sender != 0 or _hand_of(frame) == 0
+    second = sim.machines[2]
+    _tick_until(sim, lambda: second.over)
+    assert second.hand == 1 and second.seat_change is not None
+    assert second.seat_change.silent == 0 and dict(second.seat_change.changes) == {1: "stand"}
+    plan = second.seat_plan()
+    assert plan.stays == (2, 3) and plan.host == sim.table.seats[2].key
+    assert [d.key for d in plan.away] == [sim.table.seats[0].key]
+    assert [d.key for d in plan.left] == [sim.table.seats[1].key]
+    config = second.next_segment()
+    assert [s.key for s in config.seats] == [s.key for s in sim.table.seats[2:]]
+    caught = [e for evs in sim.events[1:] for e in evs if getattr(e, "culprit", None) == 0]
+    assert not caught  # silence is nobody's violation
