@@ -43,7 +43,7 @@ class UiState:
     chosen: int = 0
     help: bool = False
     confirm_quit: bool = False
-    confirm_change: str | None = None  # "stand" / "sit-out" asked, waiting for y/n
+    confirm_change: str | None = None  # "stand" / "sit-out" / "back" asked, waiting for y/n
     summary: HandResult | None = None
     summary_game: bool = False
     results_seen: int = 0
@@ -380,17 +380,24 @@ class TableApp:
         return path
 
     def ask_change(self, change: str) -> None:
-        """``w``/``o``: ask to stand up or sit out after this hand (confirmed first)."""
-        why = P.change_refusal(self.snap, self.look)
+        """``w``/``o``: ask to stand up or sit out after this hand; sitting out, ``o`` asks to
+        come back (confirmed first)."""
+        asked, why = P.seat_key(self.snap, self.look, change)
         if why is not None:
             self.ui.message = why
         else:
-            self.ui.confirm_change = change
+            self.ui.confirm_change = asked
 
     def answer_change(self, yes: bool) -> None:
         change, self.ui.confirm_change = self.ui.confirm_change, None
-        if yes and change is not None:
-            self.ui.message = ""
+        if not yes or change is None:
+            return
+        self.ui.message = ""
+        if change == "back":
+            come_back = getattr(self.session, "come_back", None)  # a node's session only
+            if callable(come_back):
+                come_back()
+        else:
             self.session.want_change(change)
 
     def quit(self) -> None:
