@@ -104,6 +104,12 @@ class TableApp:
                 lambda: self.ui.history,
             ),
             overlay(
+                text_window(self._summary_text, wrap=False),
+                lambda: tr(lang_, self._summary_title()),
+                lambda: self.ui.summary is not None or self.ui.summary_game,
+            ),
+            # the questions above a result panel that opens meanwhile: they take the keys
+            overlay(
                 text_window(lambda: [("class:error", tr(lang_, "quit.confirm"))], width=40),
                 "dealerless",
                 lambda: self.ui.confirm_quit,
@@ -112,11 +118,6 @@ class TableApp:
                 text_window(self._change_question, width=44),
                 "dealerless",
                 lambda: self.ui.confirm_change is not None,
-            ),
-            overlay(
-                text_window(self._summary_text, wrap=False),
-                lambda: tr(lang_, self._summary_title()),
-                lambda: self.ui.summary is not None or self.ui.summary_game,
             ),
         ]
         self.chat_control = BufferControl(self.chat_buffer)
