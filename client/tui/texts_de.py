@@ -413,6 +413,8 @@ TEXTS: dict[str, str] = {
     "refusal.resync": "nach einem Neustart: wir warten auf Nachricht von den anderen Spielern",
     "refusal.empty_chat": "eine leere Chatzeile",
     "refusal.observer_chat": "ein Zuschauer kann nicht chatten",
+    "refusal.not_sitting_out": "du setzt nicht aus: da gibt es keine Rückkehr",
+    "refusal.no_back": "an diesen Tisch kannst du nicht vom Bildschirm aus zurückkehren",
     # Plätze, die zwischen den Händen wechseln
     "change.stand": "aufstehen",
     "change.sit-out": "aussetzen",

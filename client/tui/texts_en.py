@@ -384,6 +384,8 @@ TEXTS: dict[str, str] = {
     "refusal.resync": "back after a restart: waiting to hear from the other players",
     "refusal.empty_chat": "an empty chat line",
     "refusal.observer_chat": "an observer cannot chat",
+    "refusal.not_sitting_out": "you are not sitting out: there is nothing to come back from",
+    "refusal.no_back": "this table cannot take you back from the screen",
     # seats that change between hands (client/tui/node_text.py, the table screen)
     "change.stand": "stand up",
     "change.sit-out": "sit out",

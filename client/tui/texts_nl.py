@@ -402,6 +402,8 @@ TEXTS: dict[str, str] = {
     "refusal.resync": "terug na een herstart: we wachten op bericht van de andere spelers",
     "refusal.empty_chat": "een lege chatregel",
     "refusal.observer_chat": "een toeschouwer kan niet chatten",
+    "refusal.not_sitting_out": "je slaat niet over: er valt niets terug te komen",
+    "refusal.no_back": "aan deze tafel kun je niet vanaf het scherm terugkomen",
     # plaatsen die tussen de handen wisselen
     "change.stand": "opstaan",
     "change.sit-out": "een beurt overslaan",

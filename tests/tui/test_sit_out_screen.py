@@ -126,6 +126,24 @@ def test_the_question_before_coming_back_is_in_the_players_language() -> None:
     assert "zurückkehren" in text(app._change_question())
 
 
+def test_a_seated_player_cannot_come_back_and_is_told_so_in_their_language() -> None:
+    sim = start(make_config("limit-tuppen", 3, CASH), random.Random(4))
+    options = NodeOptions(follow_away=True)
+    session = DriverSession(sim.table, 0, clock=lambda: 0.0, options=options)
+    session.observe(sim.machines[0])
+
+    async def press_o() -> None:
+        session.attach()
+        session.come_back()
+        await trio.sleep(0.01)
+
+    trio.run(press_o)
+    snap = session.snapshot()
+    assert snap.errors == ("we are not sitting out",) and not snap.coming_back
+    assert options.back_after is None
+    assert P.log_lines(snap, DE)[-1].endswith("du setzt nicht aus: da gibt es keine Rückkehr")
+
+
 # ---------------------------------------------------------------- a real table
 
 
