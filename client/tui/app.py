@@ -381,8 +381,7 @@ class TableApp:
         return path
 
     def ask_change(self, change: str) -> None:
-        """``w``/``o``: ask to stand up or sit out after this hand; sitting out, ``o`` asks to
-        come back (confirmed first)."""
+        """``w``/``o``: stand up or sit out after this hand; sitting out, ``o``: come back."""
         asked, why = P.seat_key(self.snap, self.look, change)
         if why is not None:
             self.ui.message = why
@@ -391,15 +390,9 @@ class TableApp:
 
     def answer_change(self, yes: bool) -> None:
         change, self.ui.confirm_change = self.ui.confirm_change, None
-        if not yes or change is None:
-            return
-        self.ui.message = ""
-        if change == "back":
-            come_back = getattr(self.session, "come_back", None)  # a node's session only
-            if callable(come_back):
-                come_back()
-        else:
-            self.session.want_change(change)
+        if yes and change is not None:
+            self.ui.message = ""
+            self.session.want_change(change)  # "back": a node's session only (sitting out)
 
     def quit(self) -> None:
         if self.snap.over or self.replay is not None:

@@ -351,7 +351,10 @@ class DriverSession:
 
     def want_change(self, change: str) -> None:
         """From the screen: stand up or sit out after this hand (given to the machine on the
-        node's side, like a move)."""
+        node's side, like a move); sitting out, "back" comes back (:meth:`come_back`)."""
+        if change == "back":
+            self.come_back()
+            return
         if self._token is None or self.machine is None:
             self._errors.append(f"no {change} now: the table has not started")
             self._publish()

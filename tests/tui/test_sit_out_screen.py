@@ -216,7 +216,7 @@ def test_a_seat_sits_out_watches_the_table_comes_back_from_the_screen_and_plays_
 
     async def press_o() -> None:
         session.attach()
-        session.come_back()
+        session.want_change("back")  # what the screen asks after o, y
         await trio.sleep(0.01)  # run_sync_soon: on the Trio side, not on the caller's
 
     trio.run(press_o)

@@ -109,9 +109,6 @@ class FakeSession:
     def want_change(self, change: str) -> None:
         self.changes.append(change)
 
-    def come_back(self) -> None:  # a node's session: sitting out, be seated again
-        self.changes.append("back")
-
     def subscribe(self, listener: Callable[[], None]) -> None:
         pass
 
