@@ -82,10 +82,10 @@ def _set(path: str, value: Any) -> Callable[[Wire], None]:
         target: Any = wire
         for part in parents:
             target = target[int(part)] if isinstance(target, list) else target[part]
-        if isinstance(target, list):
-            target[int(last)] = value
-        else:
-            target[last] = value
+        key: Any = int(last) if isinstance(target, list) else last
+        # A function of the old value: a change whatever the deal was (a fixed value may be
+        # what the hand happened to leave).
+        target[key] = value(target[key]) if callable(value) else value
 
     return change
 
@@ -118,10 +118,10 @@ TAMPERED = {
     "segment": (_set("carry.segment", 5), "carry.segment"),
     "hands": (_set("carry.hands", 0), "carry.hands"),
     "chain position": (_set("carry.records", 1), "carry.records"),
-    "a stayer's chips": (_set("carry.ledgers.0.stack", 99), "carry.ledgers"),
-    "a stayer's buy-ins": (_set("carry.ledgers.1.bought_in", 0), "carry.ledgers"),
+    "a stayer's chips": (_set("carry.ledgers.0.stack", lambda v: v + 1), "carry.ledgers"),
+    "a stayer's buy-ins": (_set("carry.ledgers.1.bought_in", lambda v: v + 1), "carry.ledgers"),
     "table ledger": (_set("carry.table", {"pot": 3}), "carry.table"),
-    "the leaver's chips": (_set("carry.left.0.ledger.stack", 0), "carry.left"),
+    "the leaver's chips": (_set("carry.left.0.ledger.stack", lambda v: v + 1), "carry.left"),
     "nobody sits out": (_set("carry.away", []), "carry.away"),
     "a stayer is dropped": (_drop_stayer, "every seat that stays"),
     "stayers reordered": (

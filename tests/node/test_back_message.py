@@ -1,0 +1,120 @@
+"""The signed ``back`` of a seat sitting out (spec/node.md §7a), at the node that hosts the
+running segment: only a key that sits out there, with its own valid signature, for this very
+segment, makes the host re-form the table and seat it again; anything else changes nothing."""
+
+from __future__ import annotations
+
+import random
+import secrets
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from dealerless.client.protocol_sim import Bus, ProtocolGame, run_game
+from dealerless.node.app import meta_for_invite
+from dealerless.node.identity import Identity
+from dealerless.node.invite import Invite
+from dealerless.node.seat import SeatNode
+from dealerless.node.store import TableStore
+from dealerless.node.wire import encode, seal
+from dealerless.protocol.rules.registry import make_config
+from dealerless.protocol.table import SeatInfo, TableConfig, TableMachine
+
+GAME = make_config("limit-tuppen", 3, {"mode": "cash", "max_buy_in": 10})
+
+
+class Table:
+    """Three seats; the one at seat 1 sat out after hand 1 and seat 0 hosts the segment that
+    followed (in memory: real keys, deck and signatures)."""
+
+    def __init__(self, tmp: Path) -> None:
+        self.ids = [Identity.generate() for _ in range(3)]
+        invite = Invite.create(
+            self.ids[0].public_key, GAME, 60_000, token=secrets.token_bytes(16)
+        )
+        seats = tuple(SeatInfo(f"p{i}", ident.public_key) for i, ident in enumerate(self.ids))
+        table = TableConfig(invite.table_id, GAME, seats, 60_000)
+        keys = [ident.wire_key() for ident in self.ids]
+        rng = random.Random(7)
+        machines = [TableMachine(table, key, now=0.0) for key in keys]
+        sim = ProtocolGame(table, keys, machines, Bus(3, rng), [[] for _ in keys])
+        for seat in range(3):
+            sim.flush(seat)
+        machines[1].want_change("sit-out")
+        run_game(sim, rng)
+        self.host = machines[0]
+        self.first = table
+        self.second = self.host.next_segment()
+        meta = meta_for_invite(invite, name="p0", bot=True, transcript="")
+        meta.role, meta.host_key = "host", self.ids[0].public_key.hex()
+        store = TableStore(tmp, invite.table_id)
+        self.node = SeatNode(self.ids[0], store, meta, connector=None, driver=None, say=self.said)  # type: ignore[arg-type]
+        self.node.machine = self.host
+        self.node.config = table
+        self.lines: list[str] = []
+
+    def said(self, line: str) -> None:
+        self.lines.append(line)
+
+    def deliver(self, author: Identity, payload: dict[str, Any], *, sender: bytes | None = None,
+                table_id: bytes | None = None) -> None:  # fmt: skip
+        sealed = seal(author, table_id or self.first.table_id, payload)
+        self.node._on_hub(
+            {"t": "msg", "from": sender or author.public_key, "data": encode(sealed)}
+        )
+
+    def back(self) -> dict[str, Any]:
+        return {"t": "back", "config": self.second.digest()}
+
+
+@pytest.fixture
+def table(tmp_path: Path) -> Table:
+    return Table(tmp_path)
+
+
+def test_a_seat_sitting_out_asks_and_the_host_seats_it_at_the_boundary(table: Table) -> None:
+    away = table.ids[1]
+    assert table.node.away_keys() == {away.public_key}
+    table.deliver(away, table.back())
+    assert list(table.node.returners) == [away.public_key]
+    assert table.host.change_wanted == "reseat"
+    assert any("comes back after this hand" in line for line in table.lines)
+    table.deliver(away, table.back())  # a repeat changes nothing
+    assert list(table.node.returners) == [away.public_key]
+
+
+def test_a_back_for_another_segment_is_ignored(table: Table) -> None:
+    """A copy replayed from an earlier segment (or one for a later one) seats nobody."""
+    table.deliver(table.ids[1], {"t": "back", "config": table.first.digest()})
+    table.deliver(table.ids[1], {"t": "back"})
+    table.deliver(table.ids[1], {"t": "back", "config": "not bytes"})
+    assert table.node.returners == {} and table.host.change_wanted is None
+
+
+def test_only_a_key_that_sits_out_may_ask(table: Table) -> None:
+    stranger = Identity.generate()
+    table.deliver(stranger, table.back())
+    table.deliver(table.ids[2], table.back())  # seated: nothing to come back from
+    assert table.node.returners == {} and table.host.change_wanted is None
+    assert table.node.dropped == 2
+
+
+def test_a_forged_or_unsigned_back_is_dropped(table: Table) -> None:
+    away = table.ids[1]
+    # signed by someone else, but the hub says it is from the seat sitting out
+    table.deliver(Identity.generate(), table.back(), sender=away.public_key)
+    # signed for another table
+    table.deliver(away, table.back(), table_id=secrets.token_bytes(16))
+    # unsigned
+    table.node._on_hub({"t": "msg", "from": away.public_key, "data": encode(table.back())})
+    assert table.node.returners == {} and table.host.change_wanted is None
+    assert sum("bad signature" in line for line in table.lines) == 2
+
+
+def test_a_host_that_leaves_after_this_hand_leaves_the_returner_to_the_next(
+    table: Table,
+) -> None:
+    table.host.want_change("stand")
+    table.deliver(table.ids[1], table.back())
+    assert table.node.returners == {} and table.host.change_wanted == "stand"
