@@ -15,6 +15,7 @@ from dealerless.client.commands.play import (
     line_say,
     plain_mode,
     run_on_screen,
+    screen_node_options,
 )
 from dealerless.client.config import apply_config
 from dealerless.node.app import EventLog, host_table, logged_say, stderr_say
@@ -258,14 +259,16 @@ def _full_screen(
     from dealerless.client.tui.node_session import DriverSession, LobbyState
 
     name = args.name or default_name()
+    options = screen_node_options(args)
     session = DriverSession(
+        options=options,
         lobby=LobbyState(
             role="host",
             name=name,
             game=game.game,
             seats=game.players,
             fingerprint=identity.fingerprint,
-        )
+        ),
     )
 
     def ready(meta: TableMeta) -> None:
@@ -287,7 +290,7 @@ def _full_screen(
             driver=session,
             say=logged_say(session.say),
             log=log,
-            options=node_options(args),
+            options=options,
             on_ready=ready,
             nostr=nostr,
             direct=direct,

@@ -16,6 +16,7 @@ from dealerless.client.commands.play import (
     line_say,
     plain_mode,
     run_on_screen,
+    screen_node_options,
 )
 from dealerless.client.config import apply_config
 from dealerless.node.app import EventLog, join_table, logged_say, stderr_say
@@ -102,7 +103,9 @@ def _full_screen(args: argparse.Namespace, identity: Identity, home: Path, invit
     from dealerless.client.tui.node_session import DriverSession, LobbyState
 
     name = args.name or default_name()
+    options = screen_node_options(args)
     session = DriverSession(
+        options=options,
         lobby=LobbyState(
             role="join",
             name=name,
@@ -111,7 +114,7 @@ def _full_screen(args: argparse.Namespace, identity: Identity, home: Path, invit
             invite=args.code.strip(),
             table_id=invite.table_id.hex(),
             fingerprint=identity.fingerprint,
-        )
+        ),
     )
     log = EventLog(args.event_log) if args.event_log else None
 
@@ -125,7 +128,7 @@ def _full_screen(args: argparse.Namespace, identity: Identity, home: Path, invit
             driver=session,
             say=logged_say(session.say),
             log=log,
-            options=node_options(args),
+            options=options,
         )
 
     try:

@@ -15,6 +15,8 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from dealerless.node.cli_common import node_options
+from dealerless.node.drivers import NodeOptions
 from dealerless.node.portable import data_dir, user_name
 from dealerless.protocol.rules.base import ConfigError
 from dealerless.protocol.rules.registry import game_names, game_spec, make_config, parse_rule_args
@@ -128,6 +130,14 @@ def screen_language(args: argparse.Namespace) -> str:
     if Settings.default_path().is_file():
         return detect_language(saved_settings().lang)
     return detect_language(None)
+
+
+def screen_node_options(args: argparse.Namespace) -> NodeOptions:
+    """The node options of a seat a person plays on the table screen: sitting out, it keeps
+    following the table, so the screen can show it and bring the person back (``o``)."""
+    options = node_options(args)
+    options.follow_away = True
+    return options
 
 
 def run_on_screen(

@@ -8,7 +8,12 @@ from pathlib import Path
 import trio
 
 from dealerless.client.bots.driver import BotDriver
-from dealerless.client.commands.play import add_screen_arguments, plain_mode, run_on_screen
+from dealerless.client.commands.play import (
+    add_screen_arguments,
+    plain_mode,
+    run_on_screen,
+    screen_node_options,
+)
 from dealerless.node.app import EventLog, logged_say, resume_table, stderr_say
 from dealerless.node.cli_common import add_common, load_identity_or_say, node_options
 from dealerless.node.identity import Identity
@@ -60,7 +65,10 @@ def _full_screen(
     """The lobby while the node catches up with its peers, then the table screen."""
     from dealerless.client.tui.node_session import DriverSession, LobbyState
 
-    session = DriverSession(lobby=LobbyState(role="join", fingerprint=identity.fingerprint))
+    options = screen_node_options(args)
+    session = DriverSession(
+        options=options, lobby=LobbyState(role="join", fingerprint=identity.fingerprint)
+    )
 
     async def node_main() -> int:
         return await resume_table(
@@ -70,7 +78,7 @@ def _full_screen(
             driver=session,
             say=logged_say(session.say),
             log=log,
-            options=node_options(args),
+            options=options,
         )
 
     return run_on_screen(session, node_main, args, data_dir=home)

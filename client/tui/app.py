@@ -43,7 +43,7 @@ class UiState:
     chosen: int = 0
     help: bool = False
     confirm_quit: bool = False
-    confirm_change: str | None = None  # "stand" / "sit-out" asked, waiting for y/n
+    confirm_change: str | None = None  # "stand" / "sit-out" / "back" asked, waiting for y/n
     summary: HandResult | None = None
     summary_game: bool = False
     results_seen: int = 0
@@ -104,6 +104,12 @@ class TableApp:
                 lambda: self.ui.history,
             ),
             overlay(
+                text_window(self._summary_text, wrap=False),
+                lambda: tr(lang_, self._summary_title()),
+                lambda: self.ui.summary is not None or self.ui.summary_game,
+            ),
+            # the questions above a result panel that opens meanwhile: they take the keys
+            overlay(
                 text_window(lambda: [("class:error", tr(lang_, "quit.confirm"))], width=40),
                 "dealerless",
                 lambda: self.ui.confirm_quit,
@@ -112,11 +118,6 @@ class TableApp:
                 text_window(self._change_question, width=44),
                 "dealerless",
                 lambda: self.ui.confirm_change is not None,
-            ),
-            overlay(
-                text_window(self._summary_text, wrap=False),
-                lambda: tr(lang_, self._summary_title()),
-                lambda: self.ui.summary is not None or self.ui.summary_game,
             ),
         ]
         self.chat_control = BufferControl(self.chat_buffer)
@@ -380,18 +381,18 @@ class TableApp:
         return path
 
     def ask_change(self, change: str) -> None:
-        """``w``/``o``: ask to stand up or sit out after this hand (confirmed first)."""
-        why = P.change_refusal(self.snap, self.look)
+        """``w``/``o``: stand up or sit out after this hand; sitting out, ``o``: come back."""
+        asked, why = P.seat_key(self.snap, self.look, change)
         if why is not None:
             self.ui.message = why
         else:
-            self.ui.confirm_change = change
+            self.ui.confirm_change = asked
 
     def answer_change(self, yes: bool) -> None:
         change, self.ui.confirm_change = self.ui.confirm_change, None
         if yes and change is not None:
             self.ui.message = ""
-            self.session.want_change(change)
+            self.session.want_change(change)  # "back": a node's session only (sitting out)
 
     def quit(self) -> None:
         if self.snap.over or self.replay is not None:

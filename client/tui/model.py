@@ -95,6 +95,12 @@ class TableSnapshot:
     left_ledger: tuple[tuple[str, int], ...] = ()  # what we took or keep (the rules' ledger)
     left_score: int = 0  # that ledger's score (net chips, a balance): the rules' ledger_score
     segment: int = 1  # which part of the table this is (one more after every seat change)
+    # We sit out and follow the table (no seat, no hand of ours): our kept ledger and its score,
+    # and whether we asked to come back (seated again at the next hand boundary).
+    sitting_out: bool = False
+    away_ledger: tuple[tuple[str, int], ...] = ()
+    away_score: int = 0
+    coming_back: bool = False
     # The parts of the table before each seat change, oldest first, each as it ended: seats
     # are numbered anew at a change, so each part is shown with its own names.
     earlier: tuple[TableSnapshot, ...] = ()
@@ -221,8 +227,10 @@ def build_snapshot(
     version: int = 0,
     wanted: str | None = None,
     earlier: Sequence[TableSnapshot] = (),
+    coming_back: bool = False,
 ) -> TableSnapshot:
-    """``wanted``: a seat change the session asked for and has not given the machine yet."""
+    """``wanted``: a seat change the session asked for and has not given the machine yet;
+    ``coming_back``: sitting out, we asked to be seated again."""
     engine = machine.engine
     spec = game_spec(engine.config.game)
     state = engine.public_state()
@@ -308,7 +316,9 @@ def build_snapshot(
         change_wanted=None if machine.over else (wanted or _asked(machine)),
         segment=len(machine.segments),
         earlier=tuple(earlier),
+        coming_back=coming_back and machine.sitting_out,
         **_departure(machine),
+        **_away(machine),
     )
 
 
@@ -330,6 +340,19 @@ def _departure(machine: TableMachine) -> dict[str, Any]:
         ledger, score = {}, 0
     items = tuple(sorted(ledger.items()))
     return {"left": how, "left_hand": change.hand, "left_ledger": items, "left_score": score}
+
+
+def _away(machine: TableMachine) -> dict[str, Any]:
+    """Sitting out: the ledger the table keeps for us (in the running segment's carry)."""
+    carry, key = machine.config.carry, machine.key
+    if not machine.sitting_out or carry is None or key is None:
+        return {}
+    ledger = next((d.ledger for d in carry.away if d.key == key.peer_id.raw), ())
+    try:
+        score = machine.engine.ledger_score(dict(ledger))
+    except ConfigError:
+        score = 0
+    return {"sitting_out": True, "away_ledger": tuple(ledger), "away_score": score}
 
 
 def last_moves(log: Sequence[TableEvent]) -> dict[int, str]:

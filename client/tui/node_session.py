@@ -20,6 +20,10 @@ sides share one thread and no lock is needed:
   machine call.
 
 Moves refused by the rules stay on the screen as errors and the node keeps waiting.
+
+Club play: a person's node sits out and keeps following the table (``NodeOptions.follow_away``,
+set by the commands that open this screen); the screen then shows the table as an observer and
+``o`` asks to come back (:meth:`DriverSession.come_back`).
 """
 
 from __future__ import annotations
@@ -36,7 +40,7 @@ import trio
 from dealerless.client.tui.log_rebuild import rebuild_log
 from dealerless.client.tui.model import TableSnapshot, build_snapshot, part_ended
 from dealerless.client.tui.node_text import node_notice
-from dealerless.node.drivers import LobbyView
+from dealerless.node.drivers import LobbyView, NodeOptions
 from dealerless.protocol.rules.base import Action, IllegalAction
 from dealerless.protocol.table import TableConfig, TableMachine
 from dealerless.protocol.table.events import (
@@ -52,6 +56,8 @@ from dealerless.protocol.transcript import TranscriptWriter
 __all__ = ["DriverSession", "LobbyState"]
 
 MESSAGES_KEPT = 200
+# The node says these when it asks to be seated again (node/seat_changes.py).
+COMES_BACK = ("we asked to come back", "we were silent three hands in a row and sit out")
 NOTICE_SECONDS = 8.0
 
 
@@ -86,7 +92,10 @@ class DriverSession:
         *,
         clock: Callable[[], float] | None = None,
         lobby: LobbyState | None = None,
+        options: NodeOptions | None = None,
     ) -> None:
+        """``options``: the very options the node runs with (a person's node keeps following
+        the table when it sits out, and comes back when asked on the screen)."""
         self._config = config
         self._seat = seat
         self._clock: Callable[[], float] = clock or time.monotonic
@@ -112,6 +121,9 @@ class DriverSession:
         self.chat_out: list[str] = []  # chat lines typed before the table machine existed
         self._wanted: str | None = None  # a seat change asked on the screen, until it is done
         self._earlier: list[TableSnapshot] = []  # the table before each seat change
+        self.options = options
+        self._coming_back = False  # sitting out, we asked to be seated again
+        self._back_set = False  # options.back_after is ours (not the command line's)
 
     # -------------------------------------------------------------- the node's side
     def attach(self) -> None:
@@ -150,7 +162,13 @@ class DriverSession:
         (the transcript's header stays the first configuration we had)."""
         if not event.seated:
             self._wanted = None  # done: we stood up or sit out
-            return
+            if not machine.sitting_out:
+                return  # we left: the screen keeps the part we played
+        else:
+            self._coming_back = False  # seated again (or seated on)
+            if self.options is not None and self._back_set:
+                self.options.back_after = None  # a later sit-out stays out until asked
+                self._back_set = False
         if self._last is not None:  # the part that ended, as last drawn, with its whole log
             self._earlier.append(part_ended(self._last, self._log, self._chat))
         self._log, self._chat = [], []
@@ -183,6 +201,8 @@ class DriverSession:
     def say(self, text: str) -> None:
         """The node's ``say=`` callback: kept for the lobby and the status line (the screen
         owns the terminal, so nothing is printed)."""
+        if text.startswith(COMES_BACK):
+            self._coming_back = True  # the node asks by itself (after a sit-out for silence)
         lobby = self.lobby
         self._said_at = time.monotonic()
         if lobby.messages and lobby.messages[-1] == text:
@@ -331,13 +351,40 @@ class DriverSession:
 
     def want_change(self, change: str) -> None:
         """From the screen: stand up or sit out after this hand (given to the machine on the
-        node's side, like a move)."""
+        node's side, like a move); sitting out, "back" comes back (:meth:`come_back`)."""
+        if change == "back":
+            self.come_back()
+            return
         if self._token is None or self.machine is None:
             self._errors.append(f"no {change} now: the table has not started")
             self._publish()
             return
         with contextlib.suppress(trio.RunFinishedError):
             self._token.run_sync_soon(self._set_change, change)
+
+    def come_back(self) -> None:
+        """From the screen: sitting out, be seated again at the next hand boundary."""
+        if self._token is None or self.machine is None:
+            self._errors.append("we are not sitting out")
+            self._publish()
+            return
+        with contextlib.suppress(trio.RunFinishedError):
+            self._token.run_sync_soon(self._set_back)
+
+    def _set_back(self) -> None:
+        """On the Trio side: ask the node to seat us again. The node's driver hooks do not
+        reach the node itself, so this goes through the options it runs with: its own
+        --back-after-hand, from the hand running now (the node asks when the next one starts,
+        node/seat_changes.py ``_wish_at_hand``)."""
+        machine = self.machine
+        if machine is None or not machine.sitting_out:
+            self._errors.append("we are not sitting out")
+        elif self.options is None:
+            self._errors.append("this table cannot take us back from the screen")
+        else:
+            self.options.back_after = machine.hand
+            self._coming_back = self._back_set = True
+        self._publish()
 
     def _set_change(self, change: str) -> None:
         """On the Trio side: remember the wish and give it to the machine."""
@@ -397,6 +444,7 @@ class DriverSession:
             version=self._version,
             wanted=self._wanted,
             earlier=self._earlier,
+            coming_back=self._coming_back,
         )
         self._last = self._snapshot
         self._notify()

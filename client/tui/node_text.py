@@ -238,6 +238,8 @@ RULES: tuple[NodeRule, ...] = (
     _rule("seats_change", r"^seats change after hand \d+ \(", _drop),
     _rule("goes_on", r"^the table goes on with \d+ seats: ", _drop),
     _rule("goes_on_without_us", r"^the table goes on without us: ", _drop),
+    # sitting out: the table screen shows it (the sitting-out panel)
+    _rule("sit_out_following", r"^we sit out and follow the table: ", _drop),
     _rule(
         "asked_change",
         r"^we asked to (stand|sit out) after this hand$",
@@ -271,6 +273,27 @@ RULES: tuple[NodeRule, ...] = (
         "next_host_missing",
         r"^the next host sent no configuration in (\d+) s: the table ends here$",
         lambda lg, m: tr(lg, "node.next_host_missing", seconds=m.group(1)),
+    ),
+    # coming back after a sit-out (node/seat_changes.py)
+    _rule(
+        "coming_back",
+        r"^we asked to come back: we sit down again at the next hand boundary$",
+        _say("node.coming_back"),
+    ),
+    _rule(
+        "away_quiet",
+        r"^the table made no progress for (\d+) s: we stop following it$",
+        lambda lg, m: tr(lg, "node.away_quiet", seconds=m.group(1)),
+    ),
+    _rule(
+        "comes_back",
+        r"^(.+) \[[^\]]*\] comes back after this hand$",
+        lambda lg, m: tr(lg, "node.comes_back", name=who_text(m.group(1), lg)),
+    ),
+    _rule(
+        "back_from_silence",
+        r"^we were silent three hands in a row and sit out; we ask to come back$",
+        _say("node.back_from_silence"),
     ),
     _rule(
         "serving_others",

@@ -21,6 +21,7 @@ from dealerless.client.tui.results import (
     hand_history,
     hand_reason,
     hand_result_lines,
+    ledger_text,
     log_lines,
     new_results,
     summary,
@@ -47,6 +48,7 @@ __all__ = [
     "Look",
     "action_text",
     "actions",
+    "away_panel",
     "card_text",
     "cards_text",
     "change_note",
@@ -63,6 +65,7 @@ __all__ = [
     "log_lines",
     "names_text",
     "new_results",
+    "seat_key",
     "seat_name",
     "seats",
     "summary",
@@ -108,11 +111,47 @@ def change_refusal(snap: TableSnapshot, look: Look) -> str | None:
     return None
 
 
+def seat_key(snap: TableSnapshot, look: Look, change: str) -> tuple[str | None, str | None]:
+    """What the seat-change key of ``change`` ("stand" ``w``, "sit-out" ``o``) asks for now,
+    to be confirmed, or else why nothing. Sitting out, ``o`` asks to come back ("back")."""
+    lang = look.lang
+    if not snap.sitting_out:
+        why = change_refusal(snap, look)
+        return (None, why) if why is not None else (change, None)
+    if snap.over:
+        return None, tr(lang, "seatchange.over")
+    if change != "sit-out":
+        return None, tr(lang, "seatchange.away")
+    if snap.coming_back:
+        pending = tr(lang, "seatchange.pending.back")
+        return None, tr(lang, "seatchange.already", pending=pending)
+    return "back", None
+
+
 def change_note(snap: TableSnapshot, look: Look) -> Fragments:
-    """The seat change this seat asked for, while it waits for the end of the hand."""
-    if snap.change_wanted is None or snap.over:
+    """The seat change this seat asked for, while it waits for the end of the hand (sitting
+    out: that we asked to come back)."""
+    if snap.over:
+        return []
+    if snap.coming_back:
+        return [("class:note", tr(look.lang, "seatchange.pending.back") + "  ")]
+    if snap.change_wanted is None:
         return []
     return [("class:note", tr(look.lang, f"seatchange.pending.{snap.change_wanted}") + "  ")]
+
+
+def away_panel(snap: TableSnapshot, look: Look) -> Fragments:
+    """Sitting out: what the table keeps for us, that it goes on, and the key that brings us
+    back (or that we asked already)."""
+    lang = look.lang
+    chips = ledger_text(snap.away_ledger, snap.away_score, look)
+    out: Fragments = [("class:note", tr(lang, "away.text", chips=chips))]
+    if snap.coming_back:
+        out.append(("class:dim", "  " + tr(lang, "seatchange.pending.back")))
+    elif not snap.over:
+        out.append(("class:key", "  o"))
+        out.append(("class:action", " " + tr(lang, "away.key")))
+    return out
 
 
 # ------------------------------------------------------------------ table parts
@@ -284,6 +323,8 @@ def actions(
             out.append((style, " " + action_text(action, look) + " "))
         out.append(("", "\n"))
         return out
+    if snap.sitting_out:
+        return [*out, *away_panel(snap, look), ("", "\n")]
     if not snap.legal:
         if snap.over:
             out.append(("class:dim", tr(lang, "end.game")))

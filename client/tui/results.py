@@ -41,13 +41,16 @@ from dealerless.protocol.table.events import (
 _SEAT_NUMBER = re.compile(r"\bseat (\d+)\b")
 
 # The table machine's own refusals of a move or chat line typed on this screen
-# (protocol/table/machine.py; client/tui/node_session.py says the first one too), in the
-# screen's words. The rules' refusals are the engines' English (machine_text).
+# (protocol/table/machine.py; client/tui/node_session.py says the first one too, and the
+# come-back refusals), in the screen's words. The rules' refusals are the engines' English
+# (machine_text).
 LOCAL_REFUSALS = {
     "it is not your turn": "refusal.not_your_turn",
     "back after a restart: waiting to hear from the peers": "refusal.resync",
     "an empty chat line": "refusal.empty_chat",
     "an observer cannot chat": "refusal.observer_chat",
+    "we are not sitting out": "refusal.not_sitting_out",
+    "this table cannot take us back from the screen": "refusal.no_back",
 }
 
 

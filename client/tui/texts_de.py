@@ -128,6 +128,7 @@ TEXTS: dict[str, str] = {
         "x a         Wäsche prüfen, annehmen\n"
         "m           Chat-Nachricht schreiben (Enter sendet)\n"
         "w o         nach dieser Hand aufstehen / aussetzen (Spiele Hand für Hand)\n"
+        "o           beim Aussetzen: an den Tisch zurückkehren\n"
         "s           Mitschrift speichern (dealerless replay DATEI)\n"
         "?           diese Hilfe (jede Taste schließt)\n"
         "q, Strg-C   beenden (fragt während eines Spiels)"
@@ -412,6 +413,8 @@ TEXTS: dict[str, str] = {
     "refusal.resync": "nach einem Neustart: wir warten auf Nachricht von den anderen Spielern",
     "refusal.empty_chat": "eine leere Chatzeile",
     "refusal.observer_chat": "ein Zuschauer kann nicht chatten",
+    "refusal.not_sitting_out": "du setzt nicht aus: da gibt es keine Rückkehr",
+    "refusal.no_back": "an diesen Tisch kannst du nicht vom Bildschirm aus zurückkehren",
     # Plätze, die zwischen den Händen wechseln
     "change.stand": "aufstehen",
     "change.sit-out": "aussetzen",
@@ -451,6 +454,17 @@ TEXTS: dict[str, str] = {
     "den Händen auf",
     "seatchange.already": "schon gewünscht: {pending}",
     "seatchange.over": "das Spiel ist vorbei: da gibt es nichts zum Aufstehen",
+    "seatchange.confirm.back": "Mit deinen Chips an den Tisch zurückkehren? (j/n)",
+    "seatchange.pending.back": "Rückkehr gewünscht: du sitzt zwischen zwei Händen wieder mit",
+    "seatchange.away": "du setzt aus: o bringt dich zurück an den Tisch",
+    "away.text": "Du setzt aus; {chips} bleiben dir. Der Tisch spielt weiter.",
+    "away.key": "zurückkehren",
+    "node.coming_back": "Rückkehr gewünscht: nach dieser Hand sitzt du wieder mit am Tisch",
+    "node.away_quiet": "am Tisch tat sich {seconds} s lang nichts: du schaust nicht mehr zu",
+    "node.comes_back": "{name} kommt nach dieser Hand zurück",
+    "node.back_from_silence": (
+        "du hast drei Hände nacheinander geschwiegen und setzt aus; Rückkehr gewünscht"
+    ),
     "log.seats_change": "nach Hand {n} wechseln die Plätze: {what}",
     "log.change.stand": "{who} steht auf",
     "log.change.sit-out": "{who} setzt aus",

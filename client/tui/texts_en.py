@@ -138,6 +138,7 @@ TEXTS: dict[str, str] = {
         "PgUp/PgDn   scroll the move log (End: back to the newest)\n"
         "m           write a chat message (Enter sends)\n"
         "w o         stand up / sit out after this hand (hand-by-hand games)\n"
+        "o           sitting out: come back to the table\n"
         "s           save the transcript (replay: dealerless replay FILE)\n"
         "?           this help (any key closes it)\n"
         "q, Ctrl-C   quit (asks first while a game runs)"
@@ -383,6 +384,8 @@ TEXTS: dict[str, str] = {
     "refusal.resync": "back after a restart: waiting to hear from the other players",
     "refusal.empty_chat": "an empty chat line",
     "refusal.observer_chat": "an observer cannot chat",
+    "refusal.not_sitting_out": "you are not sitting out: there is nothing to come back from",
+    "refusal.no_back": "this table cannot take you back from the screen",
     # seats that change between hands (client/tui/node_text.py, the table screen)
     "change.stand": "stand up",
     "change.sit-out": "sit out",
@@ -415,6 +418,17 @@ TEXTS: dict[str, str] = {
     "seatchange.fixed": "{game} keeps its seats for the whole game: nobody stands up between hands",
     "seatchange.already": "already asked: {pending}",
     "seatchange.over": "the game is over: there is nothing to stand up from",
+    "seatchange.confirm.back": "Come back to the table with your kept chips? (y/n)",
+    "seatchange.pending.back": "you asked to come back: you sit down again between two hands",
+    "seatchange.away": "you sit out: press o to come back to the table",
+    "away.text": "You sit out; {chips} kept for you. The table goes on.",
+    "away.key": "come back",
+    "node.coming_back": "you asked to come back: you sit down again after this hand",
+    "node.away_quiet": "the table made no progress for {seconds} s: you stop watching it",
+    "node.comes_back": "{name} comes back after this hand",
+    "node.back_from_silence": (
+        "you were silent three hands in a row and sit out; you asked to come back"
+    ),
     "log.seats_change": "after hand {n} the seats change: {what}",
     "log.change.stand": "{who} stands up",
     "log.change.sit-out": "{who} sits out",

@@ -128,6 +128,7 @@ TEXTS: dict[str, str] = {
         "x a         was controleren, accepteren\n"
         "m           chatbericht schrijven (Enter verstuurt)\n"
         "w o         na deze hand opstaan / overslaan (spellen per hand)\n"
+        "o           tijdens overslaan: terug aan tafel\n"
         "s           verslag opslaan (dealerless replay BESTAND)\n"
         "?           deze hulp (elke toets sluit)\n"
         "q, Ctrl-C   stoppen (vraagt tijdens een spel)"
@@ -401,6 +402,8 @@ TEXTS: dict[str, str] = {
     "refusal.resync": "terug na een herstart: we wachten op bericht van de andere spelers",
     "refusal.empty_chat": "een lege chatregel",
     "refusal.observer_chat": "een toeschouwer kan niet chatten",
+    "refusal.not_sitting_out": "je slaat niet over: er valt niets terug te komen",
+    "refusal.no_back": "aan deze tafel kun je niet vanaf het scherm terugkomen",
     # plaatsen die tussen de handen wisselen
     "change.stand": "opstaan",
     "change.sit-out": "een beurt overslaan",
@@ -437,6 +440,17 @@ TEXTS: dict[str, str] = {
     "seatchange.fixed": "{game} houdt de plaatsen het hele spel: niemand staat tussen de handen op",
     "seatchange.already": "al gevraagd: {pending}",
     "seatchange.over": "het spel is voorbij: er valt niets meer op te staan",
+    "seatchange.confirm.back": "Met je fiches terug aan tafel? (j/n)",
+    "seatchange.pending.back": "terugkeer gevraagd: je schuift tussen twee handen weer aan",
+    "seatchange.away": "je slaat over: o brengt je terug aan tafel",
+    "away.text": "Je slaat over; {chips} blijven van jou. De tafel speelt verder.",
+    "away.key": "terugkomen",
+    "node.coming_back": "terugkeer gevraagd: na deze hand zit je weer aan tafel",
+    "node.away_quiet": "aan tafel gebeurde {seconds} s lang niets: je kijkt niet langer mee",
+    "node.comes_back": "{name} komt na deze hand terug",
+    "node.back_from_silence": (
+        "je zweeg drie handen achter elkaar en slaat over; terugkeer is gevraagd"
+    ),
     "log.seats_change": "na hand {n} wisselen de plaatsen: {what}",
     "log.change.stand": "{who} staat op",
     "log.change.sit-out": "{who} slaat over",

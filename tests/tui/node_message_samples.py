@@ -205,6 +205,7 @@ SAMPLES: dict[str, Samples] = {
         "the table goes on with 4 seats: ann, bob, cy, dan",
     ),
     "seat.py: the table goes on without us: {}": ("the table goes on without us: ann, bob",),
+    "seat.py: we sit out and follow the table: {}": ("we sit out and follow the table: ann, cy",),
     "seat.py: nobody at the table answered for {} s (the game ": (
         "nobody at the table answered for 60 s (the game may be over, or its host gone)",
     ),
@@ -232,6 +233,18 @@ SAMPLES: dict[str, Samples] = {
     ),
     "seat_changes.py: {} [{}] waits to sit down with {} after this han": (
         "'bob' [ab12 cd34 ef56 7890] waits to sit down with 200 after this hand",
+    ),
+    "seat_changes.py: we asked to come back: we sit down again at the ": (
+        "we asked to come back: we sit down again at the next hand boundary",
+    ),
+    "seat_changes.py: the table made no progress for {} s: we stop fol": (
+        "the table made no progress for 90 s: we stop following it",
+    ),
+    "seat_changes.py: {} [{}] comes back after this hand": (
+        "'bob' [ab12 cd34 ef56 7890] comes back after this hand",
+    ),
+    "seat_changes.py: we were silent three hands in a row and sit out;": (
+        "we were silent three hands in a row and sit out; we ask to come back",
     ),
     "seat_changes.py: cannot re-form the table: {}": (
         "cannot re-form the table: no reseat now: the table is over or we have no seat",
