@@ -121,9 +121,16 @@ class SeatChanges:
         return True
 
     def _ask_back(self, now: float) -> None:
-        """Repeat our signed ``back`` to the table (its host takes it) until we are seated."""
+        """Repeat our signed ``back`` to the table (its host takes it) until we are seated; on
+        every tick, so a ``back_after`` the screen sets takes effect at once."""
         machine = self.machine
-        if not self.coming_back or machine is None or not machine.sitting_out:
+        if machine is None or not machine.sitting_out:
+            return
+        back = self.opt.back_after
+        if not self.coming_back and back is not None and machine.hand >= back:
+            self.come_back()
+            return
+        if not self.coming_back:
             return
         if now - self.back_sent >= BACK_EVERY:
             self.back_sent = now
