@@ -53,11 +53,12 @@ async def local_game(
     bot_output: int | None = subprocess.DEVNULL,
     on_ready: Callable[[TableMeta], None] | None = None,
     bot_level: str = "strong",
+    options: NodeOptions | None = None,
 ) -> int:
     """Play one game (async; see :func:`run_local_game`). If cancelled (the player left),
     the bot processes are killed. ``cli``: the command line that runs ``dealerless`` (for
     example ``[sys.executable, "-m", "dealerless"]``); each bot runs ``cli + ["join", ...]``
-    at ``bot_level``."""
+    at ``bot_level``. ``options``: our node's (default: a 5 s linger)."""
     if bots + 1 != game_config.players:
         raise ValueError(f"{game_config.players} seats need {game_config.players - 1} bots")
     with tempfile.TemporaryDirectory(prefix="dealerless-local-") as tmp:
@@ -106,7 +107,7 @@ async def local_game(
                 driver=driver,
                 say=say,
                 log=log,
-                options=NodeOptions(linger=5.0),
+                options=options or NodeOptions(linger=5.0),
                 on_ready=start_bots,
             )
             finished = True

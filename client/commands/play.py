@@ -222,8 +222,11 @@ def run(args: argparse.Namespace) -> int:
     from dealerless.node.app import logged_say
     from dealerless.node.local_game import local_game
 
+    # Sitting out, the person's node follows the table, so `o` brings them back.
+    options = NodeOptions(linger=5.0, follow_away=True)
     session = DriverSession(
-        lobby=LobbyState(role="host", name=name, game=args.game, seats=config.players)
+        options=options,
+        lobby=LobbyState(role="host", name=name, game=args.game, seats=config.players),
     )
 
     async def node_main() -> int:
@@ -238,6 +241,7 @@ def run(args: argparse.Namespace) -> int:
             step_timeout_ms=step_ms,
             on_ready=session.on_ready,
             bot_level=args.level,
+            options=options,
         )
 
     return run_on_screen(session, node_main, args)
