@@ -321,12 +321,14 @@ def run_table(
     bot: Callable[[int], Driver],
     honest_driver: Callable[[int], Driver] | None = None,
     hub: Hub | None = None,
+    host_options: NodeOptions | None = None,
 ) -> TableRun:
     """Seat 0 hosts; joiners ``1..n-1`` join in order; joiner ``hostile_index`` runs ``attack``
     (None: every seat honest); ``bot(seed)`` makes a bot driver (the caller's: node/ does
     not import the client's bots; node ``i`` gets ``bot(seed + i)``), ``honest_driver(i)``
-    the driver of honest node ``i`` (default the bot). Returns when every honest node has
-    exited (the hostile node is then cancelled)."""
+    the driver of honest node ``i`` (default the bot), ``host_options`` the host's node
+    options (default ``options``). Returns when every honest node has exited (the hostile
+    node is then cancelled)."""
     opts = options or NodeOptions(linger=1.5, stall=0.5, sync_wait=1.0, min_step_timeout_ms=0)
     n = game.players
     ids = [Identity.generate() for _ in range(n)]
@@ -374,7 +376,7 @@ def run_table(
                 driver=driver(0),
                 say=host_lines,
                 log=None,
-                options=opts,
+                options=host_options or opts,
                 on_ready=on_ready,
                 hub=hub or Hub(say=lambda _s: None, owner=ids[0].public_key),
             )

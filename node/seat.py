@@ -312,6 +312,8 @@ class SeatNode(JoinHandshake, CatchUp, SeatMessages, SeatChanges):
             if not machine.over:
                 self._after(machine.tick(now))
                 self._report_slow(machine)
+            elif machine.seat_change is not None and not machine.left_table:
+                self._after(machine.tick(now))  # the next host may be silent (a certificate)
             if len(machine.records) != self.last_count:
                 self.last_count, self.last_progress = len(machine.records), now
                 self.grew_at = now
@@ -420,6 +422,14 @@ class SeatNode(JoinHandshake, CatchUp, SeatMessages, SeatChanges):
                 ended = self.ended_config(machine, event.hand)
                 self.ended_names = tuple(s.name for s in ended.seats)
                 events = events + self._seats_changing(machine, event)
+            elif (
+                isinstance(event, SeatSilent)
+                and event.phase == "next-config"
+                and machine.seat_change is not None
+            ):
+                # The next host was timed out at the boundary: the next seat that stays is the
+                # host now (perhaps we are), and everyone waits for it afresh.
+                events = events + self._seats_changing(machine, machine.seat_change)
         for hand, data in machine.take_secrets():
             self.store.save_secret(hand, data)
         for event in events:

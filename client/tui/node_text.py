@@ -216,7 +216,7 @@ RULES: tuple[NodeRule, ...] = (
     ),
     _rule(
         "timed_out",
-        r"^(.+) was timed out \(\w+, hand (\d+)\)$",
+        r"^(.+) was timed out \([\w-]+, hand (\d+)\)$",
         lambda lg, m: tr(lg, "node.timed_out", name=who_text(m.group(1), lg), n=m.group(2)),
     ),
     _rule("damaged", r"^refused a damaged or misrouted message: ", _say("node.damaged")),

@@ -135,6 +135,7 @@ class TableMachine(HandCycle, RoundFrames, Moves, SegmentSwitch):
         self.silent_in_hand: int | None = None
         self.silent_streak: dict[int, int] = {}
         self.seat_change: SeatsChanging | None = None
+        self.boundary_silent: tuple[int, ...] = ()  # next hosts timed out at the segment's end
         self._change_wanted: str | None = None
         self.phase = Phase.CONFIG
         self.participants: tuple[int, ...] = tuple(range(self.players))
@@ -357,7 +358,10 @@ class TableMachine(HandCycle, RoundFrames, Moves, SegmentSwitch):
 
     def tick(self, now: float) -> list[TableEvent]:
         self.now = now
-        self.votes.check_timeouts()
+        if self.over:
+            self.boundary_timeouts()  # the end of a segment: is the next host silent?
+        else:
+            self.votes.check_timeouts()
         return self.take_events()
 
     def act(self, action: Action, now: float) -> list[TableEvent]:
@@ -513,6 +517,8 @@ class TableMachine(HandCycle, RoundFrames, Moves, SegmentSwitch):
             return
         if message.kind in SIDE_KINDS:
             self.votes.side_message(message)
+            if self.over:
+                self.boundary_certificate()
             return
         if message.prev in self.history:
             key = (culprit, message.prev)

@@ -6,15 +6,19 @@ are in :mod:`segments`."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from dealerless.protocol.messages import IdentityKey, SignedMessage
 from dealerless.protocol.rules.base import ConfigError
 from dealerless.protocol.table.config import TableConfig
 from dealerless.protocol.table.events import (
+    Accepted,
     LocalProtocolError,
     SeatsChanging,
+    SeatSilent,
     SegmentStarted,
     TableEvent,
+    TimeoutVoted,
     Violation,
 )
 from dealerless.protocol.table.future import FutureFrames
@@ -25,6 +29,8 @@ from dealerless.protocol.table.segments import (
     open_next_config,
     sign_next_config,
 )
+from dealerless.protocol.table.steps import Phase
+from dealerless.protocol.table.votes import TIMEOUT_LABEL, VoteBook, certificate_digest
 
 
 class SegmentSwitch:
@@ -49,6 +55,13 @@ class SegmentSwitch:
     left_table: bool
     follow_away: bool
     seat: int | None
+    votes: VoteBook
+    timeout: float
+    step_since: float
+    held: bool
+    _replaying: bool
+    boundary_silent: tuple[int, ...]
+    phase: Phase
 
     def _receive(self, frame: bytes, *, again: bool = False) -> None:
         raise NotImplementedError
@@ -57,6 +70,21 @@ class SegmentSwitch:
         raise NotImplementedError
 
     def _report(self, event: Violation) -> None:
+        raise NotImplementedError
+
+    def _append(self, frames: Sequence[bytes], digest: bytes) -> None:
+        raise NotImplementedError
+
+    def _release_future(self) -> None:
+        raise NotImplementedError
+
+    def own_deadline_passed(self, head: bytes | None = None) -> bool:
+        raise NotImplementedError
+
+    def state_hash(self) -> bytes:
+        raise NotImplementedError
+
+    def _sign(self, kind: str, body: dict[str, Any], *, at: bytes | None = None) -> SignedMessage:
         raise NotImplementedError
 
     def sitting_out_in(self, config: TableConfig) -> bool:
@@ -77,6 +105,64 @@ class SegmentSwitch:
     def seat_plan(self) -> SeatPlan:
         """Who stays, sits out and stands up now that the segment ended (SegmentError if not)."""
         return SeatPlan.of(self)  # type: ignore[arg-type]  # a TableMachine is an EndedSegment
+
+    # ---------------------------------------------------------------- a silent next host
+    def boundary_writer(self) -> int | None:
+        """At the end of a segment: the seat that must sign the next configuration (the next
+        host), if the table goes on; None elsewhere."""
+        if self.seat_change is None or self.phase is not Phase.OVER or self.left_table:
+            return None
+        try:
+            plan = self.seat_plan()
+        except SegmentError:
+            return None
+        return None if plan.host is None else self.config.seat_of(plan.host)
+
+    def _boundary_voters(self, host: int) -> set[int]:
+        """Who must sign a certificate that the next host is silent: every other seat that
+        stays (those standing up or sitting out may be gone)."""
+        return {s for s in self.seat_plan().stays if s != host}
+
+    def boundary_timeouts(self) -> None:
+        """A seat that stays votes the next host silent once its deadline for the next
+        configuration passed on our clock (spec/protocol.md §9)."""
+        host = self.boundary_writer()
+        seat = self.seat
+        if host is None or seat is None or seat == host or self._replaying or self.held:
+            return
+        if seat not in self._boundary_voters(host) or not self.own_deadline_passed():
+            return
+        key = (host, self.head)
+        if seat in self.votes.timeout.get(key, {}):
+            return
+        vote = self._sign("timeout-vote", {"silent": host, "head": self.head})
+        self._outbox.append(vote.frame)
+        self.seen.add(vote.frame)
+        self.votes.timeout.setdefault(key, {})[seat] = vote
+        self.events.append(TimeoutVoted(host))
+        self.boundary_certificate()
+
+    def boundary_certificate(self) -> None:
+        """Carry out a complete certificate that the next host is silent: its votes become one
+        chain element at the segment's last head, that seat sits out (silence, not cheating:
+        its ledger is kept) and the next seat that stays is the host."""
+        host = self.boundary_writer()
+        if host is None:
+            return
+        key = (host, self.head)
+        votes = self.votes.timeout.get(key, {})
+        voters = self._boundary_voters(host)
+        if not voters or not voters <= set(votes):
+            return
+        if self.seat is not None and not self.own_deadline_passed():
+            return  # not yet silent on our own clock; checked again on every tick
+        frames = [votes[s].frame for s in sorted(voters)]
+        del self.votes.timeout[key]
+        self._append(frames, certificate_digest(TIMEOUT_LABEL, frames))
+        self.boundary_silent = (*self.boundary_silent, host)
+        self.events.append(Accepted("timeout-certificate", None, self.seq - 1, self.state_hash()))
+        self.events.append(SeatSilent(host, "next-config", self.hand))
+        self._release_future()  # the next host's configuration may be here already
 
     def next_segment(
         self, newcomers: Sequence[Newcomer] = (), returning: Sequence[bytes] = ()

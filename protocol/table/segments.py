@@ -61,6 +61,8 @@ class EndedSegment(Protocol):
     def seq(self) -> int: ...
     @property
     def chain_count(self) -> int: ...
+    @property
+    def boundary_silent(self) -> tuple[int, ...]: ...
 
 
 class SegmentError(Exception):
@@ -103,7 +105,8 @@ class SeatPlan:
         ledgers = tuple(ledger_of(engine.seat_ledger(s)) for s in range(config.players))
         for number, seat in enumerate(config.seats):
             gone = Departed(seat.name, seat.key, ledgers[number])
-            wish = "sit-out" if number == change.silent else asked.get(number)
+            silent = number == change.silent or number in machine.boundary_silent
+            wish = "sit-out" if silent else asked.get(number)
             if wish == "stand" or number not in in_game:
                 left.append(gone)
             elif wish == "sit-out":

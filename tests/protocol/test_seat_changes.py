@@ -14,7 +14,12 @@ from dealerless.client.protocol_sim import ProtocolGame
 from dealerless.protocol.messages import decode_message
 from dealerless.protocol.rules.registry import make_config
 from dealerless.protocol.table.audit import audit_records
-from dealerless.protocol.table.events import LocalProtocolError, SeatsChanging, Violation
+from dealerless.protocol.table.events import (
+    LocalProtocolError,
+    SeatsChanging,
+    SegmentStarted,
+    Violation,
+)
 from dealerless.protocol.table.hand_cycle import SIT_OUT_AFTER
 from dealerless.protocol.table.kinds import TABLE_REGISTRY
 
@@ -138,6 +143,8 @@ def test_a_newcomer_that_never_signs_sits_out_and_the_table_re_forms_without_it(
     ghost = second.table.players - 1
     second.bus.allow = lambda sender, to, frame: sender != ghost  # its frames never arrive
     for _ in range(4):  # deadlines pass: the others vote the silent newcomer out
+        if second.machines[0].seat_change is not None:
+            break  # at the boundary: the next host signs at once (a node does)
         second.clock += 61.0
         for seat, machine in enumerate(second.machines):
             if seat != ghost:
@@ -227,3 +234,50 @@ def test_the_host_silent_in_the_hand_a_seat_stands_up_sits_out_and_the_next_seat
     assert [s.key for s in config.seats] == [s.key for s in sim.table.seats[2:]]
     caught = [e for evs in sim.events[1:] for e in evs if getattr(e, "culprit", None) == 0]
     assert not caught  # silence is nobody's violation
+
+
+def test_a_next_host_silent_at_the_boundary_is_timed_out_and_the_next_seat_hosts() -> None:
+    """The next host dies between the last result and its next configuration: every other
+    seat that stays votes it silent at the segment's last head, the certificate is one chain
+    element, that seat sits out with its chips, and the next seat that stays signs."""
+    rng = random.Random(14)
+    sim = start(make_config("limit-tuppen", 4, CASH), rng)
+    play_segment(sim, rng, {1: "stand"})
+    dead, second, third = sim.machines[0], sim.machines[2], sim.machines[3]
+    assert second.seat_plan().host == sim.table.seats[0].key
+    sim.bus.allow = lambda sender, to, frame: sender != 0  # it sends nothing any more
+    late = dead.next_segment()  # signed, but lost on its way (it comes too late)
+    late_frames = dead.take_outgoing()
+    sim.clock += second.timeout / 2
+    for seat in (2, 3):
+        assert not sim.machines[seat].tick(sim.clock)  # not yet silent on anyone's clock
+    sim.clock += second.timeout
+    sim.events[2].extend(second.tick(sim.clock))
+    sim.flush(2)
+    sim.deliver_all()
+    assert second.seat_plan().host == sim.table.seats[0].key  # one vote is no certificate
+    sim.events[3].extend(third.tick(sim.clock))
+    sim.flush(3)
+    sim.deliver_all()
+    for machine in (second, third):
+        assert machine.boundary_silent == (0,)
+        plan = machine.seat_plan()
+        assert plan.host == sim.table.seats[2].key and plan.stays == (2, 3)
+        assert [d.key for d in plan.away] == [sim.table.seats[0].key]
+    assert second.records == third.records
+    assert not [e for evs in sim.events for e in evs if getattr(e, "culprit", None) == 0]
+    for frame in late_frames:  # after the certificate: stale, nobody's violation
+        assert not [e for e in third.receive(frame, sim.clock) if isinstance(e, Violation)]
+    assert third.over and third.config != late
+    config = second.next_segment()
+    started = [e for f in second.take_outgoing() for e in third.receive(f, sim.clock)]
+    assert [e.seated for e in started if isinstance(e, SegmentStarted)] == [True]
+    assert third.config == config and [s.key for s in config.seats] == [
+        sim.table.seats[2].key,
+        sim.table.seats[3].key,
+    ]
+    assert config.carry is not None and config.carry.records == second.chain_count - 1
+    report = audit_records(sim.table, list(third.records))
+    assert report.ok, report.failure
+    (change,) = report.to_json()["seat_changes"]  # the auditor follows the certificate too
+    assert [s["name"] for s in change["seats"]] == ["bot2", "bot3"]
