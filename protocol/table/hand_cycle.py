@@ -312,15 +312,8 @@ class HandCycle:
             )
         elif self.phase is Phase.RESULT:
             # The result is already fixed by the rules; only that seat's signature is missing.
-            # The others' frames were signed at the round's old head, which the certificate
-            # moved: they sign again at the new one (the same result; their frames at the old
-            # head are stale, nobody's violation).
             assert self.round is not None
-            remaining = [s for s in self.round.seats if s != culprit]
-            for seat in remaining:
-                self.results.pop(seat, None)
-                self.changes.pop(seat, None)
-            self._set_round(Phase.RESULT, remaining)
+            self.round.seats = [s for s in self.round.seats if s != culprit]
             self._advance()
         elif silence and self.phase is Phase.PLAY and self._timeout_move(culprit):
             self._advance()
