@@ -321,7 +321,7 @@ class SeatChanges:
     def _back_from_silence(self) -> None:
         """Sat out for our own silence, and here we are (we read it): ask to come back."""
         if not self.coming_back:
-            self.say("we were silent three hands in a row and sit out; we ask to come back")
+            self.say("we were silent and sit out (our chips kept); we ask to come back")
             self.coming_back = True
 
     def segment_pending(self, machine: TableMachine, now: float) -> bool:

@@ -57,7 +57,7 @@ __all__ = ["DriverSession", "LobbyState"]
 
 MESSAGES_KEPT = 200
 # The node says these when it asks to be seated again (node/seat_changes.py).
-COMES_BACK = ("we asked to come back", "we were silent three hands in a row and sit out")
+COMES_BACK = ("we asked to come back", "we were silent and sit out")
 NOTICE_SECONDS = 8.0
 
 

@@ -292,7 +292,7 @@ RULES: tuple[NodeRule, ...] = (
     ),
     _rule(
         "back_from_silence",
-        r"^we were silent three hands in a row and sit out; we ask to come back$",
+        r"^we were silent and sit out \(our chips kept\); we ask to come back$",
         _say("node.back_from_silence"),
     ),
     _rule(

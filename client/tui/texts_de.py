@@ -463,7 +463,7 @@ TEXTS: dict[str, str] = {
     "node.away_quiet": "am Tisch tat sich {seconds} s lang nichts: du schaust nicht mehr zu",
     "node.comes_back": "{name} kommt nach dieser Hand zurück",
     "node.back_from_silence": (
-        "du hast drei Hände nacheinander geschwiegen und setzt aus; Rückkehr gewünscht"
+        "du hast geschwiegen und setzt aus (deine Chips bleiben); Rückkehr gewünscht"
     ),
     "log.seats_change": "nach Hand {n} wechseln die Plätze: {what}",
     "log.change.stand": "{who} steht auf",

@@ -427,7 +427,7 @@ TEXTS: dict[str, str] = {
     "node.away_quiet": "the table made no progress for {seconds} s: you stop watching it",
     "node.comes_back": "{name} comes back after this hand",
     "node.back_from_silence": (
-        "you were silent three hands in a row and sit out; you asked to come back"
+        "you were silent and sit out (your chips are kept); you asked to come back"
     ),
     "log.seats_change": "after hand {n} the seats change: {what}",
     "log.change.stand": "{who} stands up",

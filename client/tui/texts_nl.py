@@ -449,7 +449,7 @@ TEXTS: dict[str, str] = {
     "node.away_quiet": "aan tafel gebeurde {seconds} s lang niets: je kijkt niet langer mee",
     "node.comes_back": "{name} komt na deze hand terug",
     "node.back_from_silence": (
-        "je zweeg drie handen achter elkaar en slaat over; terugkeer is gevraagd"
+        "je zweeg en slaat over (je fiches blijven); terugkeer is gevraagd"
     ),
     "log.seats_change": "na hand {n} wisselen de plaatsen: {what}",
     "log.change.stand": "{who} staat op",

@@ -108,6 +108,6 @@ def test_a_seat_sat_out_for_silence_comes_back_by_itself(
     segments = segments_of(final)
     assert len(segments) >= 3 and "seat2" not in segments[1]
     assert segments[-1] == [*segments[1], "seat2"]
-    assert cluster.said(2, "we were silent three hands in a row and sit out")
+    assert cluster.said(2, "we were silent and sit out")
     assert not cluster.said(0, "caught cheating")
     assert cash_balance(final) == 0

@@ -243,8 +243,8 @@ SAMPLES: dict[str, Samples] = {
     "seat_changes.py: {} [{}] comes back after this hand": (
         "'bob' [ab12 cd34 ef56 7890] comes back after this hand",
     ),
-    "seat_changes.py: we were silent three hands in a row and sit out;": (
-        "we were silent three hands in a row and sit out; we ask to come back",
+    "seat_changes.py: we were silent and sit out (our chips kept); we ": (
+        "we were silent and sit out (our chips kept); we ask to come back",
     ),
     "seat_changes.py: cannot re-form the table: {}": (
         "cannot re-form the table: no reseat now: the table is over or we have no seat",
