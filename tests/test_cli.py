@@ -154,3 +154,24 @@ def test_audit_of_a_missing_or_damaged_file(
     junk.write_bytes(b"this is not a transcript")
     code, _, err = run(["audit", str(junk)], capsys)
     assert code == 1 and "junk.dlt" in err
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--back-after-hand", "0"], "argument --back-after-hand: a hand number is 1..1000000"),
+        (["--back-after-hand", "x"], "argument --back-after-hand: 'x' is not a hand number"),
+        (["--sit-out-after-hand", "-1"], "a hand number is 1..1000000"),
+        (["--buy-in", "lots"], "'lots' is not a number of chips"),
+        (
+            ["--stand-after-hand", "2", "--sit-out-after-hand", "3"],
+            "not allowed with argument --stand-after-hand",
+        ),
+    ],
+)
+def test_join_rejects_bad_seat_change_arguments(
+    argv: list[str], message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, _, err = run(["join", "-", *argv], capsys)
+    assert code == 2
+    assert message in err
