@@ -374,8 +374,8 @@ class DriverSession:
     def _set_back(self) -> None:
         """On the Trio side: ask the node to seat us again. The node's driver hooks do not
         reach the node itself, so this goes through the options it runs with: its own
-        --back-after-hand, from the hand running now (the node asks when the next one starts,
-        node/seat_changes.py ``_wish_at_hand``)."""
+        --back-after-hand, from the hand running now (the node reads it on its next tick and
+        asks at once, node/seat_changes.py ``_ask_back``)."""
         machine = self.machine
         if machine is None or not machine.sitting_out:
             self._errors.append("we are not sitting out")
