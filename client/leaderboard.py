@@ -16,7 +16,8 @@ Two figures per player, by identity fingerprint (the name is the one of the late
 * chips: the sum of the audited standings over the zero-sum games (Limit, No Limit, Pot Limit
   Tuppen: net chips; in tournament mode the stack minus the starting chips; Pottuppen: the
   balance);
-* a skill rating for every game, from openskill's Plackett-Luce model: each game is one
+* a skill rating for every game, from openskill's full-pairing Bradley-Terry model (its
+  Plackett-Luce model rates a seat behind two tied winners above them): each game is one
   ranking of its seats (winners first, then by score; classic Tuppen by fewest penalty points),
   Belote as two teams of partners. The rating shown is the conservative ``mu - 3 sigma``.
 Games are rated in their recorded order (finish time here, import time for others' games),
@@ -172,9 +173,9 @@ class Board:
 
 def build_board(results: Iterable[ResultRow], game: str | None = None) -> Board:
     """Rate ``results`` in the given order (see the module docstring)."""
-    from openskill.models import PlackettLuce  # slow to import: only for this command
+    from openskill.models import BradleyTerryFull  # slow to import: only for this command
 
-    model = PlackettLuce()
+    model = BradleyTerryFull()
     lines: dict[str, PlayerLine] = {}
     ratings: dict[str, Any] = {}
     board = Board()

@@ -185,6 +185,14 @@ def row(table: str, seats: list[str], standings: list[int], winners: list[int]) 
     )  # fmt: skip
 
 
+def test_in_one_game_the_rating_follows_the_placing_with_tied_winners() -> None:
+    """Two tied winners, then the others by score: the ratings keep that order (openskill's
+    Plackett-Luce model, used before, rated the third above both winners)."""
+    board = build_board([row("t1", ["A", "B", "C", "D"], [3, 3, -2, -4], [0, 1])])
+    rating = {p.fingerprint: p.rating for p in board.players}
+    assert rating["A"] == rating["B"] > rating["C"] > rating["D"]
+
+
 def test_who_wins_every_game_is_rated_above_who_loses_every_game() -> None:
     games = [
         row("t1", ["A", "B", "C"], [5, 0, -5], [0]),
