@@ -147,11 +147,8 @@ class SeatChanges:
 
     def _wish_at_hand(self, hand: int) -> None:
         machine = self.machine
-        back = self.opt.back_after
         if machine is not None and machine.sitting_out:
-            if back is not None and hand >= back and not self.coming_back:
-                self.come_back()
-            return
+            return  # coming back (back_after) is the ticker's: _ask_back
         wish = self.opt.change_after
         if wish is None or machine is None or machine.change_wanted == wish[0]:
             return
@@ -236,8 +233,6 @@ class SeatChanges:
             machine.want_change("reseat")
         except LocalProtocolError as exc:
             self.say(f"cannot re-form the table: {exc}")
-        if self.is_host:
-            self._admit()
 
     def segment_config(self, key: bytes) -> tuple[TableConfig, bytes] | None:
         """Host: the configuration of the running segment and our signature on it, for a
@@ -264,8 +259,7 @@ class SeatChanges:
         if self.key not in staying:
             self.change_taken = self.change_taken or machine.change_wanted is not None
             if event.silent is not None and event.silent == machine.seat:
-                self._back_from_silence()
-            machine.follow_away = machine.follow_away or self.follows_away()
+                self._back_from_silence()  # the machine follows a seat sat out for silence
             return []
         if plan.host != self.key:
             self.say(f"seats change after hand {event.hand}: waiting for the next host")

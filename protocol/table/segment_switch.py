@@ -18,7 +18,6 @@ from dealerless.protocol.table.events import (
     SeatSilent,
     SegmentStarted,
     TableEvent,
-    TimeoutVoted,
     Violation,
 )
 from dealerless.protocol.table.future import FutureFrames
@@ -107,51 +106,43 @@ class SegmentSwitch:
         return SeatPlan.of(self)  # type: ignore[arg-type]  # a TableMachine is an EndedSegment
 
     # ---------------------------------------------------------------- a silent next host
-    def boundary_writer(self) -> int | None:
-        """At the end of a segment: the seat that must sign the next configuration (the next
-        host), if the table goes on; None elsewhere."""
+    def _boundary(self) -> tuple[int, set[int]] | None:
+        """At the end of a segment, if the table goes on: the seat that must sign the next
+        configuration (the next host) and the seats that would vote it silent, every other
+        seat that stays (those standing up or sitting out may be gone). None elsewhere."""
         if self.seat_change is None or self.phase is not Phase.OVER or self.left_table:
             return None
         try:
             plan = self.seat_plan()
         except SegmentError:
             return None
-        return None if plan.host is None else self.config.seat_of(plan.host)
-
-    def _boundary_voters(self, host: int) -> set[int]:
-        """Who must sign a certificate that the next host is silent: every other seat that
-        stays (those standing up or sitting out may be gone)."""
-        return {s for s in self.seat_plan().stays if s != host}
+        host = None if plan.host is None else self.config.seat_of(plan.host)
+        return None if host is None else (host, {s for s in plan.stays if s != host})
 
     def boundary_timeouts(self) -> None:
         """A seat that stays votes the next host silent once its deadline for the next
         configuration passed on our clock (spec/protocol.md §9)."""
-        host = self.boundary_writer()
-        seat = self.seat
-        if host is None or seat is None or seat == host or self._replaying or self.held:
+        boundary = self._boundary()
+        if boundary is None or self._replaying or self.held:
             return
-        if seat not in self._boundary_voters(host) or not self.own_deadline_passed():
+        host, voters = boundary
+        if self.seat not in voters or not self.own_deadline_passed():
             return
-        key = (host, self.head)
-        if seat in self.votes.timeout.get(key, {}):
+        if self.seat in self.votes.timeout.get((host, self.head), {}):
             return
-        vote = self._sign("timeout-vote", {"silent": host, "head": self.head})
-        self._outbox.append(vote.frame)
-        self.seen.add(vote.frame)
-        self.votes.timeout.setdefault(key, {})[seat] = vote
-        self.events.append(TimeoutVoted(host))
+        self.votes.cast_timeout(host)
         self.boundary_certificate()
 
     def boundary_certificate(self) -> None:
         """Carry out a complete certificate that the next host is silent: its votes become one
         chain element at the segment's last head, that seat sits out (silence, not cheating:
         its ledger is kept) and the next seat that stays is the host."""
-        host = self.boundary_writer()
-        if host is None:
+        boundary = self._boundary()
+        if boundary is None:
             return
+        host, voters = boundary
         key = (host, self.head)
         votes = self.votes.timeout.get(key, {})
-        voters = self._boundary_voters(host)
         if not voters or not voters <= set(votes):
             return
         if self.seat is not None and not self.own_deadline_passed():

@@ -256,12 +256,19 @@ class VoteBook:
             key = (silent, head)
             if silent == m.seat or m.seat in self.timeout.get(key, {}) or key in self.proven:
                 continue
-            vote = m._sign("timeout-vote", {"silent": silent, "head": head})
-            m._outbox.append(vote.frame)
-            m.seen.add(vote.frame)
-            self.timeout.setdefault(key, {})[m.seat] = vote
-            m.events.append(TimeoutVoted(silent))
+            self.cast_timeout(silent)
             self.check_certificates()
+
+    def cast_timeout(self, silent: int) -> None:
+        """Sign our vote that ``silent`` did not write at our head, keep it and send it (the
+        caller checked that the vote is due)."""
+        m = self.m
+        assert m.seat is not None
+        vote = m._sign("timeout-vote", {"silent": silent, "head": m.head})
+        m._outbox.append(vote.frame)
+        m.seen.add(vote.frame)
+        self.timeout.setdefault((silent, m.head), {})[m.seat] = vote
+        m.events.append(TimeoutVoted(silent))
 
     def pending_own_votes(self) -> list[SignedMessage]:
         """Our votes that wait for the rest of their certificate (a node resends them)."""

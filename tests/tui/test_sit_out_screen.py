@@ -162,9 +162,9 @@ class ScreenSeat(SeatChanges):
         self.queue_signed = lambda payload, to=None: self.signed.append(payload)
 
     def report(self, events: list[TableEvent]) -> None:
-        for event in events:  # as node/seat.py's _report does at the start of each hand
+        for event in events:  # the node's ticker asks on every tick; a hand start is one
             if isinstance(event, HandStarted):
-                self._wish_at_hand(event.hand)
+                self._ask_back(self.now())
 
 
 def test_a_seat_sits_out_watches_the_table_comes_back_from_the_screen_and_plays_again() -> None:
