@@ -178,3 +178,47 @@ def test_after_the_host_left_the_next_host_seats_a_newcomer(
     host = last.config.seats[0].name  # the first joiner hosts now
     assert cluster.said(int(host[-1]), "waits to sit down with 5")
     assert cash_balance(last) == 0
+
+
+def test_a_club_evening_whose_host_is_killed_for_good_after_hand_3(
+    cluster: Cluster,  # noqa: F811
+    nostr_relays: Start,
+) -> None:
+    """The evening again, but the host is SIGKILLed once hand 3 is over and never comes back:
+    a 4th sat down after hand 2, the host is silent in hands 4-6 and sits out with its chips,
+    the next seat hosts and seats a 5th, and the others play to hand 20."""
+    relay = nostr_relays()
+    host_on_nostr(
+        cluster,
+        "limit-tuppen",
+        3,
+        [relay.url],
+        rules=(*CASH, "hands=20"),  # long enough for the 5th on a loaded machine
+        extra=("--step-timeout", "3"),
+        linger=5,
+    )
+    cluster.join_with(1)
+    cluster.join_with(2)
+    procs = list(cluster.procs.values())
+    wait_for(lambda: cluster.said(1, "hand 2 starts"), 120, "hand 2", procs)
+    cluster.join_with(3, "--buy-in", "8")  # seated after hand 2 (or 3, as its hello comes)
+    wait_for(lambda: cluster.said(1, "hand 4 starts"), 240, "hand 4", procs)
+    cluster.kill("seat0")
+    alive = [cluster.procs[f"seat{s}"] for s in (1, 2, 3)]
+    wait_for(lambda: cluster.said(1, "was silent"), 240, "the host sat out", alive)
+    cluster.join_with(4)  # the seat hosting the table now seats it
+    codes = cluster.wait([f"seat{s}" for s in range(1, 5)], 600)
+    assert all(code == 0 for code in codes.values()), f"{codes}\n{cluster.tail()}"
+    final = cluster.check_identical([1, 2])
+    assert final.engine.outcome is not None and final.hand == 20
+    assert sorted(s.name for s in final.config.seats) == ["seat1", "seat2", "seat3", "seat4"]
+    carry = final.config.carry
+    assert carry is not None and [d.name for d in carry.away] == ["seat0"]  # chips kept
+    assert cash_balance(final) == 0
+    assert not cluster.said(1, "caught cheating")
+    _, full = cluster.transcript(1)
+    for seat in (3, 4):  # the newcomers hold the table's chain from their first segment on
+        config, records = cluster.transcript(seat)
+        start = TableMachine.resume(config, None, records).chain_base
+        assert records == full[start : start + len(records)], seat
+    assert "verified" in cluster.audit_cli(1)
