@@ -221,16 +221,18 @@ def test_critical_path_hops_count_runs_of_one_author() -> None:
         return {"ev": "acc", "seat": seat}
 
     events = [
-        acc(3),  # the previous hand: not counted
+        acc(2),  # the previous hand, before the element that ended it: not counted
+        acc(3),  # the element that started hand 1: its trip to the others is the first hop
         {"ev": "hand", "hand": 1},
         *[acc(s) for s in (0, 1, 2, 0, 0, 1, 2)],  # runs: 0 | 1 | 2 | 0 0 | 1 | 2
         {"ev": "dealt", "hand": 1},
         acc(1),
+        acc(1),  # one author in a row: one trip
         {"ev": "hand", "hand": 2},
         acc(2),
         {"ev": "dealt", "hand": 2},
     ]
-    assert critical_path_hops(events) == [6, 1]
+    assert critical_path_hops(events) == [7, 2]
 
 
 def test_a_parallel_round_is_one_hop() -> None:
@@ -240,13 +242,35 @@ def test_a_parallel_round_is_one_hop() -> None:
         return {"ev": "acc", "seat": seat, "seq": seq}
 
     events = [
-        {"ev": "hand", "hand": 1},
+        *[acc(s, 0) for s in (0, 1, 2)],  # the previous hand's last round (parallel): 1 hop
+        {"ev": "hand", "hand": 2},
         *[acc(s, 1) for s in (0, 1, 2)],  # key commits, at once: 1 hop
         *[acc(s, 2) for s in (0, 1, 2)],  # key reveals, at once: 1 hop
         acc(0, 3),  # shuffles in turn: 3 hops (the first follows a round)
         acc(1, 4),
         acc(2, 5),
         *[acc(s, 6) for s in (0, 1, 2)],  # shares, at once: 1 hop
+        {"ev": "dealt", "hand": 2},
+    ]
+    assert critical_path_hops(events) == [7]  # n + 4 for n = 3 seats
+
+
+def test_the_first_hand_is_counted_from_the_table_being_ready() -> None:
+    from dealerless.client.bench.hand import critical_path_hops
+
+    def acc(seat: int, seq: int) -> dict[str, Any]:
+        return {"ev": "acc", "seat": seat, "seq": seq}
+
+    events = [
+        {"ev": "start", "hand": 0},
+        acc(0, 0),  # configuration signatures in seat order: 2 hops
+        acc(1, 1),
+        *[acc(s, 2) for s in (0, 1)],  # key commits: 1 hop
+        *[acc(s, 3) for s in (0, 1)],  # key reveals (they draw the dealer): 1 hop
+        {"ev": "hand", "hand": 1},  # the first hand begins inside its setup
+        acc(0, 4),
+        acc(1, 5),
+        *[acc(s, 6) for s in (0, 1)],
         {"ev": "dealt", "hand": 1},
     ]
-    assert critical_path_hops(events) == [6]  # n + 3 for n = 3 seats
+    assert critical_path_hops(events) == [7]
