@@ -1,0 +1,125 @@
+"""What each chain element does: the bodies the machine writes for its automatic steps (config
+signature, key commit and reveal, shuffle, decryption shares, a reveal, the result signature)
+and how an accepted element of each kind changes the hand (the deck, the rules engine, the
+result round). The chain itself (signing, order, violations) is :mod:`machine`'s; a mixin of
+:class:`~dealerless.protocol.table.machine.TableMachine`."""
+
+from __future__ import annotations
+
+import hashlib
+from typing import Any
+
+from dealerless.protocol.cards import Card
+from dealerless.protocol.messages import SignedMessage, pack
+from dealerless.protocol.rules.base import Action, HandResult, Reveal
+from dealerless.protocol.table.events import CardsShown, RemoteProtocolError
+from dealerless.protocol.table.hand_cycle import Round
+from dealerless.protocol.table.hand_deck import OPEN
+from dealerless.protocol.table.moves import Moves
+from dealerless.protocol.table.steps import Phase
+
+
+def result_digest(result: HandResult) -> bytes:
+    data = {
+        "hand": result.hand_number,
+        "winners": list(result.winners),
+        "deltas": list(result.deltas),
+        "reason": result.reason,
+    }
+    return hashlib.sha256(pack(data)).digest()
+
+
+class ElementBodies(Moves):
+    # State of the table machine this mixin reads and changes (besides Moves').
+    phase: Phase
+    round: Round | None
+    reveal_due: Reveal | None
+    results: dict[int, bytes]
+    changes: dict[int, str]
+    _change_wanted: str | None
+
+    def _automatic_body(self) -> tuple[str, dict[str, Any]]:
+        assert self.seat is not None
+        if self.phase is Phase.CONFIG:
+            return "config-sign", {"config_hash": self.config.digest()}
+        deck = self.deck
+        assert deck is not None
+        if self.phase is Phase.KEY_COMMIT:
+            return "key-commit", {"commit": deck.make_commit()}
+        if self.phase is Phase.KEY_REVEAL:
+            return "key-reveal", {"reveal": deck.make_reveal()}
+        if self.phase is Phase.SHUFFLE:
+            return "shuffle", {"shuffle": deck.make_shuffle()}
+        if self.phase is Phase.SHARES:
+            assert self.round is not None
+            positions = self.round.positions[self.seat]
+            return "shares", {"shares": deck.make_shares(positions, self.round.step)}
+        if self.phase is Phase.REVEAL:
+            assert self.reveal_due is not None
+            return "reveal", {"shares": deck.make_shares(self.reveal_due.positions, OPEN)}
+        assert self.phase is Phase.RESULT
+        assert self.engine.hand_result is not None
+        body: dict[str, Any] = {
+            "result": result_digest(self.engine.hand_result),
+            "state": self.engine.public_digest(),
+        }
+        if self._change_wanted is not None:
+            body["change"] = self._change_wanted
+        return "result", body
+
+    def _apply(self, message: SignedMessage, seat: int, own: bool) -> None:
+        kind, body = message.kind, message.body
+        if kind == "config-sign":
+            if body["config_hash"] != self.config.digest():
+                raise RemoteProtocolError("signed a different table configuration", seat)
+        elif kind in ("key-commit", "key-reveal", "shuffle", "shares"):
+            self._apply_deck_step(kind, body, seat, own)
+        elif kind == "reveal":
+            self._apply_reveal(body, seat)
+        elif kind == "action":
+            self._apply_action(Action.from_wire(body["action"]), body, seat, own)
+        elif kind == "admit":
+            self._apply_admit(body["request"], message)
+        elif kind == "result":
+            self._apply_result(body, seat)
+        if self.round is not None and self.round.seats and self.round.seats[0] == seat:
+            self.round.seats.pop(0)
+
+    def _apply_deck_step(self, kind: str, body: Any, seat: int, own: bool) -> None:
+        deck = self.deck
+        assert deck is not None
+        if kind == "key-commit":
+            deck.accept_commit(seat, body["commit"])
+        elif kind == "key-reveal":
+            deck.accept_reveal(seat, body["reveal"])
+        elif kind == "shuffle":
+            deck.accept_shuffle(seat, body["shuffle"], trusted=own)
+        else:
+            assert self.round is not None
+            positions = self.round.positions[seat]
+            deck.accept_shares(seat, list(body["shares"]), positions, self.round.step)
+
+    def _apply_reveal(self, body: Any, seat: int) -> None:
+        deck, due = self.deck, self.reveal_due
+        assert deck is not None and due is not None
+        deck.accept_shares(seat, list(body["shares"]), due.positions, OPEN)
+        cards = [deck.open_public(p) for p in due.positions]
+        self.engine.apply_chance([Card.from_index(c) for c in cards])
+        self.events.append(CardsShown(seat, tuple(zip(due.positions, cards, strict=True))))
+        self.reveal_due = None
+
+    def _apply_result(self, body: Any, seat: int) -> None:
+        result = self.engine.hand_result
+        assert result is not None
+        if body["result"] != result_digest(result) or body["state"] != self.engine.public_digest():
+            raise RemoteProtocolError("signed a different hand result", seat)
+        change = body.get("change")
+        if change is not None and not self.engine.seat_changes:
+            raise RemoteProtocolError(
+                f"asked for a seat change ({change}) in {self.config.game.game}, whose seats "
+                "are fixed for the game",
+                seat,
+            )
+        self.results[seat] = body["result"]
+        if change is not None:
+            self.changes[seat] = change
