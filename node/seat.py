@@ -61,6 +61,7 @@ _EVENTS = logging.getLogger("dealerless.node.events")  # every emit(), at DEBUG
 CHEATS_KEPT = 64  # caught cheats are kept (never evicted by later junk); later ones counted
 MAX_OWN_QUEUED = 100_000  # own messages waiting for the link: past this the node fails loudly
 RECS_QUEUED_BYTES = 16 << 20  # records for others waiting for the link: past this, not queued
+CHECK_AFTER_SEND = 0.002  # s: the sender and the transport run first (a few scheduler passes)
 
 
 class SeatNode(JoinHandshake, CatchUp, SeatMessages, SeatChanges):
@@ -278,11 +279,21 @@ class SeatNode(JoinHandshake, CatchUp, SeatMessages, SeatChanges):
                 while not self.done:
                     message = await link.receive()
                     self._on_hub(message)
+                    if self.machine is not None and self.machine.unchecked:
+                        await self._check_after_sending()
             except LinkError as exc:
                 failures.append(exc)
             nursery.cancel_scope.cancel()
         if failures:
             raise failures[0]
+
+    async def _check_after_sending(self) -> None:
+        """We shuffled on a peer's shuffle whose proof is not checked yet (protocol/table/
+        check_later.py): let the sender put our frame on the wire, then check it."""
+        await trio.sleep(CHECK_AFTER_SEND)
+        machine = self.machine
+        if machine is not None and machine.unchecked:
+            self._after(machine.check_now(self.now()))
 
     def _hello_every(self, now: float) -> float:
         # Quickly until admitted, and for a few hellos more: a table whose seats changed may

@@ -25,7 +25,7 @@ from .nonmember import (
     prove_nonmembership,
     verify_nonmembership,
 )
-from .shuffle import ShuffleProof, shuffle_deck, verify_shuffle
+from .shuffle import ShuffleProof, check_shapes, shuffle_deck, verify_shuffle
 from .shuffle_batch import ShuffleClaim, batch_verify_shuffles
 from .transcript import MAX_SEAT, HandDeckContext
 from .wire import expect_fields, get_int, get_list, get_point
@@ -78,6 +78,22 @@ def make_shuffle(
     return ShuffleMessage(secret.seat, tuple(out), proof)
 
 
+def check_shuffle_shape(
+    y: Point, deck_in: Sequence[Ciphertext], msg: ShuffleMessage, seat: int
+) -> None:
+    """Everything of a shuffle but its proof equations: the seat, the counts, no identity
+    point (every point was decoded as a group element by ``from_wire``)."""
+    _check_seat(msg.seat, seat, "shuffle")
+    if len(msg.deck) != len(deck_in):
+        raise ProofError(
+            f"shuffle by seat {seat}: {len(msg.deck)} ciphertexts for a {len(deck_in)}-card deck"
+        )
+    try:
+        check_shapes(y, deck_in, msg.deck, msg.proof)
+    except ProofError as exc:
+        raise ProofError(f"shuffle by seat {seat}: {exc}") from None
+
+
 def verify_shuffle_message(
     hctx: HandDeckContext,
     y: Point,
@@ -86,11 +102,7 @@ def verify_shuffle_message(
     seat: int,
 ) -> list[Ciphertext]:
     """Check seat ``seat``'s shuffle of ``deck_in``; return the new deck."""
-    _check_seat(msg.seat, seat, "shuffle")
-    if len(msg.deck) != len(deck_in):
-        raise ProofError(
-            f"shuffle by seat {seat}: {len(msg.deck)} ciphertexts for a {len(deck_in)}-card deck"
-        )
+    check_shuffle_shape(y, deck_in, msg, seat)
     try:
         verify_shuffle(hctx.proof_context(seat, "shuffle"), y, deck_in, msg.deck, msg.proof)
     except ProofError as exc:

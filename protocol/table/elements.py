@@ -7,6 +7,7 @@ result round). The chain itself (signing, order, violations) is :mod:`machine`'s
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable
 from typing import Any
 
 from dealerless.protocol.cards import Card
@@ -37,6 +38,7 @@ class ElementBodies(Moves):
     results: dict[int, bytes]
     changes: dict[int, str]
     _change_wanted: str | None
+    _may_check_later: Callable[[int, bool], bool]  # check_later.py
 
     def _automatic_body(self) -> tuple[str, dict[str, Any]]:
         assert self.seat is not None
@@ -93,7 +95,8 @@ class ElementBodies(Moves):
         elif kind == "key-reveal":
             deck.accept_reveal(seat, body["reveal"])
         elif kind == "shuffle":
-            deck.accept_shuffle(seat, body["shuffle"], trusted=own)
+            later = self._may_check_later(seat, own)
+            deck.accept_shuffle(seat, body["shuffle"], trusted=own, later=later)
         else:
             assert self.round is not None
             positions = self.round.positions[seat]

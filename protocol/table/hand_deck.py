@@ -29,6 +29,7 @@ from dealerless.protocol.crypto import (
     ProofError,
     ShareMessage,
     ShuffleMessage,
+    check_shuffle_shape,
     initial_deck,
     joint_key,
     make_nonmembership,
@@ -63,6 +64,8 @@ class HandDeck:
     joint: Point | None = None
     deck: list[Ciphertext] = field(default_factory=list)
     shuffled_by: list[int] = field(default_factory=list)
+    # A shuffle taken before its proof was verified: (seat, its input deck, the message).
+    unchecked: tuple[int, list[Ciphertext], ShuffleMessage] | None = None
     shares: dict[int, dict[int, Point]] = field(default_factory=dict)  # position -> seat -> share
     owners: dict[int, int] = field(default_factory=dict)  # position -> seat it was dealt to
     public: dict[int, int] = field(default_factory=dict)  # position -> card index, opened
@@ -105,17 +108,34 @@ class HandDeck:
         assert self.joint is not None
         return make_shuffle(self._secret(), self.joint, self.deck).to_wire()
 
-    def accept_shuffle(self, seat: int, payload: object, *, trusted: bool = False) -> None:
-        """Verify a seat's shuffle and take its deck (``trusted`` only for our own)."""
+    def accept_shuffle(
+        self, seat: int, payload: object, *, trusted: bool = False, later: bool = False
+    ) -> None:
+        """Verify a seat's shuffle and take its deck (``trusted`` only for our own). With
+        ``later`` only its shape is checked now (every point decoded, counts, seat) and
+        :meth:`check_unchecked` verifies the proof (table/check_later.py)."""
         assert self.joint is not None
         message = ShuffleMessage.from_wire(payload)
         if trusted:
             if message.seat != seat:
                 raise ProofError("own shuffle names another seat")
             self.deck = list(message.deck)
+        elif later:
+            check_shuffle_shape(self.joint, self.deck, message, seat)
+            self.unchecked = (seat, list(self.deck), message)
+            self.deck = list(message.deck)
         else:
             self.deck = verify_shuffle_message(self.hctx, self.joint, self.deck, message, seat)
         self.shuffled_by.append(seat)
+
+    def check_unchecked(self) -> None:
+        """Verify the proof of the shuffle taken with ``later`` (raises ProofError)."""
+        if self.unchecked is None:
+            return
+        assert self.joint is not None
+        seat, deck_in, message = self.unchecked
+        self.unchecked = None
+        verify_shuffle_message(self.hctx, self.joint, deck_in, message, seat)
 
     # -- shares ----------------------------------------------------------------------------
     def make_shares(self, positions: Iterable[int], step: str) -> list[dict[str, Any]]:

@@ -41,6 +41,7 @@ from dealerless.protocol.rules.base import (
     IllegalAction,
     Reveal,
 )
+from dealerless.protocol.table.check_later import CheckLater, Unchecked
 from dealerless.protocol.table.config import TableConfig
 from dealerless.protocol.table.elements import ElementBodies
 from dealerless.protocol.table.events import (
@@ -69,7 +70,7 @@ MAX_VIOLATIONS = 256  # violations kept with their evidence (a flood must not gr
 MAX_ANONYMOUS_EVIDENCE = 1024  # bytes kept of a frame nobody can be blamed for
 
 
-class TableMachine(ElementBodies, HandCycle, RoundFrames, SegmentSwitch):
+class TableMachine(ElementBodies, HandCycle, RoundFrames, SegmentSwitch, CheckLater):
     def __init__(
         self,
         config: TableConfig,
@@ -99,6 +100,8 @@ class TableMachine(ElementBodies, HandCycle, RoundFrames, SegmentSwitch):
         # Sitting out at a change: follow the table as an observer (to come back later) rather
         # than stop. A node sets it; a replay always follows (its file may go on past that).
         self.follow_away = replay
+        self._unchecked: Unchecked | None = None  # check_later.py
+        self._stored_shuffle: bytes | None = None  # ours, stored before a crash
         self._enter(config, now)
 
     def _enter(self, config: TableConfig, now: float) -> None:
@@ -243,6 +246,7 @@ class TableMachine(ElementBodies, HandCycle, RoundFrames, SegmentSwitch):
     def release(self, now: float) -> list[TableEvent]:
         """End the hold of :meth:`resume`: write what is due now."""
         self.now = now
+        self._check_pending()
         if self.held:
             self.held = False
             self.step_since = now
@@ -289,8 +293,8 @@ class TableMachine(ElementBodies, HandCycle, RoundFrames, SegmentSwitch):
         return out
 
     def take_records(self) -> list[bytes]:
-        out, self._new_records = self._new_records, []
-        return out
+        """Records to persist now (never a shuffle whose proof is not checked yet)."""
+        return self._records_to_persist()
 
     def take_events(self) -> list[TableEvent]:
         out, self.events = self.events, []
@@ -337,12 +341,14 @@ class TableMachine(ElementBodies, HandCycle, RoundFrames, SegmentSwitch):
 
     def receive(self, frame: bytes, now: float) -> list[TableEvent]:
         self.now = now
+        self._check_pending()
         self._receive(frame)
         self.votes.check_timeouts()
         return self.take_events()
 
     def tick(self, now: float) -> list[TableEvent]:
         self.now = now
+        self._check_pending()
         if self.over:
             self.boundary_timeouts()  # the end of a segment: is the next host silent?
         else:
@@ -353,6 +359,7 @@ class TableMachine(ElementBodies, HandCycle, RoundFrames, SegmentSwitch):
         """Send a rules action of this seat. Raises LocalProtocolError (nothing sent) if the
         rules or the protocol do not allow it now."""
         self.now = now
+        self._check_pending()
         if self.seat is None or action.seat != self.seat:
             raise LocalProtocolError("a peer can only act for its own seat")
         if self.held:
@@ -447,6 +454,10 @@ class TableMachine(ElementBodies, HandCycle, RoundFrames, SegmentSwitch):
                 if request is None:
                     return
                 self._write("admit", {"request": request.frame})
+                continue
+            if self._unchecked is not None and self.phase is not Phase.SHUFFLE:
+                return  # nothing but our shuffle before the check (shares reveal): check_now
+            if self._stored_shuffle is not None and self._resend_stored_shuffle():
                 continue
             self._write(*self._automatic_body())
 
@@ -593,6 +604,10 @@ class TableMachine(ElementBodies, HandCycle, RoundFrames, SegmentSwitch):
         if seat == self.seat:
             self._wrote_in_hand = True
         self._append([message.frame], message.digest)
+        if own and message.kind == "shuffle":
+            self._keep_own_shuffle(message.frame)
+        elif not own:
+            self._note_unchecked(message)
         self.events.append(Accepted(message.kind, seat, message.seq, self.state_hash()))
         self._advance()
         self._note_head()

@@ -46,6 +46,7 @@ class RoundFrames:
     _new_secrets: list[tuple[int, bytes]]
     _stored_secrets: dict[int, bytes]
     head_writers: dict[bytes, frozenset[int]]
+    _stored_shuffle: bytes | None
 
     def arbiter(self) -> int | None:
         raise NotImplementedError
@@ -176,6 +177,11 @@ class RoundFrames:
         it was sent, is taken again (it may never have reached anyone; it is resent)."""
         frame = stored_round_frame(self._stored_secrets.get(self.hand))
         rnd = self.round
-        if frame is None or rnd is None or not rnd.parallel or frame in self.seen:
+        if frame is None or rnd is None or frame in self.seen:
+            return
+        if not rnd.parallel:
+            # Our shuffle, sent before the previous proof was checked (check_later.py) and
+            # not yet in the transcript: sent again when its head comes back.
+            self._stored_shuffle = frame
             return
         self._receive(frame)
