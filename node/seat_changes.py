@@ -168,6 +168,10 @@ class SeatChanges:
         """Host: a hello with a valid invite proof from a key with no seat at the running
         table. In a hand-by-hand game it waits for the end of the hand; else it is refused."""
         machine = self.machine
+        if machine is not None and machine.over and machine.seat_change is not None:
+            # Between two segments: no answer. Its hellos come again, and whoever hosts the
+            # next segment seats it after that segment's first hand.
+            return
         if machine is None or machine.over or not machine.engine.seat_changes:
             self.refuse(sender, "the table is full")
             return

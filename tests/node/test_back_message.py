@@ -20,6 +20,7 @@ from dealerless.node.store import TableStore
 from dealerless.node.wire import encode, seal
 from dealerless.protocol.rules.registry import make_config
 from dealerless.protocol.table import SeatInfo, TableConfig, TableMachine
+from dealerless.protocol.table.steps import Phase
 
 GAME = make_config("limit-tuppen", 3, {"mode": "cash", "max_buy_in": 10})
 
@@ -28,7 +29,7 @@ class Table:
     """Three seats; the one at seat 1 sat out after hand 1 and seat 0 hosts the segment that
     followed (in memory: real keys, deck and signatures)."""
 
-    def __init__(self, tmp: Path) -> None:
+    def __init__(self, tmp: Path, *, switch: bool = True) -> None:
         self.ids = [Identity.generate() for _ in range(3)]
         invite = Invite.create(
             self.ids[0].public_key, GAME, 60_000, token=secrets.token_bytes(16)
@@ -45,7 +46,9 @@ class Table:
         run_game(sim, rng)
         self.host = machines[0]
         self.first = table
-        self.second = self.host.next_segment()
+        # Without ``switch`` the host stays at the boundary: the segment over, the next one
+        # not begun.
+        self.second = self.host.next_segment() if switch else table
         meta = meta_for_invite(invite, name="p0", bot=True, transcript="")
         meta.role, meta.host_key = "host", self.ids[0].public_key.hex()
         store = TableStore(tmp, invite.table_id)
@@ -118,3 +121,25 @@ def test_a_host_that_leaves_after_this_hand_leaves_the_returner_to_the_next(
     table.host.want_change("stand")
     table.deliver(table.ids[1], table.back())
     assert table.node.returners == {} and table.host.change_wanted == "stand"
+
+
+def test_a_newcomer_at_the_boundary_is_not_refused_but_seated_later(tmp_path: Path) -> None:
+    """A hello that reaches the host between two segments (its machine is over, the next
+    segment not begun) gets no answer: the newcomer says hello again and is seated after the
+    next segment's first hand. "The table is full" would have made it give up."""
+    table = Table(tmp_path, switch=False)
+    table.node.now = lambda: 0.0  # type: ignore[method-assign]  # no trio clock here
+    assert table.host.over and table.host.seat_change is not None
+    newcomer = Identity.generate()
+    table.node.newcomer_hello(newcomer.public_key, "p3", {})
+    assert not any(b"refused" in m["data"] for m, _ in table.node.outbox)
+    assert newcomer.public_key not in table.node.waiting
+
+
+def test_a_newcomer_to_a_finished_game_is_refused(tmp_path: Path) -> None:
+    table = Table(tmp_path)
+    table.node.now = lambda: 0.0  # type: ignore[method-assign]
+    table.host.phase = Phase.OVER  # the game is over: no later segment
+    table.host.seat_change = None
+    table.node.newcomer_hello(Identity.generate().public_key, "p3", {})
+    assert any(b"refused" in m["data"] for m, _ in table.node.outbox)
