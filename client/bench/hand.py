@@ -172,8 +172,7 @@ def _run_table(game: str, players: int, hands: int, root: Path, way: list[str]) 
 def summarize(events: list[list[dict[str, Any]]], codes: list[int]) -> dict[str, Any]:
     players = len(events)
     starts = [e["wall"] for evs in events for e in evs if e["ev"] == "start"]
-    hand_start: dict[int, float] = {}
-    hand_seen: dict[int, list[float]] = defaultdict(list)
+    hand_seen: dict[int, list[float]] = defaultdict(list)  # hand -> when each peer began it
     dealt: dict[int, dict[int, float]] = defaultdict(dict)
     plays: dict[tuple[int, int, int], float] = {}
     seen: dict[tuple[int, int, int], list[tuple[int, float]]] = defaultdict(list)
@@ -184,7 +183,6 @@ def summarize(events: list[list[dict[str, Any]]], codes: list[int]) -> dict[str,
         for e in evs:
             kind = e["ev"]
             if kind == "hand":
-                hand_start[e["hand"]] = min(hand_start.get(e["hand"], e["wall"]), e["wall"])
                 hand_seen[e["hand"]].append(e["wall"])
             elif kind == "dealt":
                 dealt[e["hand"]].setdefault(peer, e["wall"])
@@ -198,8 +196,8 @@ def summarize(events: list[list[dict[str, Any]]], codes: list[int]) -> dict[str,
                 hands = max(hands, e["hands"])
     setups, after_all_started = [], []
     for hand, by_peer in sorted(dealt.items()):
-        if len(by_peer) == players and hand in hand_start:
-            begin = min(starts) if hand == 1 and starts else hand_start[hand]
+        if len(by_peer) == players and hand in hand_seen:
+            begin = min(starts) if hand == 1 and starts else min(hand_seen[hand])
             setups.append(max(by_peer.values()) - begin)
             if hand > 1 and len(hand_seen[hand]) == players:
                 after_all_started.append(max(by_peer.values()) - max(hand_seen[hand]))
@@ -255,31 +253,26 @@ def critical_path_hops(events: list[dict[str, Any]]) -> list[int]:
     The first hand is counted from the table being ready (the "start" event), as it is timed:
     its configuration signatures come first."""
     out = []
-    steps: list[tuple[int | None, frozenset[int | None]]] | None = None  # (seq, authors)
-    last: tuple[int | None, frozenset[int | None]] | None = None
+    chain: list[tuple[int | None, frozenset[int | None]]] = []  # (seq, authors) per element
+    first: int | None = None  # where the running setup starts in ``chain``
     for e in events:
         kind = e["ev"]
         if kind == "start":
-            steps = []
-        elif kind == "hand" and steps is None:
-            steps = [] if last is None else [last]
+            first = len(chain)
+        elif kind == "hand" and first is None:
+            first = max(0, len(chain) - 1)  # the element that started the hand
         elif kind == "acc":
             seq, seat = e.get("seq"), e.get("seat")
-            if steps is not None:
-                if steps and seq is not None and steps[-1][0] == seq:
-                    steps[-1] = (seq, steps[-1][1] | {seat})
-                else:
-                    steps.append((seq, frozenset({seat})))
-            if last is not None and seq is not None and last[0] == seq:
-                last = (seq, last[1] | {seat})
+            if chain and seq is not None and chain[-1][0] == seq:
+                chain[-1] = (seq, chain[-1][1] | {seat})
             else:
-                last = (seq, frozenset({seat}))
-        elif kind == "dealt" and steps is not None:
-            authors = [a for _, a in steps]
+                chain.append((seq, frozenset({seat})))
+        elif kind == "dealt" and first is not None:
+            authors = [a for _, a in chain[first:]]
             out.append(
                 sum(1 for i, a in enumerate(authors) if i == 0 or len(a) > 1 or a != authors[i - 1])
             )
-            steps = None
+            first = None
     return out
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import subprocess
+
 from node_cluster import Cluster, wait_for
 
 from dealerless.node.invite import Invite
@@ -46,6 +48,30 @@ def host_on_nostr(
     wait_for(invite_file.exists, 30, "the invite", [cluster.procs["seat0"]])
     cluster.invite_code = invite_file.read_text().strip()
     cluster.invite = Invite.decode(cluster.invite_code)
+
+
+CASH = ("mode=cash", "max_buy_in=10")
+
+
+def three_cash_seats(
+    cluster: Cluster, url: str, hands: int, *, watcher: int = 1
+) -> list[subprocess.Popen[bytes]]:
+    """Limit Tuppen for cash, 3 bot seats on one relay, 3 s steps: host, two joins; returns
+    their processes once seat ``watcher`` says hand 2 starts."""
+    host_on_nostr(
+        cluster,
+        "limit-tuppen",
+        3,
+        [url],
+        rules=(*CASH, f"hands={hands}"),
+        extra=("--step-timeout", "3"),
+        linger=5,
+    )
+    cluster.join_with(1)
+    cluster.join_with(2)
+    procs = list(cluster.procs.values())
+    wait_for(lambda: cluster.said(watcher, "hand 2 starts"), 120, "hand 2", procs)
+    return procs
 
 
 def play_all(cluster: Cluster, seats: int, timeout: float = 300) -> None:

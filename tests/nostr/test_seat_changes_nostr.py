@@ -8,14 +8,13 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from node_cluster import Cluster, cluster, wait_for  # noqa: F401 - the fixture
-from nostr_cluster import host_on_nostr
+from nostr_cluster import CASH, host_on_nostr, three_cash_seats
 from nostr_relay_process import RelayProcess
 
 from dealerless.protocol.table import TableMachine
 from dealerless.protocol.table.audit import audit_records
 
 Start = Callable[..., RelayProcess]
-CASH = ("mode=cash", "max_buy_in=10")
 
 
 def cash_balance(machine: TableMachine) -> int:
@@ -79,19 +78,7 @@ def test_the_host_killed_for_good_and_the_others_play_on(
     others time it out (no cheat), it sits out with its chips, the next seat is host and the
     table plays on."""
     relay = nostr_relays()
-    host_on_nostr(
-        cluster,
-        "limit-tuppen",
-        3,
-        [relay.url],
-        rules=(*CASH, "hands=6"),
-        extra=("--step-timeout", "3"),
-        linger=5,
-    )
-    cluster.join_with(1)
-    cluster.join_with(2)
-    procs = list(cluster.procs.values())
-    wait_for(lambda: cluster.said(1, "hand 2 starts"), 120, "hand 2", procs)
+    three_cash_seats(cluster, relay.url, 6)
     cluster.kill("seat0")
     codes = cluster.wait(["seat1", "seat2"], 300)
     assert all(code == 0 for code in codes.values()), f"{codes}\n{cluster.tail()}"
@@ -188,19 +175,7 @@ def test_a_club_evening_whose_host_is_killed_for_good_after_hand_3(
     a 4th sat down after hand 2, the host is silent in hands 4-6 and sits out with its chips,
     the next seat hosts and seats a 5th, and the others play to hand 20."""
     relay = nostr_relays()
-    host_on_nostr(
-        cluster,
-        "limit-tuppen",
-        3,
-        [relay.url],
-        rules=(*CASH, "hands=20"),  # long enough for the 5th on a loaded machine
-        extra=("--step-timeout", "3"),
-        linger=5,
-    )
-    cluster.join_with(1)
-    cluster.join_with(2)
-    procs = list(cluster.procs.values())
-    wait_for(lambda: cluster.said(1, "hand 2 starts"), 120, "hand 2", procs)
+    procs = three_cash_seats(cluster, relay.url, 20)  # long enough for the 5th, loaded
     cluster.join_with(3, "--buy-in", "8")  # seated after hand 2 (or 3, as its hello comes)
     wait_for(lambda: cluster.said(1, "hand 4 starts"), 240, "hand 4", procs)
     cluster.kill("seat0")

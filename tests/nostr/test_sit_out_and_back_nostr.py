@@ -9,9 +9,9 @@ import signal
 from collections.abc import Callable
 
 from node_cluster import Cluster, cluster, wait_for  # noqa: F401 - the fixture
-from nostr_cluster import host_on_nostr
+from nostr_cluster import CASH, host_on_nostr, three_cash_seats
 from nostr_relay_process import RelayProcess
-from test_seat_changes_nostr import CASH, cash_balance
+from test_seat_changes_nostr import cash_balance
 
 from dealerless.protocol.table import TableConfig, TableMachine
 
@@ -80,19 +80,7 @@ def test_a_seat_sat_out_for_silence_comes_back_by_itself(
     """A seat stopped (SIGSTOP) for three hands is timed out in each (no cheat) and sits out
     with its chips; continued, it catches up, sees that it sits out and asks to come back."""
     relay = nostr_relays()
-    host_on_nostr(
-        cluster,
-        "limit-tuppen",
-        3,
-        [relay.url],
-        rules=(*CASH, "hands=40"),  # long enough to come back on a loaded machine
-        extra=("--step-timeout", "3"),
-        linger=5,
-    )
-    cluster.join_with(1)
-    cluster.join_with(2)
-    procs = list(cluster.procs.values())
-    wait_for(lambda: cluster.said(0, "hand 2 starts"), 120, "hand 2", procs)
+    procs = three_cash_seats(cluster, relay.url, 40, watcher=0)  # to come back, loaded
     stopped = cluster.procs["seat2"]
     stopped.send_signal(signal.SIGSTOP)
     try:
