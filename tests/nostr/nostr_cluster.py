@@ -54,9 +54,9 @@ CASH = ("mode=cash", "max_buy_in=10")
 
 
 def three_cash_seats(
-    cluster: Cluster, url: str, hands: int, *, watcher: int = 1
+    cluster: Cluster, url: str, hands: int, *, watcher: int = 1, step_timeout: int = 3
 ) -> list[subprocess.Popen[bytes]]:
-    """Limit Tuppen for cash, 3 bot seats on one relay, 3 s steps: host, two joins; returns
+    """Limit Tuppen for cash, 3 bot seats on one relay, short steps: host, two joins; returns
     their processes once seat ``watcher`` says hand 2 starts."""
     host_on_nostr(
         cluster,
@@ -64,7 +64,7 @@ def three_cash_seats(
         3,
         [url],
         rules=(*CASH, f"hands={hands}"),
-        extra=("--step-timeout", "3"),
+        extra=("--step-timeout", str(step_timeout)),
         linger=5,
     )
     cluster.join_with(1)
