@@ -150,6 +150,8 @@ async def _run_node(
     attach = attach_message(invite, host)
     connector: Connector
 
+    nodes: list[SeatNode] = []  # the node, once made (a relay verdict may come first)
+    stopping: list[str] = []
     async with trio.open_nursery() as nursery:
         direct: tuple[str, Connector] | None = None
         local_hub: Hub | None = None
@@ -185,6 +187,17 @@ async def _run_node(
             # lobby whose host went away; a seated node keeps trying (its host may resume).
             opt = options or NodeOptions()
             limit = math.inf if host else opt.first_join_wait
+
+            def no_relay(states: str) -> None:
+                # Before we have a seat, a table that no relay carries cannot start: say what
+                # each relay answered and stop (a seated node keeps trying: it may be a blip).
+                if store.load_config() is None:
+                    stopping.append(f"no Nostr relay will carry this table: {states}")
+                    if nodes:
+                        nodes[0].give_up(stopping[0])
+                else:
+                    say(f"no Nostr relay carries the table now: {states}")
+
             connector = await start_ways(
                 nursery,
                 meta,
@@ -195,6 +208,7 @@ async def _run_node(
                 first_timeout=limit,
                 backoff_cap=opt.reconnect_cap,
                 seated=lambda: store.load_config() is not None,
+                on_no_relay=no_relay,
             )
         elif direct is not None:
             connector = direct[1]
@@ -225,6 +239,9 @@ async def _run_node(
             log=log,
             options=options,
         )
+        nodes.append(node)
+        if stopping:
+            node.give_up(stopping[0])
         code = await node.run()
         if local_hub is not None and node.machine is not None and node.machine.left_table:
             # We stood up or sit out, the table plays on, and its direct links run through

@@ -177,6 +177,10 @@ class SeatNode(JoinHandshake, CatchUp, SeatMessages, SeatChanges):
         self.emit(ev="out", t="recs")
         return True
 
+    def give_up(self, reason: str) -> None:
+        """Stop with exit code 1, saying ``reason`` (from outside: the ways in)."""
+        self._stop(reason)
+
     def _stop(self, reason: str) -> None:
         self.say(reason)
         self.exit_code = 1

@@ -46,11 +46,13 @@ async def start_ways(
     first_timeout: float = 60.0,
     backoff_cap: float = 10.0,
     seated: Callable[[], bool] | None = None,
+    on_no_relay: Callable[[str], None] | None = None,
 ) -> Connector:
     """Start the table's Nostr presence (if it has relays) and every way in (in ``nursery``);
     the node's connector. ``first_timeout``: how long to try while ``seated()`` is false (by
     default: before the table was ever reached; then the node gives up and says what it
-    tried)."""
+    tried). ``on_no_relay`` hears each relay's answer when none of the table's Nostr relays
+    will carry it (within 30 s)."""
     ways = [] if direct is None else [Way(direct[0], direct[1])]
 
     def host_is(key: bytes) -> bool:
@@ -62,6 +64,8 @@ async def start_ways(
         # The join token is the table's Nostr secret: whoever may sit down may read and write.
         table = NostrTable(meta.nostr, invite.token, invite.table_id, identity, host_is, say=say)
         await nursery.start(table.run)
+        if on_no_relay is not None:
+            nursery.start_soon(table.watch, on_no_relay)
 
         async def open_nostr() -> tuple[Link, dict[str, Any]]:
             link, joined = await table.open_link()

@@ -8,22 +8,19 @@ many relays or cuts carried it. Everything held for reassembly is bounded."""
 from __future__ import annotations
 
 import secrets
-import time
 from collections import OrderedDict
 from dataclasses import dataclass, field
 
 import msgpack
 
-from dealerless.node.nostr.event import NostrEvent, NostrKey
 from dealerless.node.nostr.table_crypto import (
     MIN_BUCKET,
-    TableKeys,
     bucket_for,
     content_length,
     largest_bucket,
 )
 
-__all__ = ["FragmentError", "OutMessage", "Reassembler"]
+__all__ = ["FragmentError", "Reassembler", "cut", "smallest_content"]
 
 OVERHEAD = 48  # msgpack framing of one fragment beside its piece, and the length prefix
 MAX_FRAGMENTS = 1024
@@ -34,37 +31,22 @@ class FragmentError(ValueError):
     """A fragment that is malformed or does not fit the bounds."""
 
 
-@dataclass
-class OutMessage:
-    kind: int
-    body: bytes
-    msg_id: bytes = field(default_factory=lambda: secrets.token_bytes(8))
-    _cuts: dict[int, list[NostrEvent]] = field(default_factory=dict)
-
-    def events(
-        self, keys: TableKeys, nkey: NostrKey, max_content: int, tags: tuple[tuple[str, ...], ...]
-    ) -> list[NostrEvent]:
-        """The message as events whose content fits ``max_content`` (the same events for
-        every relay with the same limit, so receivers drop the copies by id)."""
-        top = largest_bucket(max_content)
-        cached = self._cuts.get(top)
-        if cached is not None:
-            return cached
-        capacity = top - OVERHEAD
-        pieces = [self.body[i : i + capacity] for i in range(0, len(self.body), capacity)] or [b""]
-        if len(pieces) > MAX_FRAGMENTS:
-            raise FragmentError(f"message of {len(self.body)} bytes needs too many fragments")
-        when = int(time.time())
-        out = []
-        for index, piece in enumerate(pieces):
-            plain = msgpack.packb(
-                {"m": self.msg_id, "i": index, "c": len(pieces), "p": piece}, use_bin_type=True
-            )
-            bucket = min(top, bucket_for(len(plain)))
-            content = keys.seal(plain, nkey.pubkey, self.kind, bucket)
-            out.append(nkey.sign(self.kind, tags, content, when))
-        self._cuts[top] = out
-        return out
+def cut(body: bytes, max_content: int) -> list[tuple[bytes, int]]:
+    """``body`` as fragments whose sealed content fits ``max_content``: each fragment's
+    plaintext and the padding bucket it is sealed into. One random id for all of them."""
+    top = largest_bucket(max_content)
+    capacity = top - OVERHEAD
+    pieces = [body[i : i + capacity] for i in range(0, len(body), capacity)] or [b""]
+    if len(pieces) > MAX_FRAGMENTS:
+        raise FragmentError(f"message of {len(body)} bytes needs too many fragments")
+    msg_id = secrets.token_bytes(8)
+    out = []
+    for index, piece in enumerate(pieces):
+        plain = msgpack.packb(
+            {"m": msg_id, "i": index, "c": len(pieces), "p": piece}, use_bin_type=True
+        )
+        out.append((plain, min(top, bucket_for(len(plain)))))
+    return out
 
 
 def smallest_content() -> int:
@@ -80,14 +62,25 @@ class _Partial:
 
 
 class Reassembler:
-    """Fragments in, whole messages out (once each), within fixed bounds."""
+    """Fragments in, whole messages out (once each), within fixed bounds.
+
+    The bounds are fair: one author may hold at most ``per_author`` partial messages and
+    ``per_author_bytes``, and when the whole buffer is full the author holding the most gives
+    way first. So an author that floods fragments only ever evicts its own, never an honest
+    seat's half-assembled shuffle."""
 
     def __init__(
-        self, max_pending: int = 256, max_bytes: int = 8 << 20, expire: float = 60.0
+        self,
+        max_pending: int = 256,
+        max_bytes: int = 8 << 20,
+        expire: float = 60.0,
+        per_author: int = 32,
+        per_author_bytes: int = MAX_MESSAGE,
     ) -> None:
         self.pending: OrderedDict[tuple[str, bytes], _Partial] = OrderedDict()
         self.done: OrderedDict[tuple[str, bytes], None] = OrderedDict()
         self.max_pending, self.max_bytes, self.expire = max_pending, max_bytes, expire
+        self.per_author, self.per_author_bytes = per_author, per_author_bytes
         self.held = 0
 
     def add(self, author: str, plain: bytes, now: float) -> bytes | None:
@@ -114,17 +107,23 @@ class Reassembler:
             return piece
         partial = self.pending.get(key)
         if partial is None:
+            if self._count(author) >= self.per_author:
+                self._drop(self._oldest_of(author))
             if len(self.pending) >= self.max_pending:
-                self._drop(next(iter(self.pending)))
+                self._drop(self._oldest_of(self._greediest(by_bytes=False)))
             partial = self.pending[key] = _Partial(count, now)
         if partial.count != count or index in partial.pieces:
             return None
         if partial.size + len(piece) > MAX_MESSAGE:
             self._drop(key)
             raise FragmentError("reassembled message too big")
-        while self.held + len(piece) > self.max_bytes and self.pending:
-            self._drop(next(iter(self.pending)))
-        partial = self.pending.setdefault(key, partial)
+        while self._bytes(author) + len(piece) > self.per_author_bytes:
+            if not self._drop(self._oldest_of(author, besides=key)):
+                self._drop(key)
+                raise FragmentError("this author holds too many unfinished messages")
+        while self.held + len(piece) > self.max_bytes:
+            if not self._drop(self._oldest_of(self._greediest(by_bytes=True), besides=key)):
+                break  # only this message is left: it fits MAX_MESSAGE, let it be
         partial.pieces[index] = piece
         partial.size += len(piece)
         self.held += len(piece)
@@ -134,15 +133,33 @@ class Reassembler:
         self._mark_done(key)
         return b"".join(partial.pieces[i] for i in range(count))
 
+    def _count(self, author: str) -> int:
+        return sum(1 for a, _ in self.pending if a == author)
+
+    def _bytes(self, author: str) -> int:
+        return sum(p.size for (a, _), p in self.pending.items() if a == author)
+
+    def _oldest_of(
+        self, author: str, besides: tuple[str, bytes] | None = None
+    ) -> tuple[str, bytes] | None:
+        return next((k for k in self.pending if k[0] == author and k != besides), None)
+
+    def _greediest(self, by_bytes: bool) -> str:
+        held: dict[str, int] = {}
+        for (author, _), partial in self.pending.items():
+            held[author] = held.get(author, 0) + (partial.size if by_bytes else 1)
+        return max(held, key=lambda a: held[a])
+
     def _mark_done(self, key: tuple[str, bytes]) -> None:
         self.done[key] = None
         while len(self.done) > 50_000:
             self.done.popitem(last=False)
 
-    def _drop(self, key: tuple[str, bytes]) -> None:
-        partial = self.pending.pop(key, None)
+    def _drop(self, key: tuple[str, bytes] | None) -> bool:
+        partial = self.pending.pop(key, None) if key is not None else None
         if partial is not None:
             self.held -= partial.size
+        return partial is not None
 
     def _expire(self, now: float) -> None:
         while self.pending:

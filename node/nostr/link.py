@@ -8,11 +8,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-import msgpack
 import trio
 
 from dealerless.node.identity import Identity
-from dealerless.node.links import LinkError
+from dealerless.node.links import FatalLinkError, LinkError
 from dealerless.node.nostr.pool import KIND_CHATTER, KIND_FRAME, Delivery, RelayPool
 from dealerless.node.nostr.relay import RelayPolicy
 from dealerless.node.nostr.table_crypto import TableKeys
@@ -21,6 +20,8 @@ from dealerless.node.wire import WireError, decode
 __all__ = ["NostrLink", "NostrTable"]
 
 READY_TIMEOUT = 15.0
+VERDICT_AFTER = 25.0  # the user hears why no relay carries the table within 30 s
+CATCH_UP_KINDS = frozenset({"have", "recs"})
 Say = Callable[[str], None]
 
 
@@ -48,6 +49,29 @@ class NostrTable:
     async def run(self, *, task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED) -> None:
         await self.pool.run(task_status=task_status)
 
+    def verdict(self) -> str:
+        """Why no relay carries the table ("" while one may): every relay barred, each with
+        the relay's own words."""
+        if self.pool.carrying():
+            return ""
+        return self.describe()
+
+    async def watch(
+        self, on_no_relay: Callable[[str], None], within: float = VERDICT_AFTER
+    ) -> None:
+        """Call ``on_no_relay`` with each relay's state once it is clear that none carries
+        the table: every relay barred, or none took a single event of ours ``within``
+        seconds. Returns quietly once a relay has taken our announcement."""
+        deadline = trio.current_time() + within
+        while True:
+            if self.pool.taken():
+                return
+            why = self.verdict()
+            if why or trio.current_time() >= deadline:
+                on_no_relay(why or self.describe())
+                return
+            await trio.sleep(0.25)
+
     def close(self) -> None:
         self.pool.close()
 
@@ -55,12 +79,19 @@ class NostrTable:
         deadline = trio.current_time() + timeout
         if not await self.pool.wait_ready(timeout):
             raise LinkError(f"no Nostr relay answered within {timeout:.0f} s ({self.describe()})")
+        if self.verdict():
+            raise FatalLinkError(f"no Nostr relay carries this table ({self.describe()})")
         while self.host_key is None:
             # The host is the announced identity that the invite's pin names.
             self.host_key = next((k for k in self.pool.keys_of if self.host_is(k)), None)
             if self.host_key is None:
+                if self.verdict():
+                    raise FatalLinkError(f"no Nostr relay carries this table ({self.describe()})")
                 if trio.current_time() >= deadline:
-                    raise LinkError("the relays answer, but the host has not announced itself")
+                    raise LinkError(
+                        "the relays answer, but the host has not announced itself "
+                        f"({self.describe()})"
+                    )
                 await trio.sleep(0.1)
         members = [self.identity.public_key, *self.pool.keys_of]
         return NostrLink(self), {"t": "joined", "host": self.host_key, "members": members}
@@ -84,15 +115,19 @@ class NostrLink:
         if not isinstance(data, bytes):
             raise LinkError("a send without data")
         try:
-            is_frame = decode(data)["t"] == "f"
+            message_kind = _node_kind(data)
         except WireError as exc:
             raise LinkError(str(exc)) from None
-        body: dict[str, Any] = {"d": data}
         to = message.get("to")
-        if isinstance(to, bytes):
-            body["to"] = to
+        to = to if isinstance(to, bytes) else None
+        catch_up = message_kind in CATCH_UP_KINDS
         await self.table.pool.publish(
-            KIND_FRAME if is_frame else KIND_CHATTER, msgpack.packb(body, use_bin_type=True)
+            KIND_FRAME if message_kind == "f" else KIND_CHATTER,
+            data,
+            to,
+            catch_up=catch_up,
+            # A newer count for the same peer makes a queued one pointless.
+            replace=b"have:" + (to or b"") if message_kind == "have" else None,
         )
         self.sent_bytes += len(data)
 
@@ -113,3 +148,12 @@ class NostrLink:
     async def aclose(self) -> None:
         self.closed = True
         await trio.lowlevel.checkpoint()
+
+
+def _node_kind(data: bytes) -> str:
+    """The type of a node message, looking inside a signed one (``have`` travels signed)."""
+    message = decode(data)
+    kind = str(message["t"])
+    if kind == "sig" and isinstance(message.get("b"), bytes):
+        return str(decode(message["b"])["t"])
+    return kind

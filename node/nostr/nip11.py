@@ -25,6 +25,8 @@ class RelayLimits:
     max_limit: int = 0
     auth_required: bool = False
     payment_required: bool = False
+    restricted_writes: bool = False
+    min_pow: int = 0  # NIP-13 difficulty asked of every event
 
 
 def _positive(value: object) -> int:
@@ -50,6 +52,8 @@ def parse_limits(document: object) -> RelayLimits:
         max_limit=_positive(limitation.get("max_limit")),
         auth_required=limitation.get("auth_required") is True,
         payment_required=limitation.get("payment_required") is True,
+        restricted_writes=limitation.get("restricted_writes") is True,
+        min_pow=min(_positive(limitation.get("min_pow_difficulty")), 256),
     )
 
 

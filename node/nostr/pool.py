@@ -15,7 +15,9 @@ import trio
 
 from dealerless.node.identity import Identity, PeerId
 from dealerless.node.nostr.event import EventError, NostrEvent, NostrKey, parse_event, verify_event
-from dealerless.node.nostr.fragments import FragmentError, OutMessage, Reassembler
+from dealerless.node.nostr.fragments import FragmentError, Reassembler, cut
+from dealerless.node.nostr.gates import expiration_tag, mine
+from dealerless.node.nostr.outbox import CATCH_UP, TABLE, BatchError, Entry, decode_batch
 from dealerless.node.nostr.relay import Filters, RelayConnection, RelayPolicy
 from dealerless.node.nostr.table_crypto import MAX_BUCKET, SealError, TableKeys, content_length
 
@@ -36,6 +38,9 @@ MAX_BINDINGS = 64
 KEYS_PER_IDENTITY = 4
 MAX_HELD = 256  # events from a key whose announcement has not arrived yet
 HISTORY_SLACK = 120  # seconds of stored events asked again after a reconnect
+STORED_KINDS = (KIND_FRAME, KIND_ANNOUNCE)
+EXPIRATION_DAYS = 7.0  # NIP-40: stored frames leave other people's relays after this
+DONE_ENTRIES = 100_000
 Say = Callable[[str], None]
 
 
@@ -63,6 +68,7 @@ class RelayPool:
         policy: RelayPolicy | None = None,
         say: Say | None = None,
         inbox_size: int = 1024,
+        expiration_days: float = EXPIRATION_DAYS,
     ) -> None:
         if not urls:
             raise ValueError("a Nostr table needs at least one relay")
@@ -70,12 +76,16 @@ class RelayPool:
         self.nkey = NostrKey()  # fresh for this table and this run
         self.say: Say = say or (lambda _t: None)
         self.tags: tuple[tuple[str, ...], ...] = (("t", keys.tag),)
+        self.expiration_days = expiration_days
         self.relays = [
-            RelayConnection(url, self._filters, self._on_event, self._cut, policy=policy, say=say)
+            RelayConnection(
+                url, self._filters, self._on_event, self._seal, self.nkey, policy=policy, say=say
+            )
             for url in dict.fromkeys(urls)
         ]
         for relay in self.relays:
             relay.on_connect = self._connected
+            relay.catch_up_allowed = self._catch_up_allowed
         self.max_incoming_content = content_length(MAX_BUCKET)
         self.seen: collections.OrderedDict[str, None] = collections.OrderedDict()
         self.bindings: dict[str, bytes] = {}  # Nostr pubkey hex -> identity key
@@ -84,6 +94,9 @@ class RelayPool:
             collections.OrderedDict()
         )
         self.reassembler = Reassembler()
+        self.done_entries: collections.OrderedDict[tuple[str, bytes], None] = (
+            collections.OrderedDict()
+        )
         self.stats = collections.Counter[str]()
         self.inbox_send, self.inbox = trio.open_memory_channel[Delivery | bytes](inbox_size)
         body = msgpack.packb(
@@ -93,7 +106,8 @@ class RelayPool:
             },
             use_bin_type=True,
         )
-        self.announcement = OutMessage(KIND_ANNOUNCE, body)
+        for relay in self.relays:
+            relay.first = (KIND_ANNOUNCE, body)
 
     # ---------------------------------------------------------------- running
     async def run(self, *, task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED) -> None:
@@ -120,10 +134,35 @@ class RelayPool:
 
     def _connected(self, relay: RelayConnection) -> None:
         # Our announcement first on every connection (the relay may have lost its storage).
-        relay.publish_first(self.announcement)
+        relay.announce_due = True
 
-    def _cut(self, message: OutMessage, max_content: int) -> list[NostrEvent]:
-        return message.events(self.keys, self.nkey, max_content, self.tags)
+    def _seal(self, kind: int, body: bytes, max_content: int, work: int) -> list[NostrEvent]:
+        """``body`` as signed events of ``kind`` for one relay: cut to its size, stored kinds
+        with a NIP-40 expiration, each mined to its proof-of-work difficulty."""
+        tags = self.tags
+        if kind in STORED_KINDS and self.expiration_days > 0:
+            tags = (*tags, expiration_tag(self.expiration_days))
+        return [
+            mine(self.nkey, kind, tags, self.keys.seal(plain, self.nkey.pubkey, kind, bucket), work)
+            for plain, bucket in cut(body, max_content)
+        ]
+
+    def _catch_up_allowed(self, relay: RelayConnection) -> bool:
+        """A relay that keeps throttling us while another carries the table gets only the
+        table's own messages; catch-up goes where there is room."""
+        if not relay.throttled:
+            return True
+        return not any(
+            r is not relay and not r.throttled and not r.barred and r.subscribed.is_set()
+            for r in self.relays
+        )
+
+    def carrying(self) -> list[RelayConnection]:
+        return [r for r in self.relays if not r.barred]
+
+    def taken(self) -> bool:
+        """True once a relay that carries the table accepted an event of ours."""
+        return any(r.stats["ok"] and not r.barred for r in self.relays)
 
     async def wait_ready(self, timeout: float) -> bool:
         """True once a relay has answered our subscription (stored events delivered)."""
@@ -136,20 +175,26 @@ class RelayPool:
         return False
 
     def describe(self) -> str:
-        parts = []
-        for relay in self.relays:
-            state = "subscribed" if relay.subscribed.is_set() else relay.last_error or "connecting"
-            parts.append(f"{relay.url}: {state}")
-        return "; ".join(parts)
+        return "; ".join(f"{relay.url}: {relay.state()}" for relay in self.relays)
 
     # ---------------------------------------------------------------- publishing
-    async def publish(self, kind: int, body: bytes) -> None:
-        """To every relay; waits while every relay is too far behind (back-pressure)."""
-        message = OutMessage(kind, body)
+    async def publish(
+        self,
+        kind: int,
+        data: bytes,
+        to: bytes | None = None,
+        *,
+        catch_up: bool = False,
+        replace: bytes | None = None,
+    ) -> None:
+        """One node message to every relay that carries the table (each relay batches what
+        waits for it); waits while every relay is too far behind (back-pressure)."""
+        entry = Entry(kind, data, to, CATCH_UP if catch_up else TABLE, replace)
         while True:
-            taken = [r.publish(message) for r in self.relays]
-            if any(taken):
+            taken = [r.publish(entry) for r in self.relays]
+            if any(taken) or not self.carrying():
                 self.stats["published"] += 1
+                self.stats["published_catch_up" if catch_up else "published_table"] += 1
                 return
             await trio.sleep(0.05)
 
@@ -164,7 +209,8 @@ class RelayPool:
             self.stats["drop_tag"] += 1
             return
         if event.pubkey == self.nkey.pubkey:
-            return  # our own, echoed
+            relay.echoes += 1  # a relay that never brings ours back is dropping them
+            return
         if event.kind == KIND_CHATTER and not relay.subscribed.is_set():
             # Chatter is ephemeral, but some relays keep it a while: what comes before the end
             # of the stored events is old news.
@@ -208,7 +254,7 @@ class RelayPool:
         if event.kind == KIND_ANNOUNCE:
             await self._on_announce(relay, event.pubkey, body)
         else:
-            await self._on_message(event.pubkey, body)
+            await self._on_batch(event.pubkey, body)
 
     async def _on_announce(self, relay: RelayConnection, pubkey: str, body: bytes) -> None:
         try:
@@ -239,23 +285,26 @@ class RelayPool:
                 del self.held[event_id]
                 await self._verified(relay, event, plain)
 
-    async def _on_message(self, pubkey: str, body: bytes) -> None:
+    async def _on_batch(self, pubkey: str, body: bytes) -> None:
         try:
-            value = msgpack.unpackb(body, raw=False, strict_map_key=True)
-            data = value["d"]
-            to = value.get("to")
-        except Exception:  # msgpack raises a family of unrelated exceptions
+            entries = decode_batch(body)
+        except BatchError:
             self.stats["drop_body"] += 1
             return
-        if not isinstance(data, bytes) or not (to is None or isinstance(to, bytes)):
-            self.stats["drop_body"] += 1
-            return
-        if to is not None and to != self.identity.public_key:
-            return  # a direct message to another seat
         sender = self.bindings.get(pubkey)
-        if sender is not None:
-            self.stats["delivered"] += 1
-            await self.inbox_send.send(Delivery(sender, data, to is not None))
+        for entry_id, data, to in entries:
+            key = (pubkey, entry_id)
+            if key in self.done_entries:
+                self.stats["duplicate_entry"] += 1
+                continue  # carried by another relay or another batch too
+            self.done_entries[key] = None
+            while len(self.done_entries) > DONE_ENTRIES:
+                self.done_entries.popitem(last=False)
+            if to is not None and to != self.identity.public_key:
+                continue  # a direct message to another seat
+            if sender is not None:
+                self.stats["delivered"] += 1
+                await self.inbox_send.send(Delivery(sender, data, to is not None))
 
 
 async def _wait_then_cancel(relay: RelayConnection, nursery: trio.Nursery) -> None:

@@ -1,7 +1,14 @@
 """One relay of a table: a websocket that reconnects with back-off, one subscription to the
-table's tag, and a publisher that keeps a window of events in flight, matches the relay's
-``OK`` answers (NIP-01/NIP-20), paces and retries on ``rate-limited:``, and cuts a message
-smaller when the relay refuses it as too big."""
+table's tag, and a writer that behaves like a good tenant.
+
+The writer takes batches from the relay's :class:`~dealerless.node.nostr.outbox.Outbox` only
+as fast as its :class:`~dealerless.node.nostr.pacing.Pace` allows, seals each batch into
+events when it leaves (so an event is never older than its trip: relays that refuse aged
+events never see one), and acts on every answer as :mod:`~dealerless.node.nostr.refusals`
+reads it: slower on ``rate-limited``, smaller on a size refusal (and larger again later),
+fresh ``created_at`` on an age refusal, proof of work (NIP-13) and authentication (NIP-42)
+where the relay asks and we can, and "this relay cannot carry the table", with the relay's
+own words kept for the user, where it will not."""
 
 from __future__ import annotations
 
@@ -10,49 +17,65 @@ import json
 import random
 import secrets
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import trio
 import trio_websocket
 
-from dealerless.node.nostr.event import NostrEvent
-from dealerless.node.nostr.fragments import OutMessage, smallest_content
+from dealerless.node.nostr.event import NostrEvent, NostrKey
+from dealerless.node.nostr.fragments import smallest_content
+from dealerless.node.nostr.gates import MAX_AFFORDABLE_POW, auth_event
 from dealerless.node.nostr.nip11 import RelayLimits, fetch_limits
+from dealerless.node.nostr.outbox import Entry, Outbox, encode_batch
+from dealerless.node.nostr.pacing import Pace, PaceSettings
+from dealerless.node.nostr.refusals import Answer, Verdict, classify_notice, classify_ok
+from dealerless.node.nostr.refusals import pow_difficulty as asked_pow
 
-__all__ = ["Filters", "RelayConnection", "RelayPolicy"]
+__all__ = ["Filters", "RelayConnection", "RelayPolicy", "Sealer"]
 
 Filters = list[dict[str, Any]]
 OnEvent = Callable[["RelayConnection", object], Awaitable[None]]
-Cutter = Callable[[OutMessage, int], list[NostrEvent]]
+# (kind, body, largest content, proof-of-work difficulty) -> the events that carry it
+Sealer = Callable[[int, bytes, int, int], list[NostrEvent]]
 Say = Callable[[str], None]
 
 
 @dataclass(frozen=True)
 class RelayPolicy:
-    window: int = 32  # events in flight before their OK
-    queue: int = 4096  # events waiting for this relay; past it the relay is "behind"
+    window: int = 8  # events in flight before their OK
+    queue: int = 4096  # entries waiting for this relay; past it the relay is "behind"
     ok_timeout: float = 15.0
     connect_timeout: float = 10.0
     backoff_first: float = 0.5
     backoff_cap: float = 30.0
-    rate_pause_first: float = 0.25
-    rate_pause_cap: float = 8.0
-    gap_cap: float = 0.5  # the widest spacing between events once a relay pushed back
-    slow_ok: float = 4.0  # an answer slower than this: the relay is holding us back
     max_incoming: int = 512 * 1024  # one websocket message from the relay
     history: int = 2000  # stored events asked for when subscribing
     use_nip11: bool = True
-
-
-@dataclass
-class _Item:
-    message: OutMessage
-    event: NostrEvent
+    pace: PaceSettings = field(default_factory=PaceSettings)
+    max_pow: int = MAX_AFFORDABLE_POW
+    slow_ok: float = 4.0  # an answer slower than this (not rate-limited): a held-back connection
+    grow_after: int = 16  # accepted events before a cut-down size is tried larger again
+    forget_refused_size: float = 600.0  # a relay's size limit may change: try again after this
+    give_up_after: int = 6  # events refused in a row (no accept) for reasons we cannot act on
+    silent_after: int = 3  # connections in a row whose events got no answer at all
 
 
 class RelayRefused(ConnectionError):
-    """The relay refused an event we then cut smaller; the connection is renewed."""
+    """We start a fresh connection: some relays (the ``nostr-relay`` package) slow a
+    connection down for good after one refusal, so a cut-down message goes on a new one."""
+
+
+@dataclass(eq=False)
+class _Batch:
+    kind: int
+    entries: list[Entry]
+    body: bytes
+    events: int = 0
+    answered: int = 0
+    requeued: bool = False
+    shrunk_here: bool = False  # cut smaller after this batch: go on a fresh connection
+    largest: int = 0  # characters of content of its largest event
 
 
 class RelayConnection:
@@ -61,74 +84,111 @@ class RelayConnection:
         url: str,
         filters: Callable[[int | None], Filters],
         on_event: OnEvent,
-        cutter: Cutter,
+        seal: Sealer,
+        nkey: NostrKey,
         *,
         policy: RelayPolicy | None = None,
         say: Say | None = None,
     ) -> None:
         self.url = url
-        self.filters, self.on_event, self.cutter = filters, on_event, cutter
+        self.filters, self.on_event, self.seal, self.nkey = filters, on_event, seal, nkey
         self.policy = policy or RelayPolicy()
         self.say: Say = say or (lambda _t: None)
         self.limits = RelayLimits()
-        self.max_content = self.limits.max_content
-        self.pending: collections.deque[_Item] = collections.deque()
-        self.inflight: collections.OrderedDict[str, tuple[_Item, float]] = collections.OrderedDict()
+        self.size_cap = self.limits.max_content  # what the relay says it takes
+        self.max_content = self.size_cap  # what we send now (cut down after a size refusal)
+        self.outbox = Outbox(self.policy.queue)
+        self.pace = Pace(self.policy.pace, trio.current_time())
+        self.first: tuple[int, bytes] | None = None  # our announcement, first on a connection
+        self.announce_due = False
+        self.inflight: collections.OrderedDict[str, tuple[_Batch, float]] = (
+            collections.OrderedDict()
+        )
         self.connected = False
         self.subscribed = trio.Event()  # set at the first EOSE of a connection
         self.changed = trio.Event()  # pulsed whenever the state above changes
         self.wake = trio.Event()
         self.last_error = "not connected yet"
+        self.last_answer = ""  # the relay's last refusal, in its words
+        self.barred = ""  # why this relay cannot carry the table ("" while it can)
         self.newest_seen: int | None = None  # created_at of the newest stored event seen
-        self.rate_pause = 0.0
-        self.pause_until = 0.0
-        self.gap = 0.0  # seconds between two events sent; widened by rate-limited answers
-        self.next_send = 0.0
+        self.pow = 0
+        self.challenge = ""
+        self.auth_id = ""  # our AUTH event waiting for its OK
+        self.authed = False
         self.sub_id = secrets.token_hex(8)
         self.stats = collections.Counter[str]()
         self.closed = False
         self.was_subscribed = False
         self.on_connect: Callable[[RelayConnection], None] | None = None
+        self.catch_up_allowed: Callable[[RelayConnection], bool] = lambda _r: True
+        self._ws: trio_websocket.WebSocketConnection | None = None
+        self._refused_in_row = 0
+        self._unanswered_connections = 0
+        self._accepted_at_size = 0
+        self._send_lock = trio.Lock()
+        self._resubscribe = False
+        self.echoes = 0  # our own events this relay brought back to us
+        self.largest_taken = 0  # characters of the largest event this relay accepted
+        self.refused_size = 1 << 30  # characters: the smallest event refused as too big ...
+        self.refused_at = -1e9  # ... and when
 
     # ---------------------------------------------------------------- publishing
-    def publish(self, message: OutMessage) -> bool:
-        """Queue a message for this relay; False if it is too far behind to take it."""
-        if len(self.pending) >= self.policy.queue:
+    def publish(self, entry: Entry) -> bool:
+        """Queue an entry for this relay; False if it is too far behind to take it."""
+        if self.barred:
+            return False
+        if not self.outbox.put(entry):
             self.stats["dropped_behind"] += 1
             return False
-        for event in self.cutter(message, self.max_content):
-            self.pending.append(_Item(message, event))
         self.wake.set()
         return True
 
-    def publish_first(self, message: OutMessage) -> None:
-        """Put a message before everything waiting (a seat's announcement on a connection)."""
-        for event in reversed(self.cutter(message, self.max_content)):
-            self.pending.appendleft(_Item(message, event))
-        self.wake.set()
-
     @property
     def backlog(self) -> int:
-        return len(self.pending) + len(self.inflight)
+        return len(self.outbox) + len(self.inflight)
+
+    @property
+    def throttled(self) -> bool:
+        return self.pace.throttled(trio.current_time())
+
+    def state(self) -> str:
+        """This relay as the user should read it (one short phrase)."""
+        if self.barred:
+            return f"cannot carry the table: {self.barred}"
+        if not self.connected:
+            return self.last_error or "connecting"
+        if not self.subscribed.is_set():
+            return "connected, waiting for stored events"
+        if self.throttled:
+            return f"slowed down by the relay ({self.last_answer or 'rate-limited'})"
+        if self.stats["ok"] >= 5 and not self.echoes:
+            return "says it takes our events but never delivers them"
+        return "carrying the table"
 
     def _pulse(self) -> None:
         self.changed.set()
         self.changed = trio.Event()
+
+    def _bar(self, reason: str) -> None:
+        if not self.barred:
+            self.barred = reason[:200]
+            self.stats["barred"] += 1
+            self.say(f"relay {self.url} cannot carry the table: {self.barred}")
+            self.outbox.drop_catch_up()
+            self._pulse()
 
     # ---------------------------------------------------------------- the connection loop
     async def run(self) -> None:
         backoff = self.policy.backoff_first
         while not self.closed:
             if self.policy.use_nip11:
-                self.limits, why = await fetch_limits(self.url)
-                self.max_content = min(self.max_content, self.limits.max_content)
-                if why:
-                    self.stats["nip11_missing"] += 1
+                await self._read_limits()
             started = trio.current_time()
-            renew = self.was_subscribed = False
+            self.was_subscribed = renew = False
             try:
                 await self._connection()
-            except RelayRefused as exc:  # we chose to start a fresh connection
+            except RelayRefused as exc:
                 self.last_error, renew = str(exc), True
             except trio.TooSlowError:
                 self.last_error = "no answer in time"
@@ -141,16 +201,33 @@ class RelayConnection:
             await trio.sleep(backoff * (0.5 + random.random()))  # noqa: S311 - jitter only
             backoff = min(backoff * 2, self.policy.backoff_cap)
 
+    async def _read_limits(self) -> None:
+        self.limits, why = await fetch_limits(self.url)
+        if why:
+            self.stats["nip11_missing"] += 1
+        self.size_cap = self.limits.max_content
+        self.max_content = min(self.max_content, self.size_cap)
+        if self.limits.payment_required:
+            self._bar("the relay asks for payment to write (NIP-11 payment_required)")
+        elif self.limits.min_pow > self.policy.max_pow:
+            self._bar(f"the relay asks for proof of work {self.limits.min_pow} (NIP-11)")
+        else:
+            self.pow = max(self.pow, self.limits.min_pow)
+
     def _lost(self) -> None:
         self.connected = False
+        self._ws = None
         self.subscribed = trio.Event()
+        self.authed, self.auth_id, self.challenge = False, "", ""
+        if self.inflight:
+            self._unanswered_connections += 1
+            if self._unanswered_connections >= self.policy.silent_after:
+                self._bar(f"silent: no answer to our events ({self.last_error})")
         # What was sent but not answered goes out again on the next connection.
-        self.pending.extendleft(
-            item
-            for item, _ in reversed(self.inflight.values())
-            if item.event in self.cutter(item.message, self.max_content)  # not an older cut
-        )
+        batches = list(dict.fromkeys(b for b, _ in self.inflight.values()))
         self.inflight.clear()
+        for batch in reversed(batches):
+            self._requeue(batch)
         self._pulse()
 
     async def _connection(self) -> None:
@@ -161,10 +238,10 @@ class RelayConnection:
             connect_timeout=policy.connect_timeout,
             disconnect_timeout=2.0,
         ) as ws:
+            self._ws = ws
             self.connected = True
             self.last_error = ""
-            self.sub_id = secrets.token_hex(8)
-            await ws.send_message(json.dumps(["REQ", self.sub_id, *self.filters(self.newest_seen)]))
+            await self._subscribe()
             if self.on_connect is not None:
                 self.on_connect(self)
             self._pulse()
@@ -173,6 +250,18 @@ class RelayConnection:
                 nursery.start_soon(self._ok_watch)
                 await self._reader(ws)
                 nursery.cancel_scope.cancel()
+
+    async def _subscribe(self) -> None:
+        self.sub_id = secrets.token_hex(8)
+        await self._send(["REQ", self.sub_id, *self.filters(self.newest_seen)])
+
+    async def _send(self, message: list[Any]) -> None:
+        if self._ws is None:
+            raise ConnectionError("not connected")
+        text = json.dumps(message, separators=(",", ":"))
+        async with self._send_lock:
+            await self._ws.send_message(text)
+        self.stats["bytes_out"] += len(text)
 
     async def _reader(self, ws: trio_websocket.WebSocketConnection) -> None:
         while True:
@@ -195,31 +284,80 @@ class RelayConnection:
                 self.was_subscribed = True
                 self._pulse()
             elif verb == "OK" and len(message) >= 3:
-                self._on_ok(message[1], message[2] is True, str(message[3:4] and message[3]))
+                words = str(message[3]) if len(message) > 3 else ""
+                self._on_ok(message[1], message[2] is True, words)
+                if self._resubscribe:
+                    self._resubscribe = False
+                    await self._subscribe()
+            elif verb == "AUTH" and len(message) >= 2 and isinstance(message[1], str):
+                await self._authenticate(message[1][:256])
             elif verb == "CLOSED" and len(message) >= 2 and message[1] == self.sub_id:
-                raise ConnectionError(f"the relay closed our subscription: {message[2:3]}")
+                await self._closed(str(message[2]) if len(message) > 2 else "")
             elif verb == "NOTICE":
-                self.stats["notices"] += 1
-                self.last_notice = str(message[1:2] and message[1])[:200]
+                self._on_notice(str(message[1]) if len(message) > 1 else "")
+
+    async def _authenticate(self, challenge: str) -> None:
+        """NIP-42: answer every challenge (it reveals only this table's fresh key) so that a
+        relay that wants it for writes or reads never has to refuse us first."""
+        self.challenge = challenge
+        event = auth_event(self.nkey, self.url, challenge)
+        self.auth_id = event.id
+        self.stats["auth"] += 1
+        await self._send(["AUTH", event.to_json()])
+
+    async def _closed(self, words: str) -> None:
+        answer = classify_ok(False, words)
+        if answer.verdict is Verdict.NEEDS_AUTH and self.challenge and not self.authed:
+            self.stats["closed_for_auth"] += 1
+            return  # subscribed again once the relay has taken our AUTH
+        raise ConnectionError(f"the relay closed our subscription: {words[:160]}")
 
     async def _writer(self, ws: trio_websocket.WebSocketConnection) -> None:
         while True:
-            now = trio.current_time()
-            ready_at = max(self.pause_until, self.next_send)
-            if now < ready_at:
-                await trio.sleep(ready_at - now)
+            if self.auth_id and not self.authed:
+                await self._wait_changed()  # our AUTH first, then events (or a bar)
                 continue
-            if not self.pending or len(self.inflight) >= self.policy.window:
+            if self.barred:
+                await self._wait_changed()
+                continue
+            now = trio.current_time()
+            announce = self.announce_due and self.first is not None
+            if len(self.inflight) >= self.policy.window or not (announce or len(self.outbox)):
                 self.wake = trio.Event()
                 await self.wake.wait()
                 continue
-            item = self.pending.popleft()
-            text = json.dumps(["EVENT", item.event.to_json()], separators=(",", ":"))
-            self.inflight[item.event.id] = (item, now)
-            self.next_send = now + self.gap
-            await ws.send_message(text)
+            ready = self.pace.ready_at(now)
+            if now < ready:
+                await trio.sleep(ready - now)
+                continue
+            if announce and self.first is not None:
+                batch = _Batch(self.first[0], [], self.first[1])
+                self.announce_due = False
+            else:
+                entries = self.outbox.take(self._budget(), self.catch_up_allowed(self))
+                if not entries:
+                    continue
+                batch = _Batch(entries[0].kind, entries, encode_batch(entries))
+            await self._send_batch(batch)
+
+    def _budget(self) -> int:
+        return max(smallest_content(), self.max_content * 3 // 4)
+
+    async def _send_batch(self, batch: _Batch) -> None:
+        try:
+            events = self.seal(batch.kind, batch.body, self.max_content, self.pow)
+        except ValueError as exc:  # more work than we can afford, or too many pieces
+            self._bar(str(exc))
+            return
+        batch.events = len(events)
+        batch.largest = max(len(e.content) for e in events)
+        now = trio.current_time()
+        for event in events:
+            self.pace.spend(now)
+            self.inflight[event.id] = (batch, now)
+            await self._send(["EVENT", event.to_json()])
             self.stats["events_out"] += 1
-            self.stats["bytes_out"] += len(text)
+            self.stats[f"events_out_{batch.kind}"] += 1
 
     async def _ok_watch(self) -> None:
         while True:
@@ -229,57 +367,134 @@ class RelayConnection:
                 if trio.current_time() - sent > self.policy.ok_timeout:
                     raise ConnectionError("the relay did not answer our events in time")
 
-    def _on_ok(self, event_id: object, accepted: bool, reason: str) -> None:
+    # ---------------------------------------------------------------- answers
+    def _on_ok(self, event_id: object, accepted: bool, words: str) -> None:
+        if isinstance(event_id, str) and event_id and event_id == self.auth_id:
+            self._auth_answered(accepted, words)
+            return
         entry = None
         if isinstance(event_id, str) and event_id in self.inflight:
             entry = self.inflight.pop(event_id)
-        elif self.inflight:
+        elif self.inflight and not accepted:
             # Some relays answer a refusal with an empty id; they answer in order.
             _, entry = self.inflight.popitem(last=False)
         if entry is None:
             return
-        item, sent = entry
-        self.wake.set()
-        now = trio.current_time()
-        if accepted or reason.startswith("duplicate:"):
-            self.stats["ok"] += 1
-            self.rate_pause = 0.0
-            self.gap = self.gap * 0.98 if self.gap > 0.002 else 0.0
-        elif reason.startswith("rate-limited:"):
-            self.stats["rate_limited"] += 1
-            self.rate_pause = min(
-                max(self.rate_pause * 2, self.policy.rate_pause_first), self.policy.rate_pause_cap
-            )
-            self.pause_until = now + self.rate_pause
-            self.gap = min(max(self.gap * 2, 0.02), self.policy.gap_cap)
-            self.pending.appendleft(item)
-        else:
-            self._refused(item, reason)
-        if now - sent > self.policy.slow_ok:
-            # Some relays keep a connection slow for good once it was pushed back.
+        batch, sent = entry
+        answer = classify_ok(accepted, words)
+        self._answered(batch, answer)
+        late = trio.current_time() - sent
+        if late > self.policy.slow_ok and not self.throttled:
             self.stats["renewed_slow"] += 1
-            raise RelayRefused(f"the relay answered after {now - sent:.1f} s; renewing")
+            raise RelayRefused(f"the relay answered after {late:.1f} s; renewing")
+        if batch.shrunk_here:
+            batch.shrunk_here = False
+            raise RelayRefused(f"refused a big event: {answer.reason}")
 
-    def _refused(self, item: _Item, reason: str) -> None:
-        if item.event not in self.cutter(item.message, self.max_content):
-            return  # a fragment of an older, bigger cut of a message being sent again
-        size = len(item.event.content)
-        if size > smallest_content() and not reason.startswith(("blocked:", "auth-required:")):
-            # Taken as "too big" (relays word it differently): cut this message smaller.
-            self.stats["refused_big"] += 1
-            self.max_content = max(smallest_content(), min(self.max_content, size // 4))
-            smaller = self.cutter(item.message, self.max_content)
-            self._drop_message(item.message)
-            self.pending.extendleft(reversed([_Item(item.message, e) for e in smaller]))
-            # Some relays slow a connection down for good after a refusal: start a fresh one.
-            raise RelayRefused(f"refused an event of {size} characters: {reason[:120]}")
-        self.stats["refused"] += 1
-        self.last_error = f"refused an event: {reason[:120]}"
+    def _on_notice(self, words: str) -> None:
+        self.stats["notices"] += 1
+        self.last_notice = words[:200]
+        answer = classify_notice(words)
+        if answer is not None and self.inflight:
+            # nostr-rs-relay and nostream answer some refusals with a NOTICE and no OK: it
+            # stands for the oldest event still waiting.
+            self.stats["notice_as_ok"] += 1
+            _, (batch, _) = self.inflight.popitem(last=False)
+            self._answered(batch, answer)
 
-    def _drop_message(self, message: OutMessage) -> None:
-        """Forget the queued fragments of a message that is being cut again (those in flight
-        keep their place: their answers still come, in order)."""
-        self.pending = collections.deque(i for i in self.pending if i.message is not message)
+    def _auth_answered(self, accepted: bool, words: str) -> None:
+        self.auth_id = ""
+        if accepted:
+            self.authed = True
+            self.stats["authed"] += 1
+            self._pulse()
+            self._resubscribe = not self.subscribed.is_set()
+            return
+        self._bar(f"auth-required and our AUTH was refused: {words[:120]}")
+
+    def _answered(self, batch: _Batch, answer: Answer) -> None:
+        self.wake.set()
+        self._unanswered_connections = 0
+        batch.answered += 1
+        now = trio.current_time()
+        verdict = answer.verdict
+        if answer.done:
+            self.stats["ok"] += 1
+            self._refused_in_row = 0
+            self.pace.took(now)
+            self.largest_taken = max(self.largest_taken, batch.largest)
+            self._grow()
+            return
+        self.last_answer = answer.reason
+        self.stats[f"refused_{verdict.name.lower()}"] += 1
+        if verdict is Verdict.RATE_LIMITED:
+            self.pace.pushed_back(now)
+        elif verdict is Verdict.TOO_BIG:
+            batch.shrunk_here = self._shrink(batch)
+        elif verdict is Verdict.NEEDS_POW:
+            wanted = asked_pow(answer.reason) or self.pow + 4
+            if wanted <= self.pow or wanted > self.policy.max_pow:
+                self._bar(answer.reason)
+                return
+            self.pow = wanted
+        elif verdict is Verdict.NEEDS_AUTH:
+            if self.authed or not self.challenge:
+                self._bar(answer.reason)
+                return
+        elif verdict is Verdict.BARRED:
+            self._bar(answer.reason)
+            return
+        elif verdict is Verdict.FAILED and batch.largest > max(
+            self.largest_taken, smallest_content()
+        ):
+            # Unknown words, but bigger than anything this relay took: most likely its size
+            # limit in words we do not know. Cut smaller (and grow back later).
+            self.stats["refused_maybe_big"] += 1
+            batch.shrunk_here = self._shrink(batch)
+        elif verdict is Verdict.FAILED:
+            self._refused_in_row += 1
+            if self._refused_in_row >= self.policy.give_up_after:
+                self._bar(answer.reason)
+            return  # not ours to fix: this batch is lost on this relay (others carry it)
+        self._requeue(batch)
+
+    def _requeue(self, batch: _Batch) -> None:
+        if batch.requeued:
+            return
+        batch.requeued = True
+        if batch.entries:
+            self.outbox.put_back(batch.entries)
+        else:
+            self.announce_due = True  # the announcement: sent again
+        self.wake.set()
+
+    def _shrink(self, batch: _Batch) -> bool:
+        # Never again as big as what was refused (until we forget, in case the relay changed).
+        self.refused_size = min(self.refused_size, batch.largest)
+        self.refused_at = trio.current_time()
+        smaller = max(smallest_content(), min(self.max_content, batch.largest) // 2)
+        if smaller >= self.max_content:
+            return False
+        self.max_content = smaller
+        self._accepted_at_size = 0
+        self.stats["shrunk"] += 1
+        return True
+
+    def _grow(self) -> None:
+        cap = self.size_cap
+        if trio.current_time() - self.refused_at < self.policy.forget_refused_size:
+            cap = min(cap, self.refused_size - 1)
+        if self.max_content >= cap:
+            return
+        self._accepted_at_size += 1
+        if self._accepted_at_size >= self.policy.grow_after:
+            self.max_content = min(cap, self.max_content * 2)
+            self._accepted_at_size = 0
+            self.stats["grown"] += 1
+
+    async def _wait_changed(self) -> None:
+        with trio.move_on_after(1.0):
+            await self.changed.wait()
 
     def close(self) -> None:
         self.closed = True

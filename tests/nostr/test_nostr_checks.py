@@ -10,7 +10,8 @@ import trio
 
 from dealerless.node.identity import Identity
 from dealerless.node.nostr.event import NostrKey
-from dealerless.node.nostr.fragments import OutMessage
+from dealerless.node.nostr.fragments import cut
+from dealerless.node.nostr.outbox import Entry, encode_batch
 from dealerless.node.nostr.pool import (
     KIND_ANNOUNCE,
     KIND_CHATTER,
@@ -28,9 +29,18 @@ def _pool() -> RelayPool:
     return RelayPool(["ws://127.0.0.1:1"], TableKeys(SECRET, TABLE), Identity.generate(), TABLE)
 
 
-def _events(pool: RelayPool, key: NostrKey, kind: int, body: bytes) -> list[dict[str, object]]:
-    message = OutMessage(kind, body)
-    return [e.to_json() for e in message.events(pool.keys, key, 32_000, pool.tags)]
+def _events(
+    pool: RelayPool, key: NostrKey, kind: int, body: bytes, keys: TableKeys | None = None
+) -> list[dict[str, object]]:
+    seal = (keys or pool.keys).seal
+    return [
+        key.sign(kind, pool.tags, seal(plain, key.pubkey, kind, bucket)).to_json()
+        for plain, bucket in cut(body, 32_000)
+    ]
+
+
+def _batch(data: bytes, to: bytes | None = None) -> bytes:
+    return encode_batch([Entry(KIND_FRAME, data, to)])
 
 
 def _announce(identity: Identity, key: NostrKey, table: bytes = TABLE) -> bytes:
@@ -54,7 +64,7 @@ def test_each_check_drops_what_it_should() -> None:
         relay = pool.relays[0]
         relay.subscribed.set()
         seat, key = Identity.generate(), NostrKey()
-        data: bytes = msgpack.packb({"d": b"frame"}, use_bin_type=True)
+        data = _batch(b"frame")
 
         # A frame before its author announced itself is held, then delivered with it.
         (frame,) = _events(pool, key, KIND_FRAME, data)
@@ -76,8 +86,7 @@ def test_each_check_drops_what_it_should() -> None:
 
         # Content sealed under another table's key: dropped as a stranger's, no curve work.
         other = TableKeys(secrets.token_bytes(16), TABLE)
-        message = OutMessage(KIND_FRAME, data)
-        (stranger,) = [e.to_json() for e in message.events(other, key, 32_000, pool.tags)]
+        (stranger,) = _events(pool, key, KIND_FRAME, data, keys=other)
         await pool._on_event(relay, stranger)
         assert pool.stats["drop_stranger"] == 1 and pool.stats["drop_signature"] == 1
 
@@ -105,7 +114,7 @@ def test_each_check_drops_what_it_should() -> None:
 
         # A direct message for another seat is not delivered to us.
         relay.subscribed.set()
-        to_other = msgpack.packb({"d": b"x", "to": b"\x01" * 32}, use_bin_type=True)
+        to_other = _batch(b"x", b"\x01" * 32)
         for event in _events(pool, key, KIND_CHATTER, to_other):
             await pool._on_event(relay, event)
         assert _drain(pool) == []
@@ -118,7 +127,7 @@ def test_announcements_and_held_events_are_bounded() -> None:
         pool = _pool()
         relay = pool.relays[0]
         relay.subscribed.set()
-        data: bytes = msgpack.packb({"d": b"f"}, use_bin_type=True)
+        data = _batch(b"f")
         for _ in range(300):  # invited keys that never announce
             (event,) = _events(pool, NostrKey(), KIND_FRAME, data)
             await pool._on_event(relay, event)

@@ -1,0 +1,156 @@
+"""What waits to be written to one relay, and how it is put into as few events as possible.
+
+A seat's node hands the pool one node message at a time (a frame, a ``have``, a chunk of
+records). Each becomes an :class:`Entry` with a random id. The relay's writer takes a *batch*
+when the relay may take an event: every waiting entry of the head's event kind, in priority
+order, up to the size of one event. So what a seat says in one moment leaves as one event per
+kind, and a relay that makes us wait gets fewer, fuller events instead of a growing backlog.
+Receivers deliver each entry once by (author, entry id), however many relays or batches
+carried it.
+
+Frames and the table's own messages come before catch-up; a newer ``have`` for the same peer
+replaces a queued one; everything is bounded."""
+
+from __future__ import annotations
+
+import collections
+import secrets
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+import msgpack
+
+__all__ = [
+    "CATCH_UP",
+    "MAX_ENTRIES",
+    "TABLE",
+    "BatchError",
+    "Entry",
+    "Outbox",
+    "decode_batch",
+    "encode_batch",
+]
+
+TABLE = 0  # frames and the table's own messages (hello, config, votes, chat)
+CATCH_UP = 1  # have / recs: useful, but never before the table's moves
+MAX_ENTRIES = 256  # entries in one batch (a bound for receivers too)
+ENTRY_OVERHEAD = 24  # msgpack framing of one entry beside its data and recipient
+
+
+class BatchError(ValueError):
+    """A batch body that is malformed or over the bounds."""
+
+
+@dataclass(eq=False)
+class Entry:
+    kind: int  # the Nostr event kind it travels in (stored frames or ephemeral chatter)
+    data: bytes
+    to: bytes | None = None
+    priority: int = TABLE
+    replace: bytes | None = None  # a newer entry with the same key replaces this one
+    entry_id: bytes = field(default_factory=lambda: secrets.token_bytes(8))
+
+    @property
+    def size(self) -> int:
+        return len(self.data) + (len(self.to) if self.to else 0) + ENTRY_OVERHEAD
+
+
+def encode_batch(entries: Iterable[Entry]) -> bytes:
+    body = [[e.entry_id, e.data, e.to] for e in entries]
+    data: bytes = msgpack.packb({"b": body}, use_bin_type=True)
+    return data
+
+
+def decode_batch(body: bytes) -> list[tuple[bytes, bytes, bytes | None]]:
+    """``(entry id, data, recipient or None)`` for each entry of a batch body."""
+    try:
+        value: Any = msgpack.unpackb(body, raw=False, strict_map_key=True)
+    except Exception as exc:  # msgpack raises a family of unrelated exceptions
+        raise BatchError(f"undecodable batch: {exc}") from None
+    entries = value.get("b") if isinstance(value, dict) else None
+    if not isinstance(entries, list) or not 1 <= len(entries) <= MAX_ENTRIES:
+        raise BatchError(f"a batch is a list of 1 to {MAX_ENTRIES} entries")
+    out = []
+    for entry in entries:
+        if not isinstance(entry, list) or len(entry) != 3:
+            raise BatchError("a batch entry is [id, data, to]")
+        entry_id, data, to = entry
+        if not isinstance(entry_id, bytes) or len(entry_id) != 8 or not isinstance(data, bytes):
+            raise BatchError("a batch entry needs an 8-byte id and bytes")
+        if to is not None and not isinstance(to, bytes):
+            raise BatchError("a batch entry's recipient must be bytes")
+        out.append((entry_id, data, to))
+    return out
+
+
+class Outbox:
+    """The entries waiting for one relay, by priority, bounded in count and bytes."""
+
+    def __init__(self, max_entries: int = 4096, max_bytes: int = 64 << 20) -> None:
+        self.queues: tuple[collections.deque[Entry], ...] = (
+            collections.deque(),
+            collections.deque(),
+        )
+        self.max_entries, self.max_bytes = max_entries, max_bytes
+        self.bytes = 0
+
+    def __len__(self) -> int:
+        return sum(len(q) for q in self.queues)
+
+    def put(self, entry: Entry) -> bool:
+        """Queue an entry; False when the relay is too far behind to take it."""
+        if entry.replace is not None:
+            self._remove(lambda e: e.replace == entry.replace)
+        if len(self) >= self.max_entries or self.bytes + entry.size > self.max_bytes:
+            return False
+        self.queues[entry.priority].append(entry)
+        self.bytes += entry.size
+        return True
+
+    def put_back(self, entries: Iterable[Entry]) -> None:
+        """Entries that were taken but not delivered go first again, in their order (a newer
+        replacement queued meanwhile wins)."""
+        for entry in reversed(list(entries)):
+            queue = self.queues[entry.priority]
+            if entry in queue or (
+                entry.replace is not None and any(e.replace == entry.replace for e in queue)
+            ):
+                continue
+            queue.appendleft(entry)
+            self.bytes += entry.size
+
+    def take(self, budget: int, catch_up: bool = True) -> list[Entry]:
+        """A batch: the first waiting entry and every other waiting entry of its kind (by
+        priority, then age) while they fit ``budget`` bytes together."""
+        if not catch_up:
+            self.drop_catch_up()
+        head = next((q[0] for q in self.queues if q), None)
+        if head is None:
+            return []
+        batch: list[Entry] = []
+        used = 0
+        for entry in (e for q in self.queues for e in q if e.kind == head.kind):
+            if (batch and used + entry.size > budget) or len(batch) >= MAX_ENTRIES:
+                break
+            batch.append(entry)
+            used += entry.size
+        taken = set(map(id, batch))
+        self._remove(lambda e: id(e) in taken)
+        return batch
+
+    def drop_catch_up(self) -> int:
+        return self._remove(lambda e: e.priority == CATCH_UP)
+
+    def _remove(self, doomed: Callable[[Entry], bool]) -> int:
+        removed = 0
+        for queue in self.queues:
+            gone = [e for e in queue if doomed(e)]
+            if gone:
+                ids = {id(g) for g in gone}
+                kept = [e for e in queue if id(e) not in ids]
+                queue.clear()
+                queue.extend(kept)
+                self.bytes -= sum(e.size for e in gone)
+                removed += len(gone)
+        return removed

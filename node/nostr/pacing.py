@@ -1,0 +1,87 @@
+"""How fast we write to one relay: a token bucket from the very first event, tightened when
+the relay pushes back and loosened slowly while it accepts.
+
+Public relays defend themselves against writers that are fast and new (damus 6-8 events a
+minute per address, khatru 10 and then 2 every 3 minutes, rust-nostr's relay 60 a minute per
+connection), and several escalate against a client that keeps hitting the limit (longer bans,
+proof-of-work demands, silent drops). So we never rely on being told: a fresh relay gets a
+modest burst and rate, and a ``rate-limited:`` answer cuts the rate at least by half and to
+no more than what the relay has actually taken in the last minute, with
+an additive recovery of a few percent per accepted event. Pure: every method takes ``now``."""
+
+from __future__ import annotations
+
+import collections
+from dataclasses import dataclass
+
+__all__ = ["Pace", "PaceSettings"]
+
+WINDOW = 60.0  # relays count their limits per minute
+
+
+@dataclass(frozen=True)
+class PaceSettings:
+    burst: float = 12.0  # events a relay may take at once before the sustained rate applies
+    rate: float = 3.0  # events a second while the relay has never pushed back
+    floor: float = 1 / 90  # the slowest we go (khatru's 2 per 3 minutes is 1/90 s)
+    cut: float = 0.5  # at a refusal the rate drops at least to this share
+    recover: float = 0.03  # each accepted event raises the rate by this share ...
+    recover_min: float = 0.002  # ... and at least this many events a second
+
+
+class Pace:
+    def __init__(self, settings: PaceSettings | None = None, now: float = 0.0) -> None:
+        self.settings = settings or PaceSettings()
+        self.rate = self.settings.rate
+        self.capacity = self.settings.burst
+        self.tokens = self.capacity
+        self.stamp = now
+        self.started = now
+        self.accepted: collections.deque[float] = collections.deque()
+        self.refusals = 0
+        self.last_refusal = -1e9
+
+    def _refill(self, now: float) -> None:
+        if now > self.stamp:
+            self.tokens = min(self.capacity, self.tokens + (now - self.stamp) * self.rate)
+            self.stamp = now
+
+    def ready_at(self, now: float) -> float:
+        """When the next event may leave (``now`` if it may leave now)."""
+        self._refill(now)
+        if self.tokens >= 1.0:
+            return now
+        return now + (1.0 - self.tokens) / self.rate
+
+    def spend(self, now: float) -> None:
+        self._refill(now)
+        self.tokens -= 1.0
+
+    def took(self, now: float) -> None:
+        """The relay accepted an event: note it, and recover a little."""
+        self.accepted.append(now)
+        self._forget(now)
+        step = max(self.rate * self.settings.recover, self.settings.recover_min)
+        self.rate = min(self.settings.rate, self.rate + step)
+        self.capacity = min(self.settings.burst, max(self.capacity, self.rate * 15))
+
+    def pushed_back(self, now: float) -> None:
+        """The relay answered ``rate-limited``: slow to what it has taken, and wait."""
+        self._forget(now)
+        self.refusals += 1
+        self.last_refusal = now
+        # What the relay took over the last minute (or since we started, if sooner) bounds
+        # its limit from above; the cut makes sure we slow down even when it does not.
+        span = max(1.0, min(WINDOW, now - self.started))
+        taken = len(self.accepted) / span
+        self.rate = max(self.settings.floor, min(self.rate * self.settings.cut, taken or 1e9))
+        self.capacity = max(1.0, min(self.settings.burst, self.rate * 15))
+        self._refill(now)
+        self.tokens = min(self.tokens, 0.0)  # a full period before the next try
+
+    def throttled(self, now: float, within: float = 30.0) -> bool:
+        return now - self.last_refusal < within
+
+    def _forget(self, now: float) -> None:
+        while self.accepted and now - self.accepted[0] > WINDOW:
+            self.accepted.popleft()
