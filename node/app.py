@@ -28,6 +28,7 @@ from dealerless.node.links import (
     open_local,
     open_remote,
 )
+from dealerless.node.nostr.link import NostrTable
 from dealerless.node.relay_pins import RelayPins
 from dealerless.node.seat import Driver, NodeOptions, SeatNode
 from dealerless.node.store import TableMeta, TableStore, list_tables, prune
@@ -152,6 +153,7 @@ async def _run_node(
 
     nodes: list[SeatNode] = []  # the node, once made (a relay verdict may come first)
     stopping: list[str] = []
+    nostr: NostrTable | None = None
     async with trio.open_nursery() as nursery:
         direct: tuple[str, Connector] | None = None
         local_hub: Hub | None = None
@@ -198,7 +200,7 @@ async def _run_node(
                 else:
                     say(f"no Nostr relay carries the table now: {states}")
 
-            connector = await start_ways(
+            connector, nostr = await start_ways(
                 nursery,
                 meta,
                 identity,
@@ -243,6 +245,8 @@ async def _run_node(
         if stopping:
             node.give_up(stopping[0])
         code = await node.run()
+        if nostr is not None and log is not None:
+            log({"ev": "nostr", **nostr.pool.report()})
         if local_hub is not None and node.machine is not None and node.machine.left_table:
             # We stood up or sit out, the table plays on, and its direct links run through
             # our hub: keep passing the others' messages until they have all gone.

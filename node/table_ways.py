@@ -47,13 +47,14 @@ async def start_ways(
     backoff_cap: float = 10.0,
     seated: Callable[[], bool] | None = None,
     on_no_relay: Callable[[str], None] | None = None,
-) -> Connector:
+) -> tuple[Connector, NostrTable | None]:
     """Start the table's Nostr presence (if it has relays) and every way in (in ``nursery``);
     the node's connector. ``first_timeout``: how long to try while ``seated()`` is false (by
     default: before the table was ever reached; then the node gives up and says what it
     tried). ``on_no_relay`` hears each relay's answer when none of the table's Nostr relays
     will carry it (within 30 s)."""
     ways = [] if direct is None else [Way(direct[0], direct[1])]
+    table: NostrTable | None = None
 
     def host_is(key: bytes) -> bool:
         if meta.role == "host":
@@ -80,4 +81,4 @@ async def start_ways(
         ways, first_timeout=first_timeout, backoff_cap=backoff_cap, say=say, seated=seated
     )
     await nursery.start(multi.run)
-    return multi.connect
+    return multi.connect, table

@@ -23,6 +23,8 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
+from dealerless.client.bench.nostr_writes import PROFILES, start_relay, writes
+
 HELP = "hand setup time, move latency and bytes per hand with 4 and 8 node processes"
 TARGETS = {"setup_4_s": 0.5, "move_latency_ms": 50.0, "bytes_per_player_per_hand": 65536}
 
@@ -46,6 +48,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default=0.0,
         help="nostr: one-way delay the proxy adds to everything in each direction (default 0)",
     )
+    parser.add_argument(
+        "--relay-profile",
+        choices=PROFILES,
+        default="open",
+        help="nostr: the relay and its limits: open (the nostr-relay package), rust-open, "
+        "rust-60 (rust-nostr's default 60 events/min per connection), rust-8 (default open)",
+    )
     parser.add_argument("--json", action="store_true", help="print one JSON object")
 
 
@@ -58,13 +67,17 @@ def _percentile(values: list[float], q: float) -> float:
 
 
 def run_table(
-    game: str, players: int, hands: int, root: Path, transport: str = "direct", delay: float = 0.0
+    game: str,
+    players: int,
+    hands: int,
+    root: Path,
+    transport: str = "direct",
+    delay: float = 0.0,
+    profile: str = "open",
 ) -> dict[str, Any]:
     if transport == "direct":
         return _run_table(game, players, hands, root, ["--listen", "127.0.0.1:0"])
-    from dealerless.client.bench.nostr_relay import RelayProcess
-
-    relay = RelayProcess(root / "relay").start()
+    relay = start_relay(profile, root / "relay")
     stats = root / "proxy.json"
     port_file = root / "proxy.port"
     proxy = subprocess.Popen(  # noqa: S603 - our own command line
@@ -97,7 +110,7 @@ def run_table(
         proxy.wait(10)
         relay.kill()
     played = max(1, result["hands"] or 1)
-    result["transport"] = {"kind": "nostr", "one_way_delay_ms": delay * 1000}
+    result["transport"] = {"kind": "nostr", "one_way_delay_ms": delay * 1000, "relay": profile}
     if result["setup_hops"]:
         # The target for 100 ms one way (a 200 ms relay trip): 0.25 s a hop.
         result["setup_target_at_100ms_s"] = round(result["setup_hops"] * 0.25, 3)
@@ -166,7 +179,9 @@ def _run_table(game: str, players: int, hands: int, root: Path, way: list[str]) 
         )
     codes = [p.wait(timeout=600) for p in procs]
     events = [[json.loads(line) for line in log.read_text().splitlines()] for log in logs]
-    return summarize(events, codes)
+    result = summarize(events, codes)
+    result["nostr_writes"] = writes(events, result["hands"])
+    return result
 
 
 def summarize(events: list[list[dict[str, Any]]], codes: list[int]) -> dict[str, Any]:
@@ -290,15 +305,20 @@ def run(args: argparse.Namespace) -> int:
                     Path(tmp),
                     args.transport,
                     args.delay_ms / 1000,
+                    args.relay_profile,
                 )
             )
         if not args.json:
             r = results[-1]
             extra = ""
             if "relay_events_per_player_per_hand" in r:
+                w = r["nostr_writes"]
                 extra = (
                     f"; relay received {r['relay_events_per_player_per_hand']} events and "
-                    f"{r['relay_bytes_per_player_per_hand']} bytes per player per hand"
+                    f"{r['relay_bytes_per_player_per_hand']} bytes per player per hand; each "
+                    f"seat wrote {w.get('events_per_seat_per_hand')} events a hand "
+                    f"(catch-up {w.get('catch_up_share')}), median hand "
+                    f"{w.get('hand_time_median_s')} s, refusals {w.get('refusals')}"
                 )
             print(
                 f"{players} players, {r['hands']} hands: setup first {r['setup_first_hand_s']} s, "

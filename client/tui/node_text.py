@@ -382,8 +382,32 @@ RULES: tuple[NodeRule, ...] = (
     ),
     _rule(
         "way_retry",
-        r"^((?:direct|relay) \S+|Nostr \(\d+ relays?\)): .*; trying again$",
-        lambda lg, m: tr(lg, "node.way_retry", way=_way_text(m.group(1), lg)),
+        r"^((?:direct|relay) \S+|Nostr \(\d+ relays?\)): (.*); trying again$",
+        lambda lg, m: tr(
+            lg, "node.way_retry", way=_way_text(m.group(1), lg), detail=printable(m.group(2), 400)
+        ),
+    ),
+    # What each Nostr relay answered, in its own words: the person can act on it (another
+    # relay, a club relay) and a bug report needs it.
+    _rule(
+        "no_relay",
+        r"^no Nostr relay will carry this table: (.*)$",
+        lambda lg, m: tr(lg, "node.no_relay", states=printable(m.group(1), 800)),
+    ),
+    _rule(
+        "no_relay_now",
+        r"^no Nostr relay carries the table now: (.*)$",
+        lambda lg, m: tr(lg, "node.no_relay_now", states=printable(m.group(1), 800)),
+    ),
+    _rule(
+        "relay_barred",
+        r"^relay (\S+) cannot carry the table: (.*)$",
+        lambda lg, m: tr(
+            lg,
+            "node.relay_barred",
+            url=printable(m.group(1), 120),
+            reason=printable(m.group(2), 200),
+        ),
     ),
     _rule("refused_connection", r"^refused a connection: ", _say("node.refused_connection")),
     _rule(

@@ -374,7 +374,12 @@ TEXTS: dict[str, str] = {
     "node.way_relay": "Relais {address}",
     "node.way_nostr": "Nostr ({n} Relais)",
     "node.way_nostr_one": "Nostr (1 Relais)",
-    "node.way_retry": "{way}: noch keine Antwort; neuer Versuch",
+    "node.way_retry": "{way}: {detail}; neuer Versuch",
+    "node.no_relay": (
+        "kein Nostr-Relay nimmt diesen Tisch an; die Antworten der Relays: {states}"
+    ),
+    "node.no_relay_now": "derzeit trägt kein Nostr-Relay den Tisch: {states}",
+    "node.relay_barred": "Relay {url} kann den Tisch nicht tragen: {reason}",
     "node.refused_connection": (
         "eine Verbindung ohne gültigen sicheren Verbindungsaufbau wurde abgelehnt"
     ),

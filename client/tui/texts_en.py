@@ -354,7 +354,10 @@ TEXTS: dict[str, str] = {
     "node.way_relay": "relay {address}",
     "node.way_nostr": "Nostr ({n} relays)",
     "node.way_nostr_one": "Nostr (1 relay)",
-    "node.way_retry": "{way}: no answer yet; trying again",
+    "node.way_retry": "{way}: {detail}; trying again",
+    "node.no_relay": "no Nostr relay will carry this table; each relay answered: {states}",
+    "node.no_relay_now": "no Nostr relay carries the table now: {states}",
+    "node.relay_barred": "relay {url} cannot carry the table: {reason}",
     "node.refused_connection": "refused a connection that failed the secure handshake",
     "node.old_invite": (
         "this saved table cannot be resumed: its invite code is from an older version"

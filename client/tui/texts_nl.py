@@ -367,7 +367,12 @@ TEXTS: dict[str, str] = {
     "node.way_relay": "relay {address}",
     "node.way_nostr": "Nostr ({n} relays)",
     "node.way_nostr_one": "Nostr (1 relay)",
-    "node.way_retry": "{way}: nog geen antwoord; nieuwe poging",
+    "node.way_retry": "{way}: {detail}; nieuwe poging",
+    "node.no_relay": (
+        "geen Nostr-relay wil deze tafel dragen; de antwoorden van de relays: {states}"
+    ),
+    "node.no_relay_now": "op dit moment draagt geen Nostr-relay de tafel: {states}",
+    "node.relay_barred": "relay {url} kan de tafel niet dragen: {reason}",
     "node.refused_connection": "een verbinding zonder geldige beveiligde opbouw is geweigerd",
     "node.old_invite": (
         "deze opgeslagen tafel kan niet worden hervat: de uitnodigingscode komt uit een "

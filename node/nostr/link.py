@@ -80,13 +80,15 @@ class NostrTable:
         if not await self.pool.wait_ready(timeout):
             raise LinkError(f"no Nostr relay answered within {timeout:.0f} s ({self.describe()})")
         if self.verdict():
-            raise FatalLinkError(f"no Nostr relay carries this table ({self.describe()})")
+            raise FatalLinkError(f"no Nostr relay will carry this table: {self.describe()}")
         while self.host_key is None:
             # The host is the announced identity that the invite's pin names.
             self.host_key = next((k for k in self.pool.keys_of if self.host_is(k)), None)
             if self.host_key is None:
                 if self.verdict():
-                    raise FatalLinkError(f"no Nostr relay carries this table ({self.describe()})")
+                    raise FatalLinkError(
+                        f"no Nostr relay will carry this table: {self.describe()}"
+                    )
                 if trio.current_time() >= deadline:
                     raise LinkError(
                         "the relays answer, but the host has not announced itself "

@@ -160,6 +160,16 @@ class RelayPool:
     def carrying(self) -> list[RelayConnection]:
         return [r for r in self.relays if not r.barred]
 
+    def report(self) -> dict[str, Any]:
+        """What this seat wrote and how each relay answered (for the bench and bug reports)."""
+        return {
+            "published": dict(self.stats),
+            "relays": [
+                {"url": r.url, "state": r.state(), "rate": round(r.pace.rate, 4), **r.stats}
+                for r in self.relays
+            ],
+        }
+
     def taken(self) -> bool:
         """True once a relay that carries the table accepted an event of ours."""
         return any(r.stats["ok"] and not r.barred for r in self.relays)

@@ -27,7 +27,7 @@ from dealerless.node.nostr.event import NostrEvent, NostrKey
 from dealerless.node.nostr.fragments import smallest_content
 from dealerless.node.nostr.gates import MAX_AFFORDABLE_POW, auth_event
 from dealerless.node.nostr.nip11 import RelayLimits, fetch_limits
-from dealerless.node.nostr.outbox import Entry, Outbox, encode_batch
+from dealerless.node.nostr.outbox import CATCH_UP, Entry, Outbox, encode_batch
 from dealerless.node.nostr.pacing import Pace, PaceSettings
 from dealerless.node.nostr.refusals import Answer, Verdict, classify_notice, classify_ok
 from dealerless.node.nostr.refusals import pow_difficulty as asked_pow
@@ -358,6 +358,8 @@ class RelayConnection:
             await self._send(["EVENT", event.to_json()])
             self.stats["events_out"] += 1
             self.stats[f"events_out_{batch.kind}"] += 1
+            if batch.entries and all(e.priority == CATCH_UP for e in batch.entries):
+                self.stats["events_out_catch_up"] += 1
 
     async def _ok_watch(self) -> None:
         while True:
@@ -431,6 +433,9 @@ class RelayConnection:
             self.pace.pushed_back(now)
         elif verdict is Verdict.TOO_BIG:
             batch.shrunk_here = self._shrink(batch)
+            if not batch.shrunk_here and batch.largest <= smallest_content():
+                self._bar(f"refuses even our smallest events: {answer.reason}")
+                return
         elif verdict is Verdict.NEEDS_POW:
             wanted = asked_pow(answer.reason) or self.pow + 4
             if wanted <= self.pow or wanted > self.policy.max_pow:

@@ -117,6 +117,18 @@ SAMPLES: dict[str, Samples] = {
         "Nostr (3 relays): no Nostr relay answered within 10 s (3 relays); trying again",
         "Nostr (1 relay): this Nostr link is closed; trying again",
     ),
+    "app.py: no Nostr relay carries the table now: {}": (
+        "no Nostr relay carries the table now: wss://a.example: cannot carry the table: "
+        "pow: required a difficulty >= 30",
+    ),
+    "relay.py: relay {} cannot carry the table: {}": (
+        "relay wss://a.example cannot carry the table: auth-required: you must auth",
+        "relay ws://127.0.0.1:7777 cannot carry the table: silent: no answer to our events",
+    ),
+    "link.py: no Nostr relay will carry this table: {}": (
+        "no Nostr relay will carry this table: wss://a.example: cannot carry the table: "
+        "blocked: kind 4318 is not allowed",
+    ),
     "relay_pins.py: {} is unreadable ({}); move it away to start afr": (
         "/home/ann/relay_pins.json is unreadable (Expecting value); move it away to start afresh",
     ),
