@@ -27,7 +27,7 @@ from dealerless.node.cli_common import (
     write_private,
 )
 from dealerless.node.identity import Identity, normalize_fingerprint
-from dealerless.node.nostr.defaults import DEFAULT_RELAYS, parse_relay_list
+from dealerless.node.nostr.defaults import DEFAULT_SET, parse_relay_list
 from dealerless.node.store import TableMeta
 from dealerless.node.table_ways import is_private_address
 from dealerless.node.wire import parse_address
@@ -212,7 +212,7 @@ def choose_transports(
             return parse_relay_list(",".join(configured)), True
         except ValueError as exc:
             raise ValueError(f"the settings file's nostr.relays: {exc}") from None
-    return list(DEFAULT_RELAYS), True
+    return list(DEFAULT_SET), True
 
 
 def ways_in(meta: TableMeta) -> str:

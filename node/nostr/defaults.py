@@ -1,27 +1,43 @@
-"""The public Nostr relays a table uses when the host names none (``--nostr`` overrides them;
-the config file of issue 15 will too). An invite refers to one of these by its index, which
-keeps the code short; any other relay travels as its URL."""
+"""The public Nostr relays a table uses when the host names none (``--nostr`` and the settings
+file's ``nostr.relays`` override them). An invite refers to one of these by its index, which
+keeps the code short; any other relay travels as its URL.
+
+``DEFAULT_RELAYS`` is every relay ever shipped, so that old invites still decode; a relay that
+went away stays in it, listed in ``RETIRED``, and is never chosen again. ``CANDIDATES`` are the
+ones ``dealerless host`` asks (node/nostr/probe.py) before it picks three for a table;
+``DEFAULT_SET`` is what a table uses when asking is not possible (no answer from any)."""
 
 from __future__ import annotations
 
 __all__ = [
+    "CANDIDATES",
     "DEFAULT_RELAYS",
+    "DEFAULT_SET",
     "MAX_RELAYS",
+    "RETIRED",
     "parse_relay_list",
     "relay_url_problem",
     "relays_from_wire",
     "relays_to_wire",
 ]
 
-# Well-known, long-running relays that accept events of unknown kinds from anyone. Never
-# reorder: invites carry indexes into this list (append only).
+# Well-known, long-running, free relays that accept events of unknown kinds from anyone.
+# Never reorder or remove: invites carry indexes into this list (append only). At most 8
+# entries keep the bit set of a default code in one msgpack byte after its marker.
 DEFAULT_RELAYS: tuple[str, ...] = (
     "wss://relay.damus.io",
     "wss://nos.lol",
     "wss://relay.primal.net",
-    "wss://relay.nostr.band",
+    "wss://relay.nostr.band",  # retired: gone since early 2026
     "wss://nostr.mom",
+    "wss://offchain.pub",
+    "wss://relay.snort.social",
+    "wss://nostr-pub.wellorder.net",
 )
+RETIRED: frozenset[str] = frozenset({"wss://relay.nostr.band"})
+CANDIDATES: tuple[str, ...] = tuple(u for u in DEFAULT_RELAYS if u not in RETIRED)
+# The set shipped first, less what retired: a table's relays when none could be asked.
+DEFAULT_SET: tuple[str, ...] = tuple(u for u in DEFAULT_RELAYS[:5] if u not in RETIRED)
 MAX_RELAYS = 8
 MAX_URL = 200
 

@@ -23,7 +23,13 @@ from dealerless.node.invite import (
     terms_digest,
 )
 from dealerless.node.join_handshake import config_problem
-from dealerless.node.nostr.defaults import DEFAULT_RELAYS
+from dealerless.node.nostr.defaults import (
+    CANDIDATES,
+    DEFAULT_RELAYS,
+    DEFAULT_SET,
+    RETIRED,
+    relays_from_wire,
+)
 from dealerless.node.wire import WireError, frame_author, seal, unseal, verify_sealed
 from dealerless.protocol.rules.base import ConfigError
 from dealerless.protocol.rules.registry import game_names, make_config
@@ -70,21 +76,47 @@ def test_the_default_code_fits_one_80_column_line_for_every_game_and_seat_count(
 ) -> None:
     """The default: `host` with the shipped Nostr relays plus a LAN listener, 120 s a step
     (the settings' default): 74 characters, so even quoted it has a line of its own; 60 s a
-    step costs 3 more."""
+    step costs 3 more. The shipped relays are the default set or the three the host chose by
+    asking (the last three candidates: the largest bit set, one byte more)."""
     counted = 0
     for seats in range(2, 9):
         try:
             rules = make_config(game, seats, {})
         except ConfigError:  # this game is not played by that many
             continue
-        for address, step_ms in itertools.product(LAN_ADDRESSES, (120_000, 60_000)):
+        for address, step_ms, relays in itertools.product(
+            LAN_ADDRESSES, (120_000, 60_000), (DEFAULT_SET, CANDIDATES[-3:])
+        ):
             invite = Invite.create(HOST.public_key, rules, step_ms, direct=((address, 65535),))
-            invite = dataclasses.replace(invite, nostr=DEFAULT_RELAYS)
+            invite = dataclasses.replace(invite, nostr=relays)
             code = invite.encode()
             assert len(code) <= (76 if step_ms == 120_000 else 80), (game, seats, code)
             assert Invite.decode(code) == invite
             counted += 1
     assert counted
+
+
+OLD_DEFAULTS = (
+    "wss://relay.damus.io",
+    "wss://nos.lol",
+    "wss://relay.primal.net",
+    "wss://relay.nostr.band",
+    "wss://nostr.mom",
+)
+# Made before the candidates were appended (tuppen, 4 seats, the five shipped relays then).
+OLD_CODE = "dl3:A6fICmh5d8-IgxwHL2IybT52CtaBjgOMpBxV9ytsWSW1AQSCoWTEBsCoAQrUMaFxH2EDcQ"
+
+
+def test_the_shipped_relays_only_grow_and_old_codes_keep_their_relays() -> None:
+    assert DEFAULT_RELAYS[: len(OLD_DEFAULTS)] == OLD_DEFAULTS  # append only: indexes hold
+    assert len(DEFAULT_RELAYS) <= 8 and len(set(DEFAULT_RELAYS)) == len(DEFAULT_RELAYS)
+    assert Invite.decode(OLD_CODE).nostr == OLD_DEFAULTS
+    assert relays_from_wire(0b11111) == OLD_DEFAULTS
+    assert {"wss://relay.nostr.band"} == RETIRED and RETIRED.issubset(DEFAULT_RELAYS)
+    assert not RETIRED & {*CANDIDATES, *DEFAULT_SET}
+    assert set(DEFAULT_SET) <= set(CANDIDATES) and len(CANDIDATES) > len(DEFAULT_SET)
+    assert DEFAULT_SET == ("wss://relay.damus.io", "wss://nos.lol", "wss://relay.primal.net",
+                           "wss://nostr.mom")  # fmt: skip
 
 
 def test_the_game_and_seats_are_in_the_fixed_head() -> None:

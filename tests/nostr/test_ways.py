@@ -15,7 +15,7 @@ from dealerless.client.commands import host as host_command
 from dealerless.node.identity import Identity
 from dealerless.node.invite import Invite, InviteError
 from dealerless.node.links import FatalLinkError, Link, LinkError
-from dealerless.node.nostr.defaults import DEFAULT_RELAYS, parse_relay_list
+from dealerless.node.nostr.defaults import DEFAULT_RELAYS, DEFAULT_SET, parse_relay_list
 from dealerless.node.store import TableMeta
 from dealerless.node.table_ways import is_private_address
 from dealerless.node.ways import MultiWay, Way
@@ -29,10 +29,13 @@ def test_an_invite_carries_nostr_relays_and_stays_short() -> None:
     lan = dataclasses.replace(
         Invite.create(HOST.public_key, GAME, 60_000), direct=(("192.168.1.10", 54321),)
     )
-    default = dataclasses.replace(lan, nostr=DEFAULT_RELAYS)
+    default = dataclasses.replace(lan, nostr=DEFAULT_SET)
     code = default.encode()
     assert len(code) <= len(lan.encode()) + 4, code  # the default relays cost one small int
-    assert Invite.decode(code).nostr == DEFAULT_RELAYS
+    assert Invite.decode(code).nostr == DEFAULT_SET
+    every = dataclasses.replace(lan, nostr=DEFAULT_RELAYS)  # a bit set past 127: one byte more
+    assert len(every.encode()) <= len(lan.encode()) + 6
+    assert Invite.decode(every.encode()).nostr == DEFAULT_RELAYS
     own = dataclasses.replace(default, nostr=("ws://127.0.0.1:7777", DEFAULT_RELAYS[1]))
     assert Invite.decode(own.encode()).nostr == ("ws://127.0.0.1:7777", DEFAULT_RELAYS[1])
 
@@ -62,7 +65,7 @@ def _flags(**kw: Any) -> argparse.Namespace:
 
 def test_host_transport_flags() -> None:
     choose = host_command.choose_transports
-    assert choose(_flags()) == (list(DEFAULT_RELAYS), True)  # no flag: internet + LAN
+    assert choose(_flags()) == (list(DEFAULT_SET), True)  # no flag: internet + LAN
     assert choose(_flags(lan_only=True)) == ([], True)
     assert choose(_flags(listen="0.0.0.0:4000")) == ([], True)
     assert choose(_flags(nostr="ws://127.0.0.1:1")) == (["ws://127.0.0.1:1"], False)
@@ -73,7 +76,7 @@ def test_host_transport_flags() -> None:
     # the settings file's relays stand in for the shipped ones; any transport flag wins
     mine = ["wss://mine.example", "ws://127.0.0.1:9"]
     assert choose(_flags(), mine) == (mine, True)
-    assert choose(_flags(), []) == (list(DEFAULT_RELAYS), True)
+    assert choose(_flags(), []) == (list(DEFAULT_SET), True)
     assert choose(_flags(nostr="ws://h:1"), mine) == (["ws://h:1"], False)
     assert choose(_flags(lan_only=True), mine) == ([], True)
     assert choose(_flags(listen=":0"), mine) == ([], True)
