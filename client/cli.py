@@ -31,6 +31,7 @@ COMMANDS: dict[str, str] = {
     "games": "list the finished games saved here (replay N / audit N take a number from it)",
     "ratings": "rank the players met here from verified transcripts (--import: others' games)",
     "relay": "run a relay: forwards signed messages for many tables; holds no game keys",
+    "relays": "ask Nostr relays whether they can carry a table: limits, test events, echo time",
     "id": "show this node's identity fingerprint and key file (created on first run)",
     "config": "show the settings file, or set a value in it",
     "rules": "list the games, their options and defaults",
