@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import trio
@@ -27,7 +28,8 @@ from dealerless.node.cli_common import (
     write_private,
 )
 from dealerless.node.identity import Identity, normalize_fingerprint
-from dealerless.node.nostr.defaults import DEFAULT_SET, parse_relay_list
+from dealerless.node.nostr.defaults import CANDIDATES, DEFAULT_SET, parse_relay_list
+from dealerless.node.nostr.probe import choose, probe_all
 from dealerless.node.store import TableMeta
 from dealerless.node.table_ways import is_private_address
 from dealerless.node.wire import parse_address
@@ -36,6 +38,8 @@ from dealerless.protocol.rules.registry import game_names, make_config, parse_ru
 from dealerless.protocol.table.config import MAX_STEP_TIMEOUT_MS, MIN_STEP_TIMEOUT_MS
 
 HELP = "create a table, show the invite code for the other players, and play a seat"
+TABLE_RELAYS = 3  # relays a table meets on when the host chose them by asking
+ASK_RELAYS_S = 6.0  # the most asking them may delay the table (they are asked at once)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -131,6 +135,8 @@ def run(args: argparse.Namespace) -> int:
     if loaded is None:
         return 1
     identity, home = loaded
+    if shipped_relays(args, config.nostr_relays):
+        nostr = ask_relays(stderr_say())
     log = EventLog(args.event_log) if args.event_log else None
     if not args.bot and not plain_mode(args):
         try:
@@ -213,6 +219,28 @@ def choose_transports(
         except ValueError as exc:
             raise ValueError(f"the settings file's nostr.relays: {exc}") from None
     return list(DEFAULT_SET), True
+
+
+def shipped_relays(args: argparse.Namespace, configured: list[str] | None = None) -> bool:
+    """No transport flag and no relays in the settings file: the shipped ones, to be asked."""
+    flags = args.nostr or args.relay or args.lan_only or args.listen is not None
+    return not flags and not configured
+
+
+def ask_relays(say: Callable[[str], None], timeout: float = ASK_RELAYS_S) -> list[str]:
+    """The fastest shipped candidates that carry all three kinds of a table's events; when
+    none does (no internet, say), the shipped set as before, each relay's answer named: the
+    table can still be joined on this network."""
+    reports = trio.run(probe_all, CANDIDATES, timeout, TABLE_RELAYS)
+    chosen = choose(reports, TABLE_RELAYS)
+    if chosen:
+        say(f"Nostr relays chosen by asking {len(CANDIDATES)}: {', '.join(chosen)}")
+        return chosen
+    say("no Nostr relay carried our test events; the table uses the shipped ones all the same")
+    say("(players on this network can join directly); what each relay answered:")
+    for report in reports:
+        say(f"  {report.summary()}")
+    return list(DEFAULT_SET)
 
 
 def ways_in(meta: TableMeta) -> str:

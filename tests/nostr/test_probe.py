@@ -1,5 +1,5 @@
-"""Asking relays before a table depends on them (node/nostr/probe.py, ``dealerless relays``):
-real relay processes in each profile, no relay stands in for another."""
+"""Asking relays before a table depends on them (node/nostr/probe.py, ``dealerless relays``,
+the host's choice): real relay processes in each profile, no relay stands in for another."""
 
 from __future__ import annotations
 
@@ -15,6 +15,8 @@ import trio
 from nostr_relay_process import RelayProcess, RustRelayProcess
 
 from dealerless.client.cli import main
+from dealerless.client.commands import host as host_command
+from dealerless.node.nostr.defaults import DEFAULT_SET
 from dealerless.node.nostr.probe import (
     KINDS,
     KindResult,
@@ -165,3 +167,17 @@ def test_the_relays_command_prints_one_line_per_relay(
     assert out[0].startswith(f"{relay.url}  usable  echo ") and "4318 ok" in out[0]
     assert "24318 ok" in out[0] and "NIP-11: max_content" in out[0]
     assert out[1].startswith(f"{CLOSED}  unreachable: ") and len(out) == 2
+
+
+def test_the_host_asks_the_candidates_and_falls_back_to_the_shipped_set(
+    nostr_relays: Start, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    said: list[str] = []
+    relay = nostr_relays()
+    monkeypatch.setattr(host_command, "CANDIDATES", (CLOSED, relay.url))
+    assert host_command.ask_relays(said.append, 4.0) == [relay.url]
+    assert relay.url in said[0]
+    said.clear()
+    monkeypatch.setattr(host_command, "CANDIDATES", (CLOSED,))
+    assert host_command.ask_relays(said.append, 2.0) == list(DEFAULT_SET)
+    assert "no Nostr relay" in said[0] and said[-1].strip().startswith(f"{CLOSED}: not usable")

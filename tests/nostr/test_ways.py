@@ -83,6 +83,12 @@ def test_host_transport_flags() -> None:
     assert choose(_flags(relay="1.2.3.4:5"), mine) == ([], False)
     with pytest.raises(ValueError, match=r"settings file's nostr\.relays"):
         choose(_flags(), ["http://x"])
+    # only the shipped relays are asked first (node/nostr/probe.py): no flag, none in the file
+    shipped = host_command.shipped_relays
+    assert shipped(_flags()) and shipped(_flags(), [])
+    assert not shipped(_flags(), mine) and not shipped(_flags(nostr="ws://h:1"))
+    assert not shipped(_flags(lan_only=True)) and not shipped(_flags(listen=":0"))
+    assert not shipped(_flags(relay="1.2.3.4:5"))
 
 
 def test_the_host_says_when_a_private_address_is_the_only_way_in() -> None:
