@@ -243,10 +243,11 @@ class _Probe:
 
     async def _try(self, kind: int) -> None:
         event = await self._event(kind)
+        known = self.auth_ok  # our AUTH taken before this event left: no second try for it
         answer = await self._publish(event)
         if answer is None or answer.done:
             return
-        if answer.verdict is Verdict.NEEDS_AUTH and not self.auth_done.is_set():
+        if answer.verdict is Verdict.NEEDS_AUTH and not known:
             with trio.move_on_after(self.timeout / 4):  # the challenge came with the refusal
                 await self.auth_done.wait()
             if self.auth_ok:
