@@ -39,6 +39,7 @@ OnEvent = Callable[["RelayConnection", object], Awaitable[None]]
 # (kind, body, largest content, proof-of-work difficulty) -> the events that carry it
 Sealer = Callable[[int, bytes, int, int], list[NostrEvent]]
 Say = Callable[[str], None]
+THREAD_POW = 12  # proof of work from this difficulty on is mined in a worker thread
 
 
 @dataclass(frozen=True)
@@ -76,6 +77,7 @@ class _Batch:
     requeued: bool = False
     shrunk_here: bool = False  # cut smaller after this batch: go on a fresh connection
     largest: int = 0  # characters of content of its largest event
+    work: int = 0  # the proof-of-work difficulty its events were mined to
 
 
 class RelayConnection:
@@ -345,11 +347,17 @@ class RelayConnection:
 
     async def _send_batch(self, batch: _Batch) -> None:
         try:
-            events = self.seal(batch.kind, batch.body, self.max_content, self.pow)
+            if self.pow >= THREAD_POW:  # long enough to stall the node: mine off the loop
+                events = await trio.to_thread.run_sync(
+                    self.seal, batch.kind, batch.body, self.max_content, self.pow
+                )
+            else:
+                events = self.seal(batch.kind, batch.body, self.max_content, self.pow)
         except ValueError as exc:  # more work than we can afford, or too many pieces
             self._bar(str(exc))
             return
         batch.events = len(events)
+        batch.work = self.pow
         batch.largest = max(len(e.content) for e in events)
         now = trio.current_time()
         for event in events:
@@ -437,11 +445,16 @@ class RelayConnection:
                 self._bar(f"refuses even our smallest events: {answer.reason}")
                 return
         elif verdict is Verdict.NEEDS_POW:
-            wanted = asked_pow(answer.reason) or self.pow + 4
-            if wanted <= self.pow or wanted > self.policy.max_pow:
+            # Events that left before we knew (or mined to less) simply go again at the new
+            # difficulty; only an event mined to what the relay asked and still refused, or a
+            # difficulty we cannot afford, bars the relay.
+            wanted = asked_pow(answer.reason) or batch.work + 4
+            if wanted <= batch.work:
+                wanted = batch.work + 4
+            if wanted > self.policy.max_pow:
                 self._bar(answer.reason)
                 return
-            self.pow = wanted
+            self.pow = max(self.pow, wanted)
         elif verdict is Verdict.NEEDS_AUTH:
             if self.authed or not self.challenge:
                 self._bar(answer.reason)

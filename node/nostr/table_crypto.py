@@ -16,7 +16,7 @@ from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 
 __all__ = ["MIN_BUCKET", "SealError", "TableKeys", "bucket_for", "content_length"]
 
-LABEL = b"dealerless/nostr/v1"
+LABEL = b"dealerless/nostr/v2"  # v2: batch bodies (spec/transport.md §8)
 NONCE = 12
 TAG = 16
 MIN_BUCKET = 256
