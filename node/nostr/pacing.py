@@ -5,8 +5,9 @@ Public relays defend themselves against writers that are fast and new (damus 6-8
 minute per address, khatru 10 and then 2 every 3 minutes, rust-nostr's relay 60 a minute per
 connection), and several escalate against a client that keeps hitting the limit (longer bans,
 proof-of-work demands, silent drops). So we never rely on being told: a fresh relay gets a
-modest burst and rate, and a ``rate-limited:`` answer cuts the rate at least by half and to
-no more than what the relay has actually taken in the last minute, with
+modest burst and rate that grows slowly while the relay takes everything, and a
+``rate-limited:`` answer cuts the rate at least by half and to no more than what the relay has
+actually taken in the last minute, and caps the recovery below the refused rate, with
 an additive recovery of a few percent per accepted event. Pure: every method takes ``now``."""
 
 from __future__ import annotations
@@ -22,7 +23,8 @@ WINDOW = 60.0  # relays count their limits per minute
 @dataclass(frozen=True)
 class PaceSettings:
     burst: float = 12.0  # events a relay may take at once before the sustained rate applies
-    rate: float = 3.0  # events a second while the relay has never pushed back
+    rate: float = 3.0  # events a second to start with ...
+    ceiling: float = 10.0  # ... growing to this while the relay never pushes back
     floor: float = 1 / 90  # the slowest we go (khatru's 2 per 3 minutes is 1/90 s)
     cut: float = 0.5  # at a refusal the rate drops at least to this share
     recover: float = 0.03  # each accepted event raises the rate by this share ...
@@ -33,6 +35,7 @@ class Pace:
     def __init__(self, settings: PaceSettings | None = None, now: float = 0.0) -> None:
         self.settings = settings or PaceSettings()
         self.rate = self.settings.rate
+        self.ceiling = self.settings.ceiling  # lowered for good below a rate that was refused
         self.capacity = self.settings.burst
         self.tokens = self.capacity
         self.stamp = now
@@ -62,7 +65,7 @@ class Pace:
         self.accepted.append(now)
         self._forget(now)
         step = max(self.rate * self.settings.recover, self.settings.recover_min)
-        self.rate = min(self.settings.rate, self.rate + step)
+        self.rate = min(self.ceiling, self.rate + step)
         self.capacity = min(self.settings.burst, max(self.capacity, self.rate * 15))
 
     def pushed_back(self, now: float) -> None:
@@ -70,6 +73,9 @@ class Pace:
         self._forget(now)
         self.refusals += 1
         self.last_refusal = now
+        # Never climb back to a rate the relay refused: recovery stops a little below it, so
+        # a relay that escalates against clients that keep hitting its limit sees us stop.
+        self.ceiling = max(self.settings.floor, min(self.ceiling, self.rate * 0.9))
         # What the relay took over the last minute (or since we started, if sooner) bounds
         # its limit from above; the cut makes sure we slow down even when it does not.
         span = max(1.0, min(WINDOW, now - self.started))

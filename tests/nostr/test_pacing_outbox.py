@@ -45,10 +45,20 @@ def _sent_within(pace: Pace, start: float, seconds: float, step: float = 0.01) -
 
 
 def test_a_fresh_relay_gets_a_burst_then_the_sustained_rate() -> None:
-    settings = PaceSettings(burst=12, rate=3)
+    settings = PaceSettings(burst=12, rate=3, ceiling=3)
     pace = Pace(settings, now=0.0)
     assert _sent_within(pace, 0.0, 0.001) == 12  # the burst, at once
     assert _sent_within(pace, 0.001, 10.0) in range(29, 32)  # then 3 a second
+
+
+def test_the_rate_grows_while_the_relay_takes_everything_but_not_past_a_refusal() -> None:
+    pace = Pace(PaceSettings(burst=12, rate=3, ceiling=10), now=0.0)
+    _sent_within(pace, 0.0, 30.0)
+    assert pace.rate == pytest.approx(10)  # an open relay: up to the ceiling
+    pace.pushed_back(30.0)
+    assert pace.ceiling == pytest.approx(9)  # below the refused rate, for good
+    _sent_within(pace, 31.0, 120.0)
+    assert pace.rate <= 9
 
 
 def test_a_refusal_cuts_to_what_the_relay_took_and_waits() -> None:
@@ -71,6 +81,7 @@ def test_every_refusal_at_least_halves_and_recovery_is_slow() -> None:
     for _ in range(10):
         pace.took(101.0)
     assert 0.75 < pace.rate < 1.1  # a few percent per accepted event, not a jump back
+    assert pace.rate <= pace.ceiling
     for _ in range(10):
         pace.pushed_back(102.0)
     assert pace.rate == pytest.approx(PaceSettings().floor)  # never below the floor
