@@ -116,7 +116,8 @@ class RelayConnection:
         self.newest_seen: int | None = None  # created_at of the newest stored event seen
         self.pow = 0
         self.challenge = ""
-        self.auth_id = ""  # our AUTH event waiting for its OK
+        self.auth_id = ""  # our AUTH event waiting for its OK ...
+        self.auth_sent = 0.0  # ... since
         self.authed = False
         self.sub_id = secrets.token_hex(8)
         self.stats = collections.Counter[str]()
@@ -304,6 +305,7 @@ class RelayConnection:
         self.challenge = challenge
         event = auth_event(self.nkey, self.url, challenge)
         self.auth_id = event.id
+        self.auth_sent = trio.current_time()
         self.stats["auth"] += 1
         await self._send(["AUTH", event.to_json()])
 
@@ -372,6 +374,8 @@ class RelayConnection:
     async def _ok_watch(self) -> None:
         while True:
             await trio.sleep(1.0)
+            if self.auth_id and trio.current_time() - self.auth_sent > self.policy.ok_timeout:
+                raise ConnectionError("the relay did not answer our AUTH in time")
             if self.inflight:
                 _, (_, sent) = next(iter(self.inflight.items()))
                 if trio.current_time() - sent > self.policy.ok_timeout:
@@ -390,16 +394,7 @@ class RelayConnection:
             _, entry = self.inflight.popitem(last=False)
         if entry is None:
             return
-        batch, sent = entry
-        answer = classify_ok(accepted, words)
-        self._answered(batch, answer)
-        late = trio.current_time() - sent
-        if late > self.policy.slow_ok and not self.throttled:
-            self.stats["renewed_slow"] += 1
-            raise RelayRefused(f"the relay answered after {late:.1f} s; renewing")
-        if batch.shrunk_here:
-            batch.shrunk_here = False
-            raise RelayRefused(f"refused a big event: {answer.reason}")
+        self._answered(*entry, classify_ok(accepted, words))
 
     def _on_notice(self, words: str) -> None:
         self.stats["notices"] += 1
@@ -409,8 +404,8 @@ class RelayConnection:
             # nostr-rs-relay and nostream answer some refusals with a NOTICE and no OK: it
             # stands for the oldest event still waiting.
             self.stats["notice_as_ok"] += 1
-            _, (batch, _) = self.inflight.popitem(last=False)
-            self._answered(batch, answer)
+            _, (batch, sent) = self.inflight.popitem(last=False)
+            self._answered(batch, sent, answer)
 
     def _auth_answered(self, accepted: bool, words: str) -> None:
         self.auth_id = ""
@@ -422,7 +417,17 @@ class RelayConnection:
             return
         self._bar(f"auth-required and our AUTH was refused: {words[:120]}")
 
-    def _answered(self, batch: _Batch, answer: Answer) -> None:
+    def _answered(self, batch: _Batch, sent: float, answer: Answer) -> None:
+        self._act_on(batch, answer)
+        late = trio.current_time() - sent
+        if late > self.policy.slow_ok and not self.throttled:
+            self.stats["renewed_slow"] += 1
+            raise RelayRefused(f"the relay answered after {late:.1f} s; renewing")
+        if batch.shrunk_here:
+            batch.shrunk_here = False
+            raise RelayRefused(f"refused a big event: {answer.reason}")
+
+    def _act_on(self, batch: _Batch, answer: Answer) -> None:
         self.wake.set()
         self._unanswered_connections = 0
         batch.answered += 1
