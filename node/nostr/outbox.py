@@ -120,17 +120,21 @@ class Outbox:
             queue.appendleft(entry)
             self.bytes += entry.size
 
+    def waiting(self, catch_up: bool = True) -> int:
+        """Entries a batch may take now (catch-up only where ``catch_up``)."""
+        return len(self.queues[TABLE]) + (len(self.queues[CATCH_UP]) if catch_up else 0)
+
     def take(self, budget: int, catch_up: bool = True) -> list[Entry]:
         """A batch: the first waiting entry and every other waiting entry of its kind (by
-        priority, then age) while they fit ``budget`` bytes together."""
-        if not catch_up:
-            self.drop_catch_up()
-        head = next((q[0] for q in self.queues if q), None)
+        priority, then age) while they fit ``budget`` bytes together; catch-up entries stay
+        queued where ``catch_up`` is false."""
+        queues = self.queues if catch_up else self.queues[:1]
+        head = next((q[0] for q in queues if q), None)
         if head is None:
             return []
         batch: list[Entry] = []
         used = 0
-        for entry in (e for q in self.queues for e in q if e.kind == head.kind):
+        for entry in (e for q in queues for e in q if e.kind == head.kind):
             if (batch and used + entry.size > budget) or len(batch) >= MAX_ENTRIES:
                 break
             batch.append(entry)

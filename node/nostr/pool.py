@@ -41,6 +41,7 @@ HISTORY_SLACK = 120  # seconds of stored events asked again after a reconnect
 STORED_KINDS = (KIND_FRAME, KIND_ANNOUNCE)
 EXPIRATION_DAYS = 7.0  # NIP-40: stored frames leave other people's relays after this
 DONE_ENTRIES = 100_000
+CATCH_UP_THROTTLED = 15.0  # seconds between catch-up events on a relay that throttles us
 Say = Callable[[str], None]
 
 
@@ -149,13 +150,18 @@ class RelayPool:
 
     def _catch_up_allowed(self, relay: RelayConnection) -> bool:
         """A relay that keeps throttling us while another carries the table gets only the
-        table's own messages; catch-up goes where there is room."""
+        table's own messages (catch-up goes where there is room); the only relay, throttling,
+        gets an event with catch-up at most every CATCH_UP_THROTTLED seconds: under a rate
+        limit the frames a peer waits for are late, not lost, and answering every "where
+        is it?" would spend the budget that brings them."""
         if not relay.throttled:
             return True
-        return not any(
+        if any(
             r is not relay and not r.throttled and not r.barred and r.subscribed.is_set()
             for r in self.relays
-        )
+        ):
+            return False
+        return trio.current_time() - relay.last_catch_up >= CATCH_UP_THROTTLED
 
     def carrying(self) -> list[RelayConnection]:
         return [r for r in self.relays if not r.barred]

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import collections
 import json
+import math
 import random
 import secrets
 from collections.abc import Awaitable, Callable
@@ -39,6 +40,7 @@ OnEvent = Callable[["RelayConnection", object], Awaitable[None]]
 # (kind, body, largest content, proof-of-work difficulty) -> the events that carry it
 Sealer = Callable[[int, bytes, int, int], list[NostrEvent]]
 Say = Callable[[str], None]
+THROTTLED_FOR = 120.0  # seconds after a rate refusal that a relay counts as throttling us
 THREAD_POW = 12  # proof of work from this difficulty on is mined in a worker thread
 
 
@@ -132,6 +134,7 @@ class RelayConnection:
         self._send_lock = trio.Lock()
         self._resubscribe = False
         self.echoes = 0  # our own events this relay brought back to us
+        self.last_catch_up = -1e9  # when an event last carried catch-up
         self.largest_taken = 0  # characters of the largest event this relay accepted
         self.refused_size = 1 << 30  # characters: the smallest event refused as too big ...
         self.refused_at = -1e9  # ... and when
@@ -153,7 +156,9 @@ class RelayConnection:
 
     @property
     def throttled(self) -> bool:
-        return self.pace.throttled(trio.current_time())
+        """The relay refused us for rate lately, or our own pace is what holds us back."""
+        now = trio.current_time()
+        return self.pace.throttled(now, THROTTLED_FOR) or self.pace.ready_at(now) > now
 
     def state(self) -> str:
         """This relay as the user should read it (one short phrase)."""
@@ -163,8 +168,11 @@ class RelayConnection:
             return self.last_error or "connecting"
         if not self.subscribed.is_set():
             return "connected, waiting for stored events"
-        if self.throttled:
+        now = trio.current_time()
+        if self.pace.throttled(now, THROTTLED_FOR):
             return f"slowed down by the relay ({self.last_answer or 'rate-limited'})"
+        if self.pace.ready_at(now) > now:
+            return "carrying the table, at our own pace"
         if self.stats["ok"] >= 5 and not self.echoes:
             return "says it takes our events but never delivers them"
         return "carrying the table"
@@ -326,9 +334,14 @@ class RelayConnection:
                 continue
             now = trio.current_time()
             announce = self.announce_due and self.first is not None
-            if len(self.inflight) >= self.policy.window or not (announce or len(self.outbox)):
+            catch_up = self.catch_up_allowed(self)
+            if len(self.inflight) >= self.policy.window or not (
+                announce or self.outbox.waiting(catch_up)
+            ):
                 self.wake = trio.Event()
-                await self.wake.wait()
+                # Catch-up held back on a throttled relay: look again in a while.
+                with trio.move_on_after(1.0 if len(self.outbox) else math.inf):
+                    await self.wake.wait()
                 continue
             ready = self.pace.ready_at(now)
             if now < ready:
@@ -338,7 +351,7 @@ class RelayConnection:
                 batch = _Batch(self.first[0], [], self.first[1])
                 self.announce_due = False
             else:
-                entries = self.outbox.take(self._budget(), self.catch_up_allowed(self))
+                entries = self.outbox.take(self._budget(), catch_up)
                 if not entries:
                     continue
                 batch = _Batch(entries[0].kind, entries, encode_batch(entries))
@@ -359,6 +372,8 @@ class RelayConnection:
             self._bar(str(exc))
             return
         batch.events = len(events)
+        if any(e.priority == CATCH_UP for e in batch.entries):
+            self.last_catch_up = trio.current_time()
         batch.work = self.pow
         batch.largest = max(len(e.content) for e in events)
         now = trio.current_time()

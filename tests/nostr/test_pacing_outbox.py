@@ -113,7 +113,7 @@ def test_a_batch_fits_its_budget_and_a_big_entry_goes_alone() -> None:
     assert box.take(600) == [big]  # alone, to be cut into fragments
 
 
-def test_a_newer_have_replaces_a_queued_one_and_catch_up_can_be_dropped() -> None:
+def test_a_newer_have_replaces_a_queued_one_and_catch_up_can_wait() -> None:
     box = Outbox()
     old = Entry(CHATTER, b"have 3", priority=CATCH_UP, replace=b"have:")
     new = Entry(CHATTER, b"have 9", priority=CATCH_UP, replace=b"have:")
@@ -122,7 +122,10 @@ def test_a_newer_have_replaces_a_queued_one_and_catch_up_can_be_dropped() -> Non
     for entry in (old, frame, new, other):
         box.put(entry)
     assert len(box) == 3 and old not in box.queues[1]
+    assert box.waiting(catch_up=False) == 1
     assert box.take(10_000, catch_up=False) == [frame]  # a throttled relay: frames only
+    assert box.take(10_000, catch_up=False) == [] and len(box) == 2  # catch-up waits
+    assert box.take(10_000) == [new, other]
     assert len(box) == 0 and box.bytes == 0
 
 

@@ -6,6 +6,7 @@ joiner say what each relay answered and stop, within 30 s."""
 
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -119,3 +120,21 @@ def test_no_relay_carries_the_table_and_both_sides_say_why(
         assert f"{dear.url}: cannot carry the table: pow: required a difficulty >= 30" in said
         assert f"{tiny.url}: cannot carry the table: refuses even our smallest events" in said
         assert gone.url in said
+
+
+@pytest.mark.skipif(
+    os.environ.get("DEALERLESS_LONG") != "1", reason="a few minutes: DEALERLESS_LONG=1"
+)
+def test_a_four_seat_game_at_sixty_events_a_minute(
+    cluster: Cluster,  # noqa: F811
+    rust_relays: StartRust,
+) -> None:
+    """The issue's case: 4 seats of classic Tuppen on rust-nostr's default limit play a
+    whole game with no seat timed out (hand times: `dealerless bench hand --relay-profile
+    rust-60`, spec/node.md)."""
+    relay = rust_relays()
+    host_on_nostr(cluster, "tuppen", 4, [relay.url])
+    play_all(cluster, 4, timeout=1200)
+    cluster.check_identical([0, 1, 2, 3])
+    assert_no_seat_timed_out(cluster)
+    assert "verified: complete game" in cluster.audit_cli(2)
