@@ -70,6 +70,7 @@ class Config:
     ascii: bool = False
     result_pause: int = 0  # seconds the result panel stays after the game goes on; 0: until closed
     nostr_relays: list[str] = field(default_factory=list)
+    nostr_expiration_days: float = 7.0  # NIP-40: our stored frames leave the relays after this
     start_game: str = "tuppen"
     start_bots: int = 3
     rules: dict[str, dict[str, OptionValue]] = field(default_factory=dict)
@@ -85,7 +86,10 @@ class Config:
             "time_per_move": self.time_per_move,
             "ascii": self.ascii,
             "result_pause": self.result_pause,
-            "nostr": {"relays": list(self.nostr_relays)},
+            "nostr": {
+                "relays": list(self.nostr_relays),
+                "expiration_days": self.nostr_expiration_days,
+            },
             "start": {"game": self.start_game, "bots": self.start_bots},
         }
         if self.rules:
@@ -124,7 +128,11 @@ class Config:
         if not 0 <= config.result_pause <= 600:
             raise ConfigFileError(f"{where}: result_pause must be 0..600 seconds")
         nostr = _typed(doc, "nostr", dict, {}, where)
-        _no_unknown(nostr, {"relays"}, where, "nostr.")
+        _no_unknown(nostr, {"relays", "expiration_days"}, where, "nostr.")
+        days = nostr.get("expiration_days", config.nostr_expiration_days)
+        if isinstance(days, bool) or not isinstance(days, (int, float)) or not 0 < days <= 365:
+            raise ConfigFileError(f"{where}: nostr.expiration_days must be a number of days, 0-365")
+        config.nostr_expiration_days = float(days)
         relays = _typed(nostr, "relays", list, [], where, "nostr.")
         if not all(isinstance(r, str) and r for r in relays):
             raise ConfigFileError(f"{where}: nostr.relays must be a list of relay addresses")
@@ -235,6 +243,7 @@ def apply_config(args: Any) -> Config:
             setattr(args, flag, config.time_per_move)
     if hasattr(args, "level") and args.level is None:
         args.level = config.level
+    args.nostr_expiration_days = config.nostr_expiration_days
     game = getattr(args, "game", None)
     if hasattr(args, "rule") and isinstance(game, str):
         defaults = [f"{k}={_rule_text(v)}" for k, v in sorted(config.rules_for(game).items())]

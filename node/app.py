@@ -211,6 +211,7 @@ async def _run_node(
                 backoff_cap=opt.reconnect_cap,
                 seated=lambda: store.load_config() is not None,
                 on_no_relay=no_relay,
+                expiration_days=opt.nostr_expiration_days,
             )
         elif direct is not None:
             connector = direct[1]

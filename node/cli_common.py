@@ -116,6 +116,9 @@ def node_options(args: argparse.Namespace) -> NodeOptions:
     )
     if floor is not None:
         options.min_step_timeout_ms = max(0, round(floor * 1000))
+    days = getattr(args, "nostr_expiration_days", None)
+    if isinstance(days, float):
+        options.nostr_expiration_days = days
     return options
 
 

@@ -57,3 +57,4 @@ class NodeOptions:
     back_after: int | None = None
     follow_away: bool = False  # sitting out, keep following the table (an interactive player)
     buy_in: int | None = None  # a newcomer's buy-in at a running table (None: the rules' default)
+    nostr_expiration_days: float = 7.0  # NIP-40 expiration of our stored frames on the relays

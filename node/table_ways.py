@@ -47,6 +47,7 @@ async def start_ways(
     backoff_cap: float = 10.0,
     seated: Callable[[], bool] | None = None,
     on_no_relay: Callable[[str], None] | None = None,
+    expiration_days: float = 7.0,
 ) -> tuple[Connector, NostrTable | None]:
     """Start the table's Nostr presence (if it has relays) and every way in (in ``nursery``);
     the node's connector. ``first_timeout``: how long to try while ``seated()`` is false (by
@@ -63,7 +64,15 @@ async def start_ways(
 
     if meta.nostr:
         # The join token is the table's Nostr secret: whoever may sit down may read and write.
-        table = NostrTable(meta.nostr, invite.token, invite.table_id, identity, host_is, say=say)
+        table = NostrTable(
+            meta.nostr,
+            invite.token,
+            invite.table_id,
+            identity,
+            host_is,
+            say=say,
+            expiration_days=expiration_days,
+        )
         await nursery.start(table.run)
         if on_no_relay is not None:
             nursery.start_soon(table.watch, on_no_relay)

@@ -12,7 +12,10 @@ from dealerless.client.commands.games import add_home
 from dealerless.client.config import Config, ConfigFileError, config_path, load_config, save_config
 
 HELP = "show the settings file, or set a value in it"
-KEYS = "name, language, level, time_per_move, ascii, nostr.relays (comma-separated), rules.GAME.KEY"
+KEYS = (
+    "name, language, level, time_per_move, ascii, nostr.relays (comma-separated), "
+    "nostr.expiration_days, rules.GAME.KEY"
+)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -45,6 +48,11 @@ def apply_setting(config: Config, assignment: str) -> Config:
     doc: dict[str, Any] = config.to_toml()
     if key == "nostr.relays":
         doc["nostr"]["relays"] = [r.strip() for r in value.split(",") if r.strip()]
+    elif key == "nostr.expiration_days":
+        try:
+            doc["nostr"]["expiration_days"] = float(value)
+        except ValueError:
+            raise ConfigFileError(f"--set {key}: {value.strip()!r} is not a number") from None
     elif key.startswith("rules."):
         parts = key.split(".", 2)
         if len(parts) != 3 or not parts[1] or not parts[2]:

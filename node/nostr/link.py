@@ -38,11 +38,18 @@ class NostrTable:
         *,
         policy: RelayPolicy | None = None,
         say: Say | None = None,
+        expiration_days: float = 7.0,
     ) -> None:
         self.host_is = host_is
         self.host_key: bytes | None = identity.public_key if host_is(identity.public_key) else None
         self.pool = RelayPool(
-            urls, TableKeys(secret, table_id), identity, table_id, policy=policy, say=say
+            urls,
+            TableKeys(secret, table_id),
+            identity,
+            table_id,
+            policy=policy,
+            say=say,
+            expiration_days=expiration_days,
         )
         self.identity = identity
 
