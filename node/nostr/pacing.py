@@ -26,7 +26,8 @@ class PaceSettings:
     rate: float = 3.0  # events a second to start with ...
     ceiling: float = 10.0  # ... growing to this while the relay never pushes back
     floor: float = 1 / 90  # the slowest we go (khatru's 2 per 3 minutes is 1/90 s)
-    cut: float = 0.5  # at a refusal the rate drops at least to this share
+    cut: float = 0.5  # at a refusal the rate drops at least to this share ...
+    after_refusal: float = 1.0  # ... and to at most this many a second (60/min: most limits)
     recover: float = 0.03  # each accepted event raises the rate by this share ...
     recover_min: float = 0.002  # ... and at least this many events a second
 
@@ -80,7 +81,8 @@ class Pace:
         # its limit from above; the cut makes sure we slow down even when it does not.
         span = max(1.0, min(WINDOW, now - self.started))
         taken = len(self.accepted) / span
-        self.rate = max(self.settings.floor, min(self.rate * self.settings.cut, taken or 1e9))
+        cut = min(self.rate * self.settings.cut, self.settings.after_refusal, taken or 1e9)
+        self.rate = max(self.settings.floor, cut)
         self.capacity = max(1.0, min(self.settings.burst, self.rate * 15))
         self._refill(now)
         self.tokens = min(self.tokens, 0.0)  # a full period before the next try

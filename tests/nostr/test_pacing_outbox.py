@@ -74,14 +74,19 @@ def test_a_refusal_cuts_to_what_the_relay_took_and_waits() -> None:
 
 def test_every_refusal_at_least_halves_and_recovery_is_slow() -> None:
     pace = Pace(PaceSettings(burst=12, rate=3), now=0.0)
-    pace.pushed_back(100.0)  # nothing taken in the window: the cut alone applies
-    assert pace.rate == pytest.approx(1.5)
+    pace.pushed_back(100.0)  # nothing taken in the window: at most 1 a second after a refusal
+    assert pace.rate == pytest.approx(1.0)
     pace.pushed_back(100.5)
-    assert pace.rate == pytest.approx(0.75)
+    assert pace.rate == pytest.approx(0.5)
+    pace.pushed_back(101.0)
+    assert pace.rate == pytest.approx(0.25)
+    assert pace.ceiling == pytest.approx(0.45)  # 90 % of the last refused rate
     for _ in range(10):
         pace.took(101.0)
-    assert 0.75 < pace.rate < 1.1  # a few percent per accepted event, not a jump back
-    assert pace.rate <= pace.ceiling
+    assert 0.25 < pace.rate < 0.35  # a few percent per accepted event, not a jump back
+    for _ in range(100):
+        pace.took(102.0)
+    assert pace.rate == pytest.approx(pace.ceiling)  # and never past the ceiling
     for _ in range(10):
         pace.pushed_back(102.0)
     assert pace.rate == pytest.approx(PaceSettings().floor)  # never below the floor
