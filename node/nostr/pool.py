@@ -41,7 +41,11 @@ HISTORY_SLACK = 120  # seconds of stored events asked again after a reconnect
 STORED_KINDS = (KIND_FRAME, KIND_ANNOUNCE)
 EXPIRATION_DAYS = 7.0  # NIP-40: stored frames leave other people's relays after this
 DONE_ENTRIES = 100_000
-CATCH_UP_THROTTLED = 15.0  # seconds between catch-up events on a relay that throttles us
+# Seconds between events that carry catch-up, per relay. The frames a seat lacks are stored
+# on the relays and reach its subscription by themselves; asking the peers (``have``, ``recs``)
+# is for what a relay lost, so it need not cost an event every time a step is slow.
+CATCH_UP_EVERY = 3.0
+CATCH_UP_THROTTLED = 15.0  # on a relay that throttles us
 Say = Callable[[str], None]
 
 
@@ -149,19 +153,21 @@ class RelayPool:
         ]
 
     def _catch_up_allowed(self, relay: RelayConnection) -> bool:
-        """A relay that keeps throttling us while another carries the table gets only the
-        table's own messages (catch-up goes where there is room); the only relay, throttling,
-        gets an event with catch-up at most every CATCH_UP_THROTTLED seconds: under a rate
-        limit the frames a peer waits for are late, not lost, and answering every "where
-        is it?" would spend the budget that brings them."""
+        """Catch-up rides an event at most every CATCH_UP_EVERY seconds per relay. A relay
+        that keeps throttling us while another carries the table gets only the table's own
+        messages (catch-up goes where there is room); the only relay, throttling, gets catch-up
+        at most every CATCH_UP_THROTTLED seconds: under a rate limit the frames a peer waits
+        for are late, not lost, and answering every "where is it?" would spend the budget
+        that brings them."""
+        since = trio.current_time() - relay.last_catch_up
         if not relay.throttled:
-            return True
+            return since >= CATCH_UP_EVERY
         if any(
             r is not relay and not r.throttled and not r.barred and r.subscribed.is_set()
             for r in self.relays
         ):
             return False
-        return trio.current_time() - relay.last_catch_up >= CATCH_UP_THROTTLED
+        return since >= CATCH_UP_THROTTLED
 
     def carrying(self) -> list[RelayConnection]:
         return [r for r in self.relays if not r.barred]

@@ -228,7 +228,7 @@ def test_one_relay_of_two_dies_and_messages_still_arrive_once(nostr_relays: Star
             # "before" comes from both relays and is delivered once: wait for the second copy
             # (on a loaded machine it may come a while after the first) before a relay dies.
             with trio.fail_after(15):
-                while bob.stats["duplicate"] < 1:
+                while bob.stats["duplicate_entry"] < 1:
                     await trio.sleep(0.05)
             await trio.to_thread.run_sync(first.kill)
             await alice.publish(KIND_FRAME, b"after")
