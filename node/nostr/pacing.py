@@ -25,7 +25,10 @@ class PaceSettings:
     burst: float = 12.0  # events a relay may take at once before the sustained rate applies
     rate: float = 3.0  # events a second to start with ...
     ceiling: float = 10.0  # ... growing to this while the relay never pushes back
-    floor: float = 1 / 90  # the slowest we go (khatru's 2 per 3 minutes is 1/90 s)
+    # The slowest we go: 3 events a minute. A relay that allows less (khatru's 2 per 3
+    # minutes) cannot carry a table whose steps time out after minutes, and going slower
+    # would only make the seat look silent.
+    floor: float = 1 / 20
     cut: float = 0.5  # at a refusal the rate drops at least to this share ...
     after_refusal: float = 1.0  # ... and to at most this many a second (60/min: most limits)
     recover: float = 0.03  # each accepted event raises the rate by this share ...
@@ -44,6 +47,7 @@ class Pace:
         self.accepted: collections.deque[float] = collections.deque()
         self.refusals = 0
         self.last_refusal = -1e9
+        self.last_cut = -1e9
 
     def _refill(self, now: float) -> None:
         if now > self.stamp:
@@ -69,11 +73,17 @@ class Pace:
         self.rate = min(self.ceiling, self.rate + step)
         self.capacity = min(self.settings.burst, max(self.capacity, self.rate * 15))
 
-    def pushed_back(self, now: float) -> None:
-        """The relay answered ``rate-limited``: slow to what it has taken, and wait."""
+    def pushed_back(self, now: float, sent: float | None = None) -> None:
+        """The relay answered ``rate-limited`` to an event sent at ``sent``: slow to what it
+        has taken, and wait. Events that were already on their way when we last slowed down
+        are refused for the same excess: they cut nothing more (one cut per push-back, or a
+        window of refusals would divide the rate by 2 each and stall the seat)."""
         self._forget(now)
         self.refusals += 1
-        self.last_refusal = now
+        if sent is not None and sent <= self.last_cut:
+            self.last_refusal = now
+            return
+        self.last_refusal = self.last_cut = now
         # Never climb back to a rate the relay refused: recovery stops a little below it, so
         # a relay that escalates against clients that keep hitting its limit sees us stop.
         self.ceiling = max(self.settings.floor, min(self.ceiling, self.rate * 0.9))

@@ -80,6 +80,7 @@ class _Batch:
     shrunk_here: bool = False  # cut smaller after this batch: go on a fresh connection
     largest: int = 0  # characters of content of its largest event
     work: int = 0  # the proof-of-work difficulty its events were mined to
+    sent: float = 0.0  # when its events left
 
 
 class RelayConnection:
@@ -375,6 +376,7 @@ class RelayConnection:
         if any(e.priority == CATCH_UP for e in batch.entries):
             self.last_catch_up = trio.current_time()
         batch.work = self.pow
+        batch.sent = trio.current_time()
         batch.largest = max(len(e.content) for e in events)
         now = trio.current_time()
         for event in events:
@@ -458,7 +460,7 @@ class RelayConnection:
         self.last_answer = answer.reason
         self.stats[f"refused_{verdict.name.lower()}"] += 1
         if verdict is Verdict.RATE_LIMITED:
-            self.pace.pushed_back(now)
+            self.pace.pushed_back(now, batch.sent)
         elif verdict is Verdict.TOO_BIG:
             batch.shrunk_here = self._shrink(batch)
             if not batch.shrunk_here and batch.largest <= smallest_content():

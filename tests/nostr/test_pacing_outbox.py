@@ -222,3 +222,14 @@ def test_one_author_is_bounded_in_bytes_too() -> None:
         for piece in _fragments(secrets.token_bytes(400_000), 30_000)[:-1]:
             box.add("big", piece, now=0.0)
     assert box.held <= 100_000
+
+
+def test_a_window_of_refusals_cuts_once() -> None:
+    pace = Pace(PaceSettings(burst=12, rate=3), now=0.0)
+    for _ in range(8):  # eight events on their way ...
+        pace.spend(10.0)
+    for t in (10.1, 10.2, 10.3, 10.4):  # ... all refused for the same excess
+        pace.pushed_back(t, sent=10.0)
+    assert pace.rate == pytest.approx(1.0)  # one cut, not four
+    pace.pushed_back(20.0, sent=15.0)  # sent after the cut, and still refused: cut again
+    assert pace.rate == pytest.approx(0.5)
