@@ -6,7 +6,7 @@ minute per address, khatru 10 and then 2 every 3 minutes, rust-nostr's relay 60 
 connection), and several escalate against a client that keeps hitting the limit (longer bans,
 proof-of-work demands, silent drops). So we never rely on being told: a fresh relay gets a
 modest burst and rate that grows slowly while the relay takes everything, and a
-``rate-limited:`` answer cuts the rate at least by half and to no more than what the relay has
+``rate-limited:`` answer cuts the rate by at least 30 % and to no more than what the relay has
 actually taken in the last minute, and caps the recovery below the refused rate, with
 an additive recovery of a few percent per accepted event. Pure: every method takes ``now``."""
 
@@ -29,7 +29,7 @@ class PaceSettings:
     # minutes) cannot carry a table whose steps time out after minutes, and going slower
     # would only make the seat look silent.
     floor: float = 1 / 20
-    cut: float = 0.5  # at a refusal the rate drops at least to this share ...
+    cut: float = 0.7  # at a refusal the rate drops at least to this share ...
     after_refusal: float = 1.0  # ... and to at most this many a second (60/min: most limits)
     recover: float = 0.03  # each accepted event raises the rate by this share ...
     recover_min: float = 0.002  # ... and at least this many events a second
@@ -86,11 +86,14 @@ class Pace:
         self.last_refusal = self.last_cut = now
         # Never climb back to a rate the relay refused: recovery stops a little below it, so
         # a relay that escalates against clients that keep hitting its limit sees us stop.
-        self.ceiling = max(self.settings.floor, min(self.ceiling, self.rate * 0.9))
         # What the relay took over the last minute (or since we started, if sooner) bounds
         # its limit from above; the cut makes sure we slow down even when it does not.
         span = max(1.0, min(WINDOW, now - self.started))
         taken = len(self.accepted) / span
+        # The ceiling never falls below what the relay demonstrably takes: some relays refuse
+        # now and then below their limit (rust-nostr's counts whole seconds), and a ceiling
+        # that ratchets down at every refusal would end at the floor.
+        self.ceiling = max(self.settings.floor, min(self.ceiling, self.rate * 0.9), 0.9 * taken)
         # 90 % of what it took: exactly at a relay's rate, a try a moment early is refused, and
         # relays like noteguard then take the partly refilled token too.
         cut = min(self.rate * self.settings.cut, self.settings.after_refusal, 0.9 * taken or 1e9)
