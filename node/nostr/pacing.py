@@ -18,6 +18,7 @@ from dataclasses import dataclass
 __all__ = ["Pace", "PaceSettings"]
 
 WINDOW = 60.0  # relays count their limits per minute
+CALM = 120.0  # seconds without a refusal before bursts are allowed again
 
 
 @dataclass(frozen=True)
@@ -71,7 +72,8 @@ class Pace:
         self._forget(now)
         step = max(self.rate * self.settings.recover, self.settings.recover_min)
         self.rate = min(self.ceiling, self.rate + step)
-        self.capacity = min(self.settings.burst, max(self.capacity, self.rate * 15))
+        if now - self.last_refusal > CALM:
+            self.capacity = min(self.settings.burst, max(self.capacity, self.rate * 15))
 
     def pushed_back(self, now: float, sent: float | None = None) -> None:
         """The relay answered ``rate-limited`` to an event sent at ``sent``: slow to what it
@@ -98,7 +100,11 @@ class Pace:
         # relays like noteguard then take the partly refilled token too.
         cut = min(self.rate * self.settings.cut, self.settings.after_refusal, 0.9 * taken or 1e9)
         self.rate = max(self.settings.floor, cut)
-        self.capacity = max(1.0, min(self.settings.burst, self.rate * 15))
+        # Evenly spaced from now on: a relay that has pushed back may count a burst against
+        # us even below its rate (rust-nostr's refuses every event that comes within a second
+        # of the one before, once its first burst is spent). Bursts again after CALM seconds
+        # without a refusal.
+        self.capacity = 1.0
         self._refill(now)
         self.tokens = min(self.tokens, 0.0)  # a full period before the next try
 

@@ -4,6 +4,7 @@ work, and fair fragment reassembly."""
 from __future__ import annotations
 
 import hashlib
+import itertools
 import secrets
 
 import pytest
@@ -242,3 +243,21 @@ def test_a_window_of_refusals_cuts_once() -> None:
     assert pace.rate == pytest.approx(1.0)  # one cut, not four
     pace.pushed_back(20.0, sent=15.0)  # sent after the cut, and still refused: cut again
     assert pace.rate == pytest.approx(0.7)
+
+
+def test_after_a_refusal_events_are_evenly_spaced_until_the_relay_is_calm() -> None:
+    pace = Pace(PaceSettings(burst=12, rate=3), now=0.0)
+    pace.pushed_back(10.0)
+    times, now = [], 10.0
+    while now < 40.0:
+        if pace.ready_at(now) <= now:
+            pace.spend(now)
+            pace.took(now)
+            times.append(now)
+        now += 0.01
+    gaps = [b - a for a, b in itertools.pairwise(times)]
+    assert times[0] >= 10.99  # a full period after the refusal, at 1 a second
+    assert min(gaps) >= 1 / pace.ceiling - 0.02  # never a burst: one event per period
+    assert pace.capacity == 1.0
+    pace.took(200.0)  # calm for long enough: bursts again
+    assert pace.capacity > 1.0
