@@ -73,7 +73,7 @@ class Reassembler:
         self,
         max_pending: int = 256,
         max_bytes: int = 8 << 20,
-        expire: float = 60.0,
+        expire: float = 300.0,  # a paced relay may bring the pieces of one message slowly
         per_author: int = 32,
         per_author_bytes: int = MAX_MESSAGE,
     ) -> None:

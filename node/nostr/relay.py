@@ -378,8 +378,14 @@ class RelayConnection:
         batch.work = self.pow
         batch.sent = trio.current_time()
         batch.largest = max(len(e.content) for e in events)
-        now = trio.current_time()
         for event in events:
+            # Each piece of a cut message waits for the pace like any event (a relay that
+            # counts a burst against us refuses all but the first piece otherwise).
+            now = trio.current_time()
+            ready = self.pace.ready_at(now)
+            if ready > now:
+                await trio.sleep(ready - now)
+                now = trio.current_time()
             self.pace.spend(now)
             self.inflight[event.id] = (batch, now)
             await self._send(["EVENT", event.to_json()])
