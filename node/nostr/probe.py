@@ -31,6 +31,7 @@ from dealerless.node.nostr.nip11 import RelayLimits, fetch_limits
 from dealerless.node.nostr.pool import KIND_ANNOUNCE, KIND_CHATTER, KIND_FRAME
 from dealerless.node.nostr.refusals import Answer, Verdict, classify_notice, classify_ok
 from dealerless.node.nostr.refusals import pow_difficulty as asked_pow
+from dealerless.node.nostr.relay import describe_failure
 
 __all__ = ["KINDS", "KindResult", "RelayReport", "choose", "probe_all", "probe_relay"]
 
@@ -136,19 +137,6 @@ class RelayReport:
             "kinds": [k.to_json() for k in self.kinds],
             "summary": self.summary(),
         }
-
-
-def _describe(exc: BaseException) -> str:
-    if isinstance(exc, BaseExceptionGroup):
-        return "; ".join(_describe(e) for e in exc.exceptions[:2])
-    if isinstance(exc, trio_websocket.ConnectionRejected):
-        return f"the relay refused the websocket (HTTP {exc.status_code})"
-    if isinstance(exc, trio_websocket.ConnectionClosed):
-        return f"the relay closed the connection ({exc.reason})"
-    cause = exc.__cause__ or exc.__context__
-    if not str(exc) and cause is not None:
-        return _describe(cause)  # a handshake error around "connection refused"
-    return str(exc)[:160] or type(exc).__name__
 
 
 @dataclass
@@ -346,7 +334,7 @@ async def probe_relay(url: str, timeout: float = 8.0) -> RelayReport:
         if scope.cancelled_caught:
             probe.error = f"no complete answer within {timeout:g} s"
     except Exception as exc:  # any failure is this relay's answer
-        probe.error = _describe(exc)
+        probe.error = describe_failure(exc)
     return probe.report()
 
 

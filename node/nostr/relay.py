@@ -33,7 +33,7 @@ from dealerless.node.nostr.pacing import Pace, PaceSettings
 from dealerless.node.nostr.refusals import Answer, Verdict, classify_notice, classify_ok
 from dealerless.node.nostr.refusals import pow_difficulty as asked_pow
 
-__all__ = ["Filters", "RelayConnection", "RelayPolicy", "Sealer"]
+__all__ = ["Filters", "RelayConnection", "RelayPolicy", "Sealer", "describe_failure"]
 
 Filters = list[dict[str, Any]]
 OnEvent = Callable[["RelayConnection", object], Awaitable[None]]
@@ -205,7 +205,7 @@ class RelayConnection:
             except trio.TooSlowError:
                 self.last_error = "no answer in time"
             except Exception as exc:  # any failure of one relay only costs that relay
-                self.last_error = _describe(exc)
+                self.last_error = describe_failure(exc)
             self._lost()
             if renew or self.was_subscribed or trio.current_time() - started > 10:
                 backoff = self.policy.backoff_first  # it worked: a cut, not a dead relay
@@ -546,15 +546,16 @@ class RelayConnection:
         self.closed = True
 
 
-def _describe(exc: BaseException) -> str:
+def describe_failure(exc: BaseException) -> str:
+    """A connection failure in a few words for the user (probe.py says the same)."""
     if isinstance(exc, BaseExceptionGroup):
-        return "; ".join(_describe(e) for e in exc.exceptions[:2])
+        return "; ".join(describe_failure(e) for e in exc.exceptions[:2])
     if isinstance(exc, trio_websocket.ConnectionRejected):
         return f"the relay refused the websocket (HTTP {exc.status_code})"
     if isinstance(exc, trio_websocket.ConnectionClosed):
         return f"the relay closed the connection ({exc.reason})"
     cause = exc.__cause__ or exc.__context__
     if not str(exc) and cause is not None:
-        return _describe(cause)  # e.g. a handshake error around "connection refused"
+        return describe_failure(cause)  # e.g. a handshake error around "connection refused"
     text = str(exc) or type(exc).__name__
     return text[:200]
