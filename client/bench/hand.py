@@ -177,7 +177,13 @@ def _run_table(game: str, players: int, hands: int, root: Path, way: list[str]) 
                 stderr=subprocess.DEVNULL,
             )
         )
-    codes = [p.wait(timeout=600) for p in procs]
+    try:
+        codes = [p.wait(timeout=600) for p in procs]
+    finally:
+        for proc in procs:  # a table that did not finish: no node outlives the bench
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait()
     events = [[json.loads(line) for line in log.read_text().splitlines()] for log in logs]
     result = summarize(events, codes)
     result["nostr_writes"] = writes(events, result["hands"])
