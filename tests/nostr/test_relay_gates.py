@@ -58,7 +58,8 @@ def test_a_game_through_a_relay_gate(
     gate: str,
 ) -> None:
     relay = rust_relays(**GATES[gate])
-    host_on_nostr(cluster, "tuppen", 2, [relay.url])
+    # A whole game, kept short for CI: two hands of Limit Tuppen (shuffles, every kind).
+    host_on_nostr(cluster, "limit-tuppen", 2, [relay.url], rules=("hands=2",))
     play_all(cluster, 2, timeout=300)
     cluster.check_identical([0, 1])
     assert_no_seat_timed_out(cluster)
@@ -72,7 +73,7 @@ def test_shadow_rejection_on_one_relay_of_three(
 ) -> None:
     shadow = rust_relays(shadow=True, rate_per_minute=0)
     relays = [shadow.url, rust_relays(rate_per_minute=0).url, nostr_relays().url]
-    host_on_nostr(cluster, "tuppen", 2, relays)
+    host_on_nostr(cluster, "limit-tuppen", 2, relays, rules=("hands=2",))
     play_all(cluster, 2, timeout=300)
     cluster.check_identical([0, 1])
     assert "verified: complete game" in cluster.audit_cli(0)
