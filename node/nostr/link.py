@@ -86,22 +86,21 @@ class NostrTable:
         deadline = trio.current_time() + timeout
         if not await self.pool.wait_ready(timeout):
             raise LinkError(f"no Nostr relay answered within {timeout:.0f} s ({self.describe()})")
-        if self.verdict():
-            raise FatalLinkError(f"no Nostr relay will carry this table: {self.describe()}")
-        while self.host_key is None:
+        while True:
+            if self.verdict():
+                raise FatalLinkError(f"no Nostr relay will carry this table: {self.describe()}")
             # The host is the announced identity that the invite's pin names.
-            self.host_key = next((k for k in self.pool.keys_of if self.host_is(k)), None)
-            if self.host_key is None:
-                if self.verdict():
-                    raise FatalLinkError(
-                        f"no Nostr relay will carry this table: {self.describe()}"
-                    )
-                if trio.current_time() >= deadline:
-                    raise LinkError(
-                        "the relays answer, but the host has not announced itself "
-                        f"({self.describe()})"
-                    )
-                await trio.sleep(0.1)
+            self.host_key = self.host_key or next(
+                (k for k in self.pool.keys_of if self.host_is(k)), None
+            )
+            if self.host_key is not None:
+                break
+            if trio.current_time() >= deadline:
+                raise LinkError(
+                    "the relays answer, but the host has not announced itself "
+                    f"({self.describe()})"
+                )
+            await trio.sleep(0.1)
         members = [self.identity.public_key, *self.pool.keys_of]
         return NostrLink(self), {"t": "joined", "host": self.host_key, "members": members}
 

@@ -143,8 +143,8 @@ class Outbox:
         self._remove(lambda e: id(e) in taken)
         return batch
 
-    def drop_catch_up(self) -> int:
-        return self._remove(lambda e: e.priority == CATCH_UP)
+    def clear(self) -> int:
+        return self._remove(lambda _e: True)
 
     def _remove(self, doomed: Callable[[Entry], bool]) -> int:
         removed = 0

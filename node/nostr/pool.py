@@ -89,7 +89,6 @@ class RelayPool:
             for url in dict.fromkeys(urls)
         ]
         for relay in self.relays:
-            relay.on_connect = self._connected
             relay.catch_up_allowed = self._catch_up_allowed
         self.max_incoming_content = content_length(MAX_BUCKET)
         self.seen: collections.OrderedDict[str, None] = collections.OrderedDict()
@@ -136,10 +135,6 @@ class RelayPool:
             frames,
             {"kinds": [KIND_CHATTER], "#t": [self.keys.tag]},
         ]
-
-    def _connected(self, relay: RelayConnection) -> None:
-        # Our announcement first on every connection (the relay may have lost its storage).
-        relay.announce_due = True
 
     def _seal(self, kind: int, body: bytes, max_content: int, work: int) -> list[NostrEvent]:
         """``body`` as signed events of ``kind`` for one relay: cut to its size, stored kinds

@@ -105,7 +105,7 @@ class RelayConnection:
         self.outbox = Outbox(self.policy.queue)
         self.pace = Pace(self.policy.pace, trio.current_time())
         self.first: tuple[int, bytes] | None = None  # our announcement, first on a connection
-        self.announce_due = False
+        self.announce_due = False  # set on each connection (the relay may have lost it)
         self.inflight: collections.OrderedDict[str, tuple[_Batch, float]] = (
             collections.OrderedDict()
         )
@@ -126,7 +126,6 @@ class RelayConnection:
         self.stats = collections.Counter[str]()
         self.closed = False
         self.was_subscribed = False
-        self.on_connect: Callable[[RelayConnection], None] | None = None
         self.catch_up_allowed: Callable[[RelayConnection], bool] = lambda _r: True
         self._ws: trio_websocket.WebSocketConnection | None = None
         self._refused_in_row = 0
@@ -187,7 +186,7 @@ class RelayConnection:
             self.barred = reason[:200]
             self.stats["barred"] += 1
             self.say(f"relay {self.url} cannot carry the table: {self.barred}")
-            self.outbox.drop_catch_up()
+            self.outbox.clear()  # nothing more goes to it (publish refuses from now on)
             self._pulse()
 
     # ---------------------------------------------------------------- the connection loop
@@ -254,11 +253,10 @@ class RelayConnection:
             self.connected = True
             self.last_error = ""
             await self._subscribe()
-            if self.on_connect is not None:
-                self.on_connect(self)
+            self.announce_due = self.first is not None
             self._pulse()
             async with trio.open_nursery() as nursery:
-                nursery.start_soon(self._writer, ws)
+                nursery.start_soon(self._writer)
                 nursery.start_soon(self._ok_watch)
                 await self._reader(ws)
                 nursery.cancel_scope.cancel()
@@ -325,7 +323,7 @@ class RelayConnection:
             return  # subscribed again once the relay has taken our AUTH
         raise ConnectionError(f"the relay closed our subscription: {words[:160]}")
 
-    async def _writer(self, ws: trio_websocket.WebSocketConnection) -> None:
+    async def _writer(self) -> None:
         while True:
             if self.auth_id and not self.authed:
                 await self._wait_changed()  # our AUTH first, then events (or a bar)
@@ -373,11 +371,12 @@ class RelayConnection:
             self._bar(str(exc))
             return
         batch.events = len(events)
-        if any(e.priority == CATCH_UP for e in batch.entries):
-            self.last_catch_up = trio.current_time()
         batch.work = self.pow
         batch.sent = trio.current_time()
         batch.largest = max(len(e.content) for e in events)
+        if any(e.priority == CATCH_UP for e in batch.entries):
+            self.last_catch_up = batch.sent
+        catch_up_only = bool(batch.entries) and all(e.priority == CATCH_UP for e in batch.entries)
         for event in events:
             # Each piece of a cut message waits for the pace like any event (a relay that
             # counts a burst against us refuses all but the first piece otherwise).
@@ -391,8 +390,7 @@ class RelayConnection:
             await self._send(["EVENT", event.to_json()])
             self.stats["events_out"] += 1
             self.stats[f"events_out_{batch.kind}"] += 1
-            if batch.entries and all(e.priority == CATCH_UP for e in batch.entries):
-                self.stats["events_out_catch_up"] += 1
+            self.stats["events_out_catch_up"] += catch_up_only
 
     async def _ok_watch(self) -> None:
         while True:

@@ -127,8 +127,10 @@ def test_gates_we_cannot_pass_bar_the_relay_with_its_words() -> None:
         async def main(words: str = words) -> None:
             relay = _connection()
             event_id, _ = _in_flight(relay)
+            assert relay.publish(Entry(FRAME, b"waiting"))
             relay._on_ok(event_id, False, words)
             assert relay.barred == words
+            assert len(relay.outbox) == 0  # what waited for it is let go
             assert "cannot carry the table: " + words in relay.state()
             assert not relay.publish(Entry(FRAME, b"x"))  # nothing more goes to it
 
