@@ -8,9 +8,7 @@ once into a cached venv keyed by its version (pip, from PyPI)."""
 from __future__ import annotations
 
 import contextlib
-import os
 import shutil
-import signal
 import socket
 import subprocess
 import sys
@@ -18,33 +16,19 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from dealerless.client.bench.tool_venv import cached_venv, kill_group
+
 __all__ = ["RelayProcess", "free_port", "relay_command"]
 
 RELAY_VERSION = "1.14"
-
-
-def _cached_venv() -> Path:
-    base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
-    return base / "dealerless" / f"nostr-relay-{RELAY_VERSION}"
 
 
 def relay_command() -> str:
     beside = shutil.which("nostr-relay", path=str(Path(sys.executable).parent))
     if beside:
         return beside
-    venv = _cached_venv()
+    venv = cached_venv(f"nostr-relay-{RELAY_VERSION}", [f"nostr-relay=={RELAY_VERSION}"])
     binary = venv / "bin" / "nostr-relay"
-    venv.parent.mkdir(parents=True, exist_ok=True)
-    import fcntl  # POSIX only, and only on this path (the relay fixture's own venv)
-
-    with open(venv.parent / f".{venv.name}.lock", "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)  # one installer at a time (xdist workers)
-        if not binary.exists():
-            subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)  # noqa: S603
-            subprocess.run(  # noqa: S603
-                [str(venv / "bin" / "pip"), "install", "-q", f"nostr-relay=={RELAY_VERSION}"],
-                check=True,
-            )
     return str(binary)
 
 
@@ -134,11 +118,8 @@ class RelayProcess:
         raise RuntimeError(f"nostr-relay did not listen within {timeout} s")
 
     def kill(self) -> None:
-        """SIGKILL the relay and its workers (a relay that dies, not one that says goodbye)."""
-        if self.proc is not None and self.proc.poll() is None:
-            with contextlib.suppress(ProcessLookupError):
-                os.killpg(self.proc.pid, signal.SIGKILL)
-            self.proc.wait(10)
+        """SIGKILL the relay and its workers."""
+        kill_group(self.proc)
         self.proc = None
 
     def log_text(self) -> str:

@@ -11,8 +11,6 @@ from __future__ import annotations
 import contextlib
 import importlib.util
 import json
-import os
-import signal
 import socket
 import subprocess
 import sys
@@ -21,6 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from dealerless.client.bench.nostr_relay import free_port
+from dealerless.client.bench.tool_venv import cached_venv, kill_group
 
 __all__ = ["RustRelayProcess", "rust_relay_command"]
 
@@ -29,30 +28,11 @@ PACKAGES = (f"nostr-sdk=={SDK_VERSION}", "websockets>=13")  # 13: the websockets
 MAIN = Path(__file__).with_name("rust_relay_main.py")
 
 
-def _cached_venv() -> Path:
-    base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
-    return base / "dealerless" / f"nostr-sdk-{SDK_VERSION}"
-
-
 def rust_relay_command() -> list[str]:
     """The command line that runs rust_relay_main (``--config FILE`` to be added)."""
     if all(importlib.util.find_spec(m) for m in ("nostr_sdk", "websockets")):
         return [sys.executable, "-m", "dealerless.client.bench.rust_relay_main"]
-    venv = _cached_venv()
-    python = venv / "bin" / "python"
-    venv.parent.mkdir(parents=True, exist_ok=True)
-    import fcntl  # POSIX only, and only on this path (the relay fixture's own venv)
-
-    with open(venv.parent / f".{venv.name}.lock", "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)  # one installer at a time (xdist workers)
-        marker = venv / ".installed"  # written last: a half-made venv is made again
-        if not marker.exists():
-            subprocess.run([sys.executable, "-m", "venv", "--clear", str(venv)], check=True)  # noqa: S603
-            subprocess.run(  # noqa: S603
-                [str(venv / "bin" / "pip"), "install", "-q", *PACKAGES],
-                check=True,
-            )
-            marker.touch()
+    python = cached_venv(f"nostr-sdk-{SDK_VERSION}", PACKAGES) / "bin" / "python"
     # That venv has no dealerless: run the file by path; -P keeps its folder (bench modules
     # named like top-level packages) off sys.path.
     return [str(python), "-P", str(MAIN)]
@@ -132,11 +112,7 @@ class RustRelayProcess:
         raise RuntimeError(f"rust-nostr relay did not listen within {timeout} s")
 
     def kill(self) -> None:
-        """SIGKILL the relay's process group (a relay that dies, not one that says goodbye)."""
-        if self.proc is not None and self.proc.poll() is None:
-            with contextlib.suppress(ProcessLookupError):
-                os.killpg(self.proc.pid, signal.SIGKILL)
-            self.proc.wait(10)
+        kill_group(self.proc)
         self.proc = None
 
     def _log_bytes(self) -> bytes:
