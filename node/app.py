@@ -28,6 +28,7 @@ from dealerless.node.links import (
     open_local,
     open_remote,
 )
+from dealerless.node.nostr.link import SERVE_GRACE as NOSTR_SERVE_GRACE
 from dealerless.node.nostr.link import NostrTable
 from dealerless.node.relay_pins import RelayPins
 from dealerless.node.seat import Driver, NodeOptions, SeatNode
@@ -213,6 +214,10 @@ async def _run_node(
                 on_no_relay=no_relay,
                 expiration_days=opt.nostr_expiration_days,
             )
+            if nostr is not None:
+                options = dataclasses.replace(
+                    opt, serve_grace=max(opt.serve_grace, NOSTR_SERVE_GRACE)
+                )
         elif direct is not None:
             connector = direct[1]
         else:

@@ -10,6 +10,7 @@ spec/node.md §3 and §6."""
 
 from __future__ import annotations
 
+import collections
 import secrets
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -25,6 +26,7 @@ SAME_ASK_EVERY = 2.0  # the same count from the same peer is served again after 
 ANSWER_EVERY = 1.0  # an ``ask`` from one peer is answered at most this often ...
 NONCE_ANSWER_EVERY = 0.25  # ... and one carrying a fresh nonce (a node waiting for proof)
 NONCE_BYTES = 12
+ARRIVALS_KEPT = 64  # growth moments remembered for the serve grace (older ones are past it)
 
 
 @dataclass
@@ -62,6 +64,8 @@ class CatchUp:
     budgets: dict[bytes, PeerBudget]
     resync: Resync | None
     nonce: bytes
+    arrivals: collections.deque[tuple[int, float]]
+    serve_grace: float
     say: Callable[[str], None]
 
     def now(self) -> float:
@@ -145,23 +149,41 @@ class CatchUp:
             # A seat answered our fresh nonce and is not ahead of us (its records come before
             # its count on the link).
             self._release()
-        if count > n >= self.machine.chain_base:
-            self._serve(sender, budget, n, now)
-        elif n > count and not answer and now - budget.answered >= ANSWER_EVERY:
-            # That seat is ahead: tell it where we are, so it sends what we lack.
-            budget.answered = now
-            self._have(count, False, to=sender)
-        if answer:
+        served = count > n >= self.machine.chain_base and self._serve(sender, budget, n, now)
+        # Answer a seat that waits for proof (its nonce) or lacks records we do not send yet,
+        # and tell a seat that is ahead where we are so it sends what we lack. An equal count
+        # or records on their way need no answer: every answer is one more message on the wire.
+        ahead = n > count and now - budget.answered >= ANSWER_EVERY
+        if (answer and (nonce or n > count or (n < count and not served))) or ahead:
             budget.answered = now
             self._have(count, False, to=sender, echo=nonce)
 
-    def _serve(self, sender: bytes, budget: PeerBudget, n: int, now: float) -> None:
+    def _grew(self, count: int, now: float) -> None:
+        """Our chain reached ``count`` records at ``now`` (the ticker's resolution is enough)."""
+        self.arrivals.append((count, now))
+        while len(self.arrivals) > ARRIVALS_KEPT:
+            self.arrivals.popleft()
+
+    def _held_since(self, n: int) -> float:
+        """When our chain first held more than ``n`` records (long ago if not remembered)."""
+        for count, at in self.arrivals:
+            if count > n:
+                return at
+        return -1e9
+
+    def _serve(self, sender: bytes, budget: PeerBudget, n: int, now: float) -> bool:
+        """Send a seat the records after its count ``n``; False if none went now."""
         assert self.machine is not None
         if budget.served[0] == n and now - budget.served[1] < SAME_ASK_EVERY:
-            return  # sent just now; it is on its way
+            return True  # sent just now; it is on its way
+        if now - self._held_since(n) < self.serve_grace:
+            # We have held them so briefly that they may still be on their way to that seat
+            # (its count crossed them on the wire, or waited in a relay queue): sending them
+            # now would send them twice. A real loss is served when it asks again.
+            return False
         records = self.machine.records[n - self.machine.chain_base :]
         if not budget.take(sum(len(f) for f in records), now):
-            return  # over its budget: it asks again later
+            return False  # over its budget: it asks again later
         budget.served = (n, now)
         chunk: list[bytes] = []
         size, start = 0, n
@@ -169,11 +191,12 @@ class CatchUp:
             if chunk and size + len(frame) > RECS_CHUNK:
                 payload = {"t": "recs", "start": start, "frames": chunk}
                 if not self.queue_records(payload, sender, size):
-                    return
+                    return True
                 start, chunk, size = start + len(chunk), [], 0
             chunk.append(frame)
             size += len(frame)
         self.queue_records({"t": "recs", "start": start, "frames": chunk}, sender, size)
+        return True
 
     def _on_recs(self, sender: bytes, frames: list[bytes], start: int) -> None:
         """Records from a seat (frames by non-seat authors were already dropped)."""

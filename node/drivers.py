@@ -49,6 +49,10 @@ class NodeOptions:
     first_join_wait: float = 60.0  # a joiner that never reached its table gives up after this
     hello_every: float = 1.0
     quiet_every: float = 10.0  # nothing missing: announce our record count this seldom at most
+    # Records we have held for less than this are not sent to a seat whose count says it lacks
+    # them: they may still be on their way to it. Over a direct link a count arrives at once
+    # (0); over Nostr it may have waited in a relay queue (node/nostr/link.py SERVE_GRACE).
+    serve_grace: float = 0.0
     min_step_timeout_ms: int = 10_000  # a joiner refuses a table with a shorter step timeout
     # ("stand" | "sit-out", N): ask for that seat change from hand N on (bots, scripts)
     change_after: tuple[str, int] | None = None

@@ -114,6 +114,8 @@ class SeatNode(JoinHandshake, CatchUp, SeatMessages, SeatChanges):
         self.last_count = -1
         self.last_progress = 0.0
         self.grew_at = 0.0  # when our transcript last grew
+        self.arrivals: collections.deque[tuple[int, float]] = collections.deque()
+        self.serve_grace = self.opt.serve_grace
         self.last_hello = -1e9
         self.linger_until: float | None = None
         self.slow_said: tuple[bytes, int] | None = None
@@ -332,6 +334,7 @@ class SeatNode(JoinHandshake, CatchUp, SeatMessages, SeatChanges):
             if len(machine.records) != self.last_count:
                 self.last_count, self.last_progress = len(machine.records), now
                 self.grew_at = now
+                self._grew(machine.chain_count, now)
                 self.quiet = self.opt.stall
             if self.link is not None and (self.ask_now or now - self.last_progress >= self.quiet):
                 # Nothing changed: announce, then less and less often while nothing is

@@ -5,6 +5,7 @@ reconnect on their own); a link is a view of it that the node opens and closes."
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from typing import Any
 
@@ -17,11 +18,17 @@ from dealerless.node.nostr.relay import RelayPolicy
 from dealerless.node.nostr.table_crypto import TableKeys
 from dealerless.node.wire import WireError, decode
 
-__all__ = ["NostrLink", "NostrTable"]
+__all__ = ["SERVE_GRACE", "NostrLink", "NostrTable"]
 
 READY_TIMEOUT = 15.0
 VERDICT_AFTER = 25.0  # the user hears why no relay carries the table within 30 s
 CATCH_UP_KINDS = frozenset({"have", "recs"})
+# A count that could not leave within this long is dropped: a stale count makes the peers
+# send records again that they already sent (the node says its count again while behind).
+HAVE_FRESH = 2.0
+# A node on Nostr sends records a seat says it lacks only once it has held them this long: the
+# seat's count may have waited HAVE_FRESH in its outbox, and the relay takes its time too.
+SERVE_GRACE = HAVE_FRESH + 1.0
 Say = Callable[[str], None]
 
 
@@ -97,8 +104,7 @@ class NostrTable:
                 break
             if trio.current_time() >= deadline:
                 raise LinkError(
-                    "the relays answer, but the host has not announced itself "
-                    f"({self.describe()})"
+                    f"the relays answer, but the host has not announced itself ({self.describe()})"
                 )
             await trio.sleep(0.1)
         members = [self.identity.public_key, *self.pool.keys_of]
@@ -129,13 +135,17 @@ class NostrLink:
         to = message.get("to")
         to = to if isinstance(to, bytes) else None
         catch_up = message_kind in CATCH_UP_KINDS
+        self.table.pool.stats[f"published_{message_kind}"] += 1
         await self.table.pool.publish(
             KIND_FRAME if message_kind == "f" else KIND_CHATTER,
             data,
             to,
             catch_up=catch_up,
-            # A newer count for the same peer makes a queued one pointless.
+            # A newer count makes a queued one for the same peer pointless, and one for
+            # every seat makes every queued one pointless: a count that waited is stale, and a
+            # stale count makes its peers send records again.
             replace=b"have:" + (to or b"") if message_kind == "have" else None,
+            fresh_for=HAVE_FRESH if message_kind == "have" else math.inf,
         )
         self.sent_bytes += len(data)
 

@@ -14,6 +14,7 @@ replaces a queued one; everything is bounded."""
 from __future__ import annotations
 
 import collections
+import math
 import secrets
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -48,7 +49,10 @@ class Entry:
     data: bytes
     to: bytes | None = None
     priority: int = TABLE
-    replace: bytes | None = None  # a newer entry with the same key replaces this one
+    # A newer entry replaces a queued one whose key starts with its own key (so b"have:"
+    # replaces every queued count, b"have:" + peer only the one for that peer).
+    replace: bytes | None = None
+    expires: float = math.inf  # trio time after which it is not worth sending (a stale count)
     entry_id: bytes = field(default_factory=lambda: secrets.token_bytes(8))
 
     @property
@@ -84,6 +88,10 @@ def decode_batch(body: bytes) -> list[tuple[bytes, bytes, bytes | None]]:
     return out
 
 
+def _supersedes(newer: bytes | None, older: bytes | None) -> bool:
+    return newer is not None and older is not None and older.startswith(newer)
+
+
 class Outbox:
     """The entries waiting for one relay, by priority, bounded in count and bytes."""
 
@@ -100,8 +108,9 @@ class Outbox:
 
     def put(self, entry: Entry) -> bool:
         """Queue an entry; False when the relay is too far behind to take it."""
-        if entry.replace is not None:
-            self._remove(lambda e: e.replace == entry.replace)
+        key = entry.replace
+        if key is not None:
+            self._remove(lambda e: _supersedes(key, e.replace))
         if len(self) >= self.max_entries or self.bytes + entry.size > self.max_bytes:
             return False
         self.queues[entry.priority].append(entry)
@@ -114,7 +123,8 @@ class Outbox:
         for entry in reversed(list(entries)):
             queue = self.queues[entry.priority]
             if entry in queue or (
-                entry.replace is not None and any(e.replace == entry.replace for e in queue)
+                entry.replace is not None
+                and any(_supersedes(e.replace, entry.replace) for e in queue)
             ):
                 continue
             queue.appendleft(entry)
@@ -142,6 +152,10 @@ class Outbox:
         taken = set(map(id, batch))
         self._remove(lambda e: id(e) in taken)
         return batch
+
+    def drop_expired(self, now: float) -> int:
+        """Forget entries past their use (how many went)."""
+        return self._remove(lambda e: e.expires < now)
 
     def clear(self) -> int:
         return self._remove(lambda _e: True)

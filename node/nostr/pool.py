@@ -6,6 +6,7 @@ signature, then the author's announcement (which binds its Nostr key to a seat i
 from __future__ import annotations
 
 import collections
+import math
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -203,10 +204,12 @@ class RelayPool:
         *,
         catch_up: bool = False,
         replace: bytes | None = None,
+        fresh_for: float = math.inf,
     ) -> None:
         """One node message to every relay that carries the table (each relay batches what
         waits for it); waits while every relay is too far behind (back-pressure)."""
-        entry = Entry(kind, data, to, CATCH_UP if catch_up else TABLE, replace)
+        expires = trio.current_time() + fresh_for
+        entry = Entry(kind, data, to, CATCH_UP if catch_up else TABLE, replace, expires)
         while True:
             taken = [r.publish(entry) for r in self.relays]
             if any(taken) or not self.carrying():

@@ -332,6 +332,9 @@ class RelayConnection:
                 await self._wait_changed()
                 continue
             now = trio.current_time()
+            expired = self.outbox.drop_expired(now)
+            if expired:
+                self.stats["expired"] += expired
             announce = self.announce_due and self.first is not None
             catch_up = self.catch_up_allowed(self)
             if len(self.inflight) >= self.policy.window or not (

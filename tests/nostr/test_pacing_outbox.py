@@ -144,6 +144,32 @@ def test_a_newer_have_replaces_a_queued_one_and_catch_up_can_wait() -> None:
     assert len(box) == 0 and box.bytes == 0
 
 
+def test_a_count_for_every_seat_replaces_every_queued_count() -> None:
+    box = Outbox()
+    to_bob = Entry(CHATTER, b"have 3 to bob", priority=CATCH_UP, replace=b"have:bob")
+    to_eve = Entry(CHATTER, b"have 3 to eve", priority=CATCH_UP, replace=b"have:eve")
+    hello = Entry(CHATTER, b"hello")
+    for entry in (to_bob, to_eve, hello):
+        box.put(entry)
+    everyone = Entry(CHATTER, b"have 9", priority=CATCH_UP, replace=b"have:")
+    box.put(everyone)
+    assert box.take(10_000) == [hello, everyone]
+    box.put(everyone)
+    box.put_back([to_bob])  # a directed count taken earlier is stale beside it
+    assert list(box.queues[1]) == [everyone]
+
+
+def test_a_count_that_could_not_leave_in_time_is_dropped() -> None:
+    box = Outbox()
+    stale = Entry(CHATTER, b"have 3", priority=CATCH_UP, replace=b"have:", expires=10.0)
+    frame = Entry(FRAME, b"f")
+    box.put(stale)
+    box.put(frame)
+    assert box.drop_expired(9.0) == 0 and len(box) == 2
+    assert box.drop_expired(10.5) == 1
+    assert box.take(10_000) == [frame] and box.bytes == 0
+
+
 def test_entries_taken_and_not_delivered_go_first_again() -> None:
     box = Outbox()
     a, b, c = (Entry(FRAME, x) for x in (b"a", b"b", b"c"))

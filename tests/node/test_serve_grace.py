@@ -1,0 +1,98 @@
+"""Catch-up sends no record twice (issue 21: over Nostr, counts that had waited in a relay queue
+made every seat send the whole transcript again, a third of a table's events): records held for
+less than the serve grace are not served, and a count equal to ours needs no answer; a seat
+that lacks what we do not send yet, or waits for proof, still gets our count."""
+
+from __future__ import annotations
+
+import collections
+import random
+import secrets
+from typing import Any
+
+import pytest
+
+from dealerless.client.protocol_sim import run_game, start_game
+from dealerless.node.catch_up import CatchUp, PeerBudget, Resync
+from dealerless.protocol.rules.registry import make_config
+from dealerless.protocol.table import TableMachine
+
+PEER = b"p" * 32
+
+
+class Seat(CatchUp):
+    """The catch-up part of a node around a real machine that played a real game."""
+
+    def __init__(self, machine: TableMachine, grace: float) -> None:
+        self.machine = machine
+        self.peer_counts: dict[bytes, int] = {}
+        self.budgets: dict[bytes, PeerBudget] = {}
+        self.resync: Resync | None = None
+        self.nonce = secrets.token_bytes(12)
+        self.arrivals: collections.deque[tuple[int, float]] = collections.deque()
+        self.serve_grace = grace
+        self.sent: list[tuple[str, dict[str, Any], bytes | None]] = []
+        self.clock = 100.0
+        self.say = lambda _line: None
+
+    def now(self) -> float:
+        return self.clock
+
+    def queue_signed(self, payload: dict[str, Any], to: bytes | None = None) -> None:
+        self.sent.append(("signed", payload, to))
+
+    def queue_records(self, payload: dict[str, Any], to: bytes, size: int) -> bool:
+        self.sent.append(("recs", payload, to))
+        return True
+
+    def kinds(self) -> list[str]:
+        return [payload["t"] for _, payload, _ in self.sent]
+
+
+@pytest.fixture(scope="module")
+def machine() -> TableMachine:
+    sim = start_game(make_config("limit-tuppen", 2, {"hands": 1}), random.Random(5))
+    run_game(sim, random.Random(6))
+    return sim.machines[0]
+
+
+def test_records_held_briefly_are_not_sent_again_and_the_seat_hears_our_count(
+    machine: TableMachine,
+) -> None:
+    seat = Seat(machine, grace=3.0)
+    count = machine.chain_count
+    seat._grew(count - 2, 90.0)  # all but the last two records for a while ...
+    seat._grew(count, 99.0)  # ... the last two for one second
+    seat._on_have(PEER, {"t": "have", "n": count - 1, "ask": True})
+    assert seat.kinds() == ["have"]  # not the record: it is on its way; our count instead
+    assert seat.sent[0][1]["n"] == count and seat.sent[0][2] == PEER
+    seat.sent.clear()
+    seat.clock = 102.5  # held 3.5 s: a real loss
+    seat._on_have(PEER, {"t": "have", "n": count - 1, "ask": True})
+    assert seat.kinds() == ["recs"]
+    assert seat.sent[0][1]["start"] == count - 1 and len(seat.sent[0][1]["frames"]) == 1
+
+
+def test_without_grace_records_are_served_at_once(machine: TableMachine) -> None:
+    seat = Seat(machine, grace=0.0)
+    seat._grew(machine.chain_count, 100.0)
+    seat._on_have(PEER, {"t": "have", "n": 3, "ask": True})
+    assert seat.kinds() == ["recs"] and seat.sent[0][1]["start"] == 3
+
+
+def test_an_equal_count_gets_no_answer_unless_the_seat_waits_for_proof(
+    machine: TableMachine,
+) -> None:
+    seat = Seat(machine, grace=3.0)
+    count = machine.chain_count
+    seat._on_have(PEER, {"t": "have", "n": count, "ask": True})
+    assert seat.sent == []  # nothing to tell: the same count
+    nonce = secrets.token_bytes(12)
+    seat._on_have(b"q" * 32, {"t": "have", "n": count, "ask": True, "nonce": nonce})
+    assert seat.kinds() == ["have"] and seat.sent[0][1]["echo"] == nonce
+
+
+def test_a_seat_ahead_of_us_hears_our_count(machine: TableMachine) -> None:
+    seat = Seat(machine, grace=3.0)
+    seat._on_have(PEER, {"t": "have", "n": machine.chain_count + 5, "ask": False})
+    assert seat.kinds() == ["have"] and seat.sent[0][1]["n"] == machine.chain_count
