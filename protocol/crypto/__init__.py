@@ -84,7 +84,7 @@ from .errors import (
     ProofError,
 )
 from .generators import card_index, card_point, card_points, g, h, shuffle_bases
-from .group import IDENTITY, Point, decode_point, sum_points
+from .group import IDENTITY, Point, decode_point, encode_point, sum_points
 from .keys import KeyCommit, KeyReveal, PlayerSecret, joint_key, verify_key_reveal
 from .share_batch import ShareBatchMessage, make_share_batch, verify_share_batch
 from .transcript import HandDeckContext, ProofContext
@@ -116,6 +116,7 @@ __all__ = [
     "deck_from_wire",
     "deck_to_wire",
     "decode_point",
+    "encode_point",
     "g",
     "h",
     "initial_deck",

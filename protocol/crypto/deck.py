@@ -16,7 +16,7 @@ from .dleq import SigmaProof, prove_dleq, verify_dleq
 from .elgamal import Ciphertext, deck_from_wire, deck_to_wire
 from .errors import DecodeError, ProofError
 from .generators import DECK_SIZE, card_index, g
-from .group import Point, RandBelow, sum_points
+from .group import Point, RandBelow, encode_point, sum_points
 from .keys import PlayerSecret
 from .nonmember import (
     NonMembershipProof,
@@ -53,7 +53,11 @@ class ShuffleMessage:
     proof: ShuffleProof
 
     def to_wire(self) -> dict[str, Any]:
-        return {"seat": self.seat, "deck": deck_to_wire(self.deck), "proof": self.proof.to_wire()}
+        return {
+            "seat": self.seat,
+            "deck": deck_to_wire(self.deck, "shuffle.deck"),
+            "proof": self.proof.to_wire("shuffle.proof"),
+        }
 
     @staticmethod
     def from_wire(data: object, size: int = DECK_SIZE) -> ShuffleMessage:
@@ -159,13 +163,13 @@ class ShareMessage:
         return {
             "seat": self.seat,
             "pos": self.position,
-            "share": self.share.encode(),
+            "share": encode_point(self.share, "share.share"),
             "proof": self.proof.to_wire(),
         }
 
     @staticmethod
-    def from_wire(data: object) -> ShareMessage:
-        w = "share"
+    def from_wire(data: object, what: str = "share") -> ShareMessage:
+        w = what
         d = expect_fields(data, w, ("seat", "pos", "share", "proof"))
         return ShareMessage(
             get_int(d, "seat", w, 0, MAX_SEAT),

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from .errors import DecodeError
 from .generators import DECK_SIZE, card_points, g, g_table
-from .group import Point, decode_point, sum_points
+from .group import Point, decode_point, encode_point, sum_points
 
 
 @dataclass(frozen=True, slots=True)
@@ -20,8 +20,8 @@ class Ciphertext:
     c1: Point
     c2: Point
 
-    def to_wire(self) -> list[bytes]:
-        return [self.c1.encode(), self.c2.encode()]
+    def to_wire(self, what: str = "ciphertext") -> list[bytes]:
+        return [encode_point(self.c1, f"{what}.c1"), encode_point(self.c2, f"{what}.c2")]
 
     @staticmethod
     def from_wire(data: object, what: str = "ciphertext") -> Ciphertext:
@@ -39,8 +39,8 @@ def initial_deck(y: Point) -> list[Ciphertext]:
     return [Ciphertext(gp, m + y) for m in card_points()]
 
 
-def deck_to_wire(deck: Sequence[Ciphertext]) -> list[list[bytes]]:
-    return [ct.to_wire() for ct in deck]
+def deck_to_wire(deck: Sequence[Ciphertext], what: str = "deck") -> list[list[bytes]]:
+    return [ct.to_wire(f"{what}[{i}]") for i, ct in enumerate(deck)]
 
 
 def deck_from_wire(data: object, what: str = "deck", size: int = DECK_SIZE) -> list[Ciphertext]:

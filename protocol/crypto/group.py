@@ -113,8 +113,9 @@ class Point:
     def encode(self) -> bytes:
         """33-byte compressed SEC1 encoding; the identity encodes as 33 zero bytes.
 
-        The zero encoding only ever appears inside hash transcripts: :func:`decode_point`
-        refuses it, so an identity put on the wire is rejected by every receiver.
+        This is the transcript (and hashing) encoding: the zero bytes only ever appear inside
+        hash transcripts. Messages are written with :func:`encode_point`, which refuses the
+        identity, and :func:`decode_point` refuses it too, so it never crosses the wire.
         """
         enc = self._enc
         if enc is None:
@@ -203,6 +204,17 @@ def decode_point(data: object, what: str = "point") -> Point:
     pt = Point(raw)
     pt._enc = bytes(data)
     return pt
+
+
+def encode_point(p: Point, what: str = "point") -> bytes:
+    """The wire encoding of ``p`` (33-byte compressed SEC1), for a message field ``what``.
+
+    The identity has no wire encoding (spec/crypto.md §1): a message holding one (``G - G``,
+    ``0 * P``) raises :class:`InvalidPoint` naming the field instead of producing bytes.
+    """
+    if p._raw is None:
+        raise InvalidPoint(f"{what}: the identity has no wire encoding")
+    return p.encode()
 
 
 def point_from_xy(x: int, y: int) -> Point:

@@ -19,7 +19,7 @@ from typing import Any
 from .dleq import SigmaProof, prove_schnorr, verify_schnorr
 from .errors import CommitmentError, DecodeError, ProofError
 from .generators import g_table
-from .group import Point, RandBelow, random_scalar, sum_points
+from .group import Point, RandBelow, encode_point, random_scalar, sum_points
 from .transcript import MAX_SEAT, HandDeckContext
 from .wire import expect_fields, get_bytes, get_int, get_point
 
@@ -71,7 +71,7 @@ class KeyReveal:
     def to_wire(self) -> dict[str, Any]:
         return {
             "seat": self.seat,
-            "y": self.y.encode(),
+            "y": encode_point(self.y, "key_reveal.y"),
             "nonce": self.nonce,
             "proof": self.proof.to_wire(),
         }

@@ -30,7 +30,7 @@ from .dleq import SigmaProof
 from .elgamal import Ciphertext
 from .errors import DecodeError, ProofError
 from .generators import DECK_SIZE, g, g_table
-from .group import N, Point, RandBelow, msm, random_scalar
+from .group import N, Point, RandBelow, encode_point, msm, random_scalar
 from .keys import PlayerSecret
 from .transcript import MAX_SEAT, HandDeckContext, ProofContext, Transcript
 from .wire import expect_fields, get_int, get_list, points_list
@@ -61,7 +61,9 @@ class ShareBatchMessage:
         return {
             "seat": self.seat,
             "pos": list(self.positions),
-            "shares": [p.encode() for p in self.shares],
+            "shares": [
+                encode_point(p, f"share_batch.shares[{i}]") for i, p in enumerate(self.shares)
+            ],
             "proof": self.proof.to_wire(),
         }
 

@@ -47,6 +47,7 @@ from .group import (
     N,
     Point,
     RandBelow,
+    encode_point,
     encode_scalar,
     msm,
     random_permutation,
@@ -66,11 +67,13 @@ class ShuffleProof:
 
     FIELDS = ("pcommit", "chain", "t", "s")
 
-    def to_wire(self) -> dict[str, Any]:
+    def to_wire(self, what: str = "shuffle_proof") -> dict[str, Any]:
         return {
-            "pcommit": [p.encode() for p in self.pcommit],
-            "chain": [p.encode() for p in self.chain],
-            "t": [p.encode() for p in self.t],
+            "pcommit": [
+                encode_point(p, f"{what}.pcommit[{i}]") for i, p in enumerate(self.pcommit)
+            ],
+            "chain": [encode_point(p, f"{what}.chain[{i}]") for i, p in enumerate(self.chain)],
+            "t": [encode_point(p, f"{what}.t[{i}]") for i, p in enumerate(self.t)],
             "s": [encode_scalar(k) for k in self.s],
         }
 

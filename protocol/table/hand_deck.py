@@ -150,19 +150,22 @@ class HandDeck:
     def accept_shares(
         self, seat: int, payloads: Sequence[object], positions: Sequence[int], step: str
     ) -> None:
-        """Verify ``seat``'s shares for exactly ``positions`` (in that order)."""
+        """Verify ``seat``'s shares for exactly ``positions`` (in that order); a bad point is
+        named by its place in the body (``shares[2].share``)."""
         if len(payloads) != len(positions):
             raise ProofError(f"seat {seat} sent {len(payloads)} shares, {len(positions)} were due")
         verified = [
-            (position, self.verify_share_payload(seat, payload, position, step))
-            for position, payload in zip(positions, payloads, strict=True)
+            (position, self.verify_share_payload(seat, payload, position, step, f"shares[{i}]"))
+            for i, (position, payload) in enumerate(zip(positions, payloads, strict=True))
         ]
         for position, share in verified:
             self.shares.setdefault(position, {})[seat] = share
 
-    def verify_share_payload(self, seat: int, payload: object, position: int, step: str) -> Point:
-        """Verify one share without storing it."""
-        message = ShareMessage.from_wire(payload)
+    def verify_share_payload(
+        self, seat: int, payload: object, position: int, step: str, what: str = "share"
+    ) -> Point:
+        """Verify one share without storing it (``what``: the payload's name in errors)."""
+        message = ShareMessage.from_wire(payload, what)
         return verify_share(
             self.hctx, self.key_shares[seat], position, self.deck[position], message, seat, step
         )

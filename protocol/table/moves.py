@@ -75,7 +75,7 @@ class Moves:
             elif "open" not in body:
                 raise RemoteProtocolError("a card play must open the card", seat)
             elif not own:
-                share = deck.verify_share_payload(seat, body["open"], action.position, OPEN)
+                share = deck.verify_share_payload(seat, body["open"], action.position, OPEN, "open")
                 opened = deck.card_with(action.position, {seat: share})
                 if opened != action.card.index:
                     raise RemoteProtocolError(
