@@ -8,10 +8,13 @@ peer, so a hub can only delay or drop messages (which the step timeout settles).
 It serves only invited seats: a table id is bound to its host's key (the ``open`` carries what
 the id is derived from), and a table's broadcasts reach only the keys its host admitted; any
 other member waits in a small bounded lobby where it can talk to the host alone (to prove the
-invite's token). It caps frame sizes (transport), connections (in all and per source address),
-concurrent handshakes, tables, members and waiting members per table, every member's queue (in
-messages and bytes) and every connection's rates; at the connection cap a stranger's
-connection (not an admitted member) makes room. See spec/node.md §2.
+invite's token) with small messages (a hello), a few a second. It caps frame sizes
+(transport), connections (in all, per source address and per key), concurrent handshakes,
+tables (in all, per source address and per key), members and waiting members per table, every
+member's queue (in messages and bytes) and every connection's rates. It shares itself fairly
+(node/hub_state.py): a table that carries nothing is idle and later closed, and at the caps the
+idle and the over-represented make room. The host's own seat in direct mode is never cut: while
+its queue is full the others' messages wait. See spec/node.md §2 and spec/security.md §8.
 
 Client -> hub: ``open {table, seats, salt, terms}`` (the host), ``join {table}``,
 ``admit {keys}`` (the host), ``send {to?, data}``. Hub -> client: ``joined {host, members,
@@ -21,102 +24,32 @@ admitted}``, ``admitted {members}``, ``msg {from, data, direct?}``, ``peer {key,
 
 from __future__ import annotations
 
-import collections
 import contextlib
 import math
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import Any
 
 import trio
 
+from dealerless.node.hub_state import (
+    Census,
+    Connection,
+    HubLimits,
+    Member,
+    Notes,
+    Table,
+    source_of,
+)
 from dealerless.node.identity import Identity, format_fingerprint
 from dealerless.node.invite import host_pin, table_binding
 from dealerless.node.transport import ChannelError, HandshakeError, SecureChannel, TransportConfig
 from dealerless.node.transport import accept as accept_channel
 from dealerless.node.wire import WireError, decode, encode
 
-__all__ = ["Hub", "HubLimits", "Member"]
+__all__ = ["Hub", "HubLimits", "Member", "bound_port"]
 
 Say = Callable[[str], None]
 _LINK_ERRORS = (ChannelError, trio.BrokenResourceError, trio.ClosedResourceError)
-
-
-@dataclass(frozen=True)
-class HubLimits:
-    max_frame_size: int = 1 << 20
-    max_connections: int = 4096
-    max_per_address: int = 64  # connections from one source address
-    max_handshakes: int = 64  # concurrent handshakes in all ...
-    handshakes_per_address: int = 8  # ... and from one source address
-    max_tables: int = 10_000
-    max_members: int = 8  # per table (the largest game has 8 seats)
-    max_waiting: int = 16  # per table: connections not admitted (yet); the oldest makes room
-    queue: int = 4096  # messages waiting for one member ...
-    queue_bytes: int = 8 << 20  # ... and their bytes; a member that falls behind is cut
-    rate_messages: float = 2000.0  # per connection per second (token bucket, burst = 1 s)
-    rate_bytes: float = 16 * 1024 * 1024.0
-    join_timeout: float = 15.0
-    keepalive: float = 5.0
-    idle_timeout: float = 20.0
-
-
-@dataclass(eq=False)
-class Member:
-    key: bytes
-    send: trio.MemorySendChannel[bytes]
-    max_bytes: int = 8 << 20
-    table: Table | None = None
-    admitted: bool = False
-    closed: bool = False
-    label: str = ""
-    queued: int = 0  # bytes handed to the writer and not yet sent
-
-    def deliver(self, data: bytes) -> bool:
-        if self.closed:
-            return False
-        if self.queued + len(data) > self.max_bytes:
-            self.cut()
-            return False
-        try:
-            self.send.send_nowait(data)
-        except trio.WouldBlock:
-            self.cut()  # fell too far behind: the connection is cut
-            return False
-        except (trio.BrokenResourceError, trio.ClosedResourceError):
-            self.closed = True
-            return False
-        self.queued += len(data)
-        return True
-
-    def sent(self, data: bytes) -> None:
-        self.queued -= len(data)
-
-    def cut(self) -> None:
-        self.closed = True
-        self.send.close()
-
-
-@dataclass(eq=False)
-class Table:
-    table_id: bytes
-    host: bytes
-    seats: int
-    admitted: set[bytes] = field(default_factory=set)
-    members: dict[bytes, Member] = field(default_factory=dict)  # admitted and connected
-    waiting: dict[bytes, Member] = field(default_factory=dict)  # connected, not admitted
-
-
-@dataclass(eq=False)
-class _Connection:
-    address: str
-    scope: trio.CancelScope
-    member: Member | None = None
-    shaking: bool = False  # its handshake is under way
-
-    @property
-    def admitted(self) -> bool:
-        return self.member is not None and self.member.admitted and not self.member.closed
 
 
 class _Bucket:
@@ -144,9 +77,9 @@ class Hub:
         self.forwarded = 0
         self.refused = 0
         self.say: Say = say or (lambda _text: None)
-        self._open: dict[int, _Connection] = {}  # by id, in arrival order (dicts keep it)
-        self._per_address: collections.Counter[str] = collections.Counter()
-        self._shaking: collections.Counter[str] = collections.Counter()
+        self.notes = Notes(lambda text: self.say(text))
+        self.census = Census(self.limits)
+        self._own: Member | None = None  # the host's own seat, attached in-process
 
     def transport_config(self) -> TransportConfig:
         return TransportConfig(
@@ -156,9 +89,18 @@ class Hub:
         )
 
     # ---------------------------------------------------------------- members
-    def new_member(self, key: bytes) -> tuple[Member, trio.MemoryReceiveChannel[bytes]]:
-        send, receive = trio.open_memory_channel[bytes](self.limits.queue)
-        member = Member(key, send, self.limits.queue_bytes, label=format_fingerprint(key)[:9])
+    def new_member(
+        self, key: bytes, *, own: bool = False, address: str = ""
+    ) -> tuple[Member, trio.MemoryReceiveChannel[bytes]]:
+        """A member for ``key``; ``own``: the host's seat in this process, which is never cut
+        (a sender waits while its queue is full instead)."""
+        send, receive = trio.open_memory_channel[bytes](math.inf)  # bounded by Member.full
+        limits = self.limits
+        label = format_fingerprint(key)[:9]
+        member = Member(key, send, limits.queue_bytes, limits.queue, label=label, own=own)
+        member.address = address
+        if own:
+            self._own = member
         return member, receive
 
     def handle(self, member: Member, message: dict[str, Any]) -> None:
@@ -207,11 +149,53 @@ class Hub:
             return
         table = self.tables.get(tid)
         if table is None:
-            if len(self.tables) >= self.limits.max_tables:
-                self._error(member, "this hub serves too many tables; try later")
+            if not self._may_open(member):
                 return
-            table = self.tables[tid] = Table(tid, member.key, seats, {member.key})
+            now = trio.current_time()
+            table = Table(tid, member.key, seats, {member.key}, address=member.address)
+            table.opened = table.last_frame = now
+            self.tables[tid] = table
+            self.census.table_opened(table)
         self._place(table, member, admitted=True)
+
+    def _may_open(self, member: Member) -> bool:
+        """May ``member`` open one more table here (per source, per key, in all)?"""
+        limits, census, who = self.limits, self.census, f"{member.label} at {member.address}"
+        reason = ""
+        if member.address and census.tables_at[member.address] >= limits.tables_per_address:
+            reason = f"too many tables from your address (at most {limits.tables_per_address})"
+        elif census.tables_of[member.key] >= limits.tables_per_key:
+            reason = f"your key hosts too many tables here (at most {limits.tables_per_key})"
+        elif len(self.tables) >= limits.max_tables:
+            victim = census.table_room(trio.current_time())
+            if victim is None:
+                reason = "this hub serves too many tables; try later"
+            else:
+                self.notes(
+                    "table-room",
+                    f"closed the idle table of {victim.address} (no message for "
+                    f"{limits.idle_after:.0f} s) to make room for a table of {who}",
+                )
+                self._close_table(victim, "the hub is full and this table was idle")
+        if reason:
+            self.refused += 1
+            self.notes("table-refused", f"refused a table of {who}: {reason}")
+            self._error(member, reason)
+        return not reason
+
+    def _close_table(self, table: Table, reason: str) -> None:
+        for member in table.connections():
+            member.table = None
+            self._error(member, reason)
+            member.cut()
+        table.members.clear()
+        table.waiting.clear()
+        self._drop_table(table)
+
+    def _drop_table(self, table: Table) -> None:
+        if self.tables.get(table.table_id) is table:
+            del self.tables[table.table_id]
+            self.census.table_closed(table)
 
     def _join(self, member: Member, message: dict[str, Any]) -> None:
         tid = self._table_id(member, message)
@@ -309,7 +293,9 @@ class Hub:
                 target = table.members.get(to)
                 if target is None and member.key == table.host:
                     target = table.waiting.get(to)  # the host answers a waiting joiner
-            targets = [] if target is None else [target]
+            targets = [] if target is None or target is member else [target]
+        if targets:  # the table carries messages between connections: it is not idle
+            table.last_frame = trio.current_time()
         out = encode(envelope)
         for target in targets:
             self._relay(member, target, out)
@@ -320,9 +306,10 @@ class Hub:
             self.forwarded += 1
 
     def detach(self, member: Member) -> None:
-        member.closed = True
         with contextlib.suppress(trio.ClosedResourceError):
-            member.send.close()
+            member.close()
+        if member is self._own:
+            self._own = None
         table = member.table
         if table is None:
             return
@@ -331,18 +318,49 @@ class Hub:
         elif table.members.get(member.key) is member:
             del table.members[member.key]
             self._broadcast(table, member, encode({"t": "peer", "key": member.key, "up": False}))
-        if not table.members and not table.waiting and self.tables.get(table.table_id) is table:
-            del self.tables[table.table_id]
+        if not table.members and not table.waiting:
+            self._drop_table(table)
+
+    async def room_at_host(self, sender: Member, size: int) -> None:
+        """Direct mode: while the host's own seat has its queue full, a member of its table
+        waits before its next message is handled. The host's link is never cut: the senders
+        are slowed to the host's pace instead (the queue stays bounded: a message waits here
+        until it fits)."""
+        own = self._own
+        if own is None or sender is own or sender.table is None or sender.table is not own.table:
+            return
+        if own.full(size):
+            self.notes(
+                "host-busy",
+                f"the host's own queue is full ({own.queued} bytes): messages from its table "
+                "wait for it (the host's link is never cut)",
+            )
+            await own.wait_for_room(size)
 
     # ---------------------------------------------------------------- network
-    async def serve_channel(self, channel: SecureChannel, conn: _Connection | None = None) -> None:
+    async def serve_channel(self, channel: SecureChannel, conn: Connection | None = None) -> None:
         """Run one connection until it ends."""
-        member, outgoing = self.new_member(channel.peer_id.public_key)
+        key = channel.peer_id.public_key
+        if conn is not None:
+            held = self.census.keys[key]
+            if held >= self.limits.max_per_key:
+                self.refused += 1
+                reason = f"too many connections with your key (at most {self.limits.max_per_key})"
+                self.notes(
+                    "per-key",
+                    f"refused a connection of {format_fingerprint(key)[:9]} at {conn.address}: "
+                    f"its key holds {held} (at most {self.limits.max_per_key})",
+                )
+                with contextlib.suppress(*_LINK_ERRORS):
+                    await channel.send(encode({"t": "error", "reason": reason}))
+                await channel.aclose(reason)
+                return
+            conn.key = key
+            self.census.keys[key] += 1
+        address = "" if conn is None else conn.address
+        member, outgoing = self.new_member(key, address=address)
         if conn is not None:
             conn.member = member
-        limits = self.limits
-        messages = _Bucket(limits.rate_messages, limits.rate_messages)
-        volume = _Bucket(limits.rate_bytes, limits.rate_bytes)
 
         async def writer() -> None:
             try:
@@ -358,17 +376,21 @@ class Hub:
             async with trio.open_nursery() as nursery:
                 nursery.start_soon(writer)
                 with contextlib.suppress(*_LINK_ERRORS, trio.TooSlowError):
-                    await self._reader(member, channel, messages, volume)
+                    await self._reader(member, channel)
                 nursery.cancel_scope.cancel()
         finally:
             self.detach(member)
             with trio.CancelScope(shield=True):
                 await channel.aclose()
 
-    async def _reader(
-        self, member: Member, channel: SecureChannel, messages: _Bucket, volume: _Bucket
-    ) -> None:
+    async def _reader(self, member: Member, channel: SecureChannel) -> None:
         limits = self.limits
+        messages = _Bucket(limits.rate_messages, limits.rate_messages)
+        volume = _Bucket(limits.rate_bytes, limits.rate_bytes)
+        # Until the host admits it, a connection says hello: a few small messages a second.
+        lobby = _Bucket(limits.lobby_rate, 2 * limits.lobby_rate)
+        lobby_rate = limits.lobby_rate * limits.lobby_message
+        lobby_volume = _Bucket(lobby_rate, 2 * lobby_rate)
         deadline = trio.current_time() + limits.join_timeout
         while not member.closed:
             if member.table is None:
@@ -379,48 +401,78 @@ class Hub:
                 # No timeout of our own here: re-entering receive() would restart the
                 # channel's idle clock, and a silent link must die after idle_timeout.
                 data = await channel.receive()
-            wait = max(messages.delay(1), volume.delay(len(data)))
+            if member.admitted:
+                wait = min(max(messages.delay(1), volume.delay(len(data))), 5.0)
+            else:
+                wait = min(max(lobby.delay(1), lobby_volume.delay(len(data))), 10.0)
             if wait > 0:
-                await trio.sleep(min(wait, 5.0))
+                await trio.sleep(wait)
+            if not member.admitted and len(data) > limits.lobby_message:
+                self.refused += 1
+                rule = (
+                    f"before the host admits it, a connection sends at most {limits.lobby_message}"
+                )
+                self.notes(
+                    "lobby-size",
+                    f"dropped a {len(data)}-byte message from {member.label} at "
+                    f"{member.address or 'this process'}: {rule} bytes a message (a hello)",
+                )
+                self._error(member, f"message dropped: {rule} bytes a message (a hello)")
+                continue
             try:
-                self.handle(member, decode(data))
+                message = decode(data)
             except WireError as exc:
                 self._error(member, str(exc))
+                continue
+            await self.room_at_host(member, len(data))
+            self.handle(member, message)
 
-    @staticmethod
-    def _victim(candidates: list[_Connection]) -> _Connection | None:
-        """Whom to end to make room: the oldest connection of the source address that holds
-        the most of ``candidates`` (so one address, or a stranger's many, makes room first,
-        and a player's single connection last)."""
-        if not candidates:
-            return None
-        per_address = collections.Counter(c.address for c in candidates)
-        top = max(per_address.values())
-        return next(c for c in candidates if per_address[c.address] == top)
-
-    def _make_room(self) -> bool:
-        """At the connection cap: end a connection that is not an admitted member."""
-        victim = self._victim([c for c in self._open.values() if not c.admitted])
-        if victim is None:
-            return False
+    def _end(self, victim: Connection, newcomer: str, now: float) -> None:
+        """End ``victim`` to make room for a connection from ``newcomer``."""
+        idle = self.census.idle(victim, now)
+        why = "idle" if idle else f"its address holds {self.census.count(victim.address)}"
+        self.notes(
+            "made-room",
+            f"the hub is full: ended a connection from {victim.address} ({why}) to make room "
+            f"for one from {newcomer}",
+        )
         victim.scope.cancel()
-        self._open.pop(id(victim), None)  # counted out now; its task ends at its next await
-        return True
+        self.census.remove(victim)  # counted out now; its task ends at its next await
 
     async def serve_stream(self, stream: trio.SocketStream, identity: Identity) -> None:
-        limits = self.limits
+        limits, census = self.limits, self.census
         try:
-            address = str(stream.socket.getpeername()[0])
+            address = source_of(str(stream.socket.getpeername()[0]))
         except (OSError, IndexError):
             address = "?"
-        full = len(self._open) >= limits.max_connections and not self._make_room()
-        if full or self._per_address[address] >= limits.max_per_address:
+        now = trio.current_time()
+        refused, kind = "", "full"
+        if census.count(address) >= limits.max_per_address:
+            kind = "per-address"
+            refused = f"it holds {census.count(address)} (at most {limits.max_per_address})"
+        elif len(census.open) >= limits.max_connections:
+            cooling = census.cooling(address, now)
+            victim = None if cooling else census.room_for(address, now)
+            if cooling:
+                kind = "cooling"
+                refused = (
+                    f"the hub is full and this address lost a connection to make room less than "
+                    f"{limits.room_cooldown:.0f} s ago"
+                )
+            elif victim is None:
+                refused = (
+                    f"the hub holds {len(census.open)} connections, none idle nor from an "
+                    f"address with two more than this one's {census.count(address)}"
+                )
+            else:
+                self._end(victim, address, now)
+        if refused:
             self.refused += 1
+            self.notes(kind, f"refused a connection from {address}: {refused}")
             await trio.aclose_forcefully(stream)
             return
-        conn = _Connection(address, trio.CancelScope())
-        self._open[id(conn)] = conn
-        self._per_address[address] += 1
+        conn = Connection(address, trio.CancelScope(), now)
+        census.add(conn)
         self.connections += 1
         try:
             with conn.scope:
@@ -428,49 +480,63 @@ class Hub:
                 if channel is not None:
                     await self.serve_channel(channel, conn)
         finally:
-            self._open.pop(id(conn), None)
-            self._per_address[address] -= 1
-            if not self._per_address[address]:
-                del self._per_address[address]
+            census.remove(conn)
             self.connections -= 1
             with trio.CancelScope(shield=True):
                 await trio.aclose_forcefully(stream)
 
     async def _handshake(
-        self, stream: trio.SocketStream, identity: Identity, conn: _Connection
+        self, stream: trio.SocketStream, identity: Identity, conn: Connection
     ) -> SecureChannel | None:
-        limits = self.limits
+        limits, census = self.limits, self.census
         address = conn.address
-        if self._shaking[address] >= limits.handshakes_per_address:
+        if census.shaking[address] >= limits.handshakes_per_address:
             self.refused += 1
             return None
-        if sum(self._shaking.values()) >= limits.max_handshakes:
+        if sum(census.shaking.values()) >= limits.max_handshakes:
             # Full: end a handshake of the address with the most under way (a stranger who
             # opens many and never finishes them), not this newcomer's.
-            shaking = [c for c in self._open.values() if c.shaking and c is not conn]
-            victim = self._victim(shaking)
-            if victim is None or self._shaking[victim.address] <= self._shaking[address]:
+            victim = census.handshake_room(address)
+            if victim is None:
                 self.refused += 1
                 return None
             victim.scope.cancel()
             victim.shaking = False
-            self._shaking[victim.address] -= 1
+            census.shaking[victim.address] -= 1
         conn.shaking = True
-        self._shaking[address] += 1
+        census.shaking[address] += 1
         try:
             config = self.transport_config()
             with trio.move_on_after(config.handshake_timeout):
                 return await accept_channel(stream, identity, config=config)
             return None
         except (HandshakeError, ChannelError, OSError, trio.BrokenResourceError) as exc:
-            self.say(f"refused a connection: {exc}")
+            self.notes("handshake", f"refused a connection from {address}: {exc}")
             return None
         finally:
             if conn.shaking:  # (not if it was ended to make room: counted out then)
                 conn.shaking = False
-                self._shaking[address] -= 1
-            if self._shaking[address] <= 0:
-                del self._shaking[address]
+                census.shaking[address] -= 1
+            if census.shaking[address] <= 0:
+                del census.shaking[address]
+
+    async def _sweeper(self) -> None:
+        """Every few seconds: close the tables that carried nothing for ``table_expiry``, and
+        list the idle tables and connections (the first to make room when the hub is full)."""
+        expiry = self.limits.table_expiry
+        while True:
+            await trio.sleep(self.limits.sweep_every)
+            for table in self.census.sweep(list(self.tables.values()), trio.current_time()):
+                self.notes(
+                    "expired",
+                    f"closed a table opened from {table.address}: it carried no message for "
+                    f"{expiry:.0f} s",
+                )
+                self._close_table(
+                    table,
+                    f"this table carried no message for {expiry:.0f} s: the hub closed it "
+                    "(open it again to keep waiting)",
+                )
 
     async def serve_tcp(
         self,
@@ -486,6 +552,7 @@ class Hub:
             await self.serve_stream(stream, identity)
 
         async with trio.open_nursery() as nursery:
+            nursery.start_soon(self._sweeper)
             await nursery.start(trio.serve_listeners, handler, listeners)
             task_status.started(listeners)
             await trio.sleep(math.inf)

@@ -95,6 +95,7 @@ class LocalLink:
             data = await self.inbox.receive()
         except (trio.EndOfChannel, trio.ClosedResourceError):
             raise LinkError("the local hub closed this link") from None
+        self.member.sent(data)  # its queue is bounded in bytes: what we took is room again
         # Let the hub's writers send what they were just given before this seat spends CPU
         # time verifying it: the host must not delay the other peers' copies.
         await trio.lowlevel.checkpoint()
@@ -130,7 +131,7 @@ def attach_message(invite: Invite, host: bool) -> dict[str, Any]:
 
 
 async def open_local(hub: Hub, key: bytes, hello: dict[str, Any]) -> tuple[Link, dict[str, Any]]:
-    member, inbox = hub.new_member(key)
+    member, inbox = hub.new_member(key, own=True)  # never cut: the others wait for it
     link = LocalLink(hub, member, inbox)
     await link.send(hello)
     return link, await _joined(link)

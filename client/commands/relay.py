@@ -45,7 +45,46 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="N",
         help="concurrent handshakes from one source address (default %(default)s)",
     )
+    parser.add_argument(
+        "--max-per-key",
+        type=int,
+        default=HubLimits.max_per_key,
+        metavar="N",
+        help="connections authenticated with one key (default %(default)s)",
+    )
+    parser.add_argument(
+        "--tables-per-address",
+        type=int,
+        default=None,
+        metavar="N",
+        help=(
+            f"tables opened from one source address (default: a quarter of --max-per-address, "
+            f"at least {HubLimits.tables_per_address})"
+        ),
+    )
+    parser.add_argument(
+        "--tables-per-key",
+        type=int,
+        default=HubLimits.tables_per_key,
+        metavar="N",
+        help="tables one key hosts (default %(default)s)",
+    )
     add_common(parser, seat=False)
+
+
+def limits_of(args: argparse.Namespace) -> HubLimits:
+    per_address = args.tables_per_address
+    if per_address is None:
+        per_address = max(HubLimits.tables_per_address, args.max_per_address // 4)
+    return HubLimits(
+        max_connections=args.max_connections,
+        max_tables=args.max_tables,
+        max_per_address=args.max_per_address,
+        handshakes_per_address=args.handshakes_per_address,
+        max_per_key=args.max_per_key,
+        tables_per_address=per_address,
+        tables_per_key=args.tables_per_key,
+    )
 
 
 async def _serve(args: argparse.Namespace, host: str, port: int) -> int:
@@ -57,17 +96,19 @@ async def _serve(args: argparse.Namespace, host: str, port: int) -> int:
     # Thousands of long-lived connections make full garbage collections slow and frequent;
     # the hub creates no reference cycles on its per-message path, so collect rarely.
     gc.set_threshold(50_000, 50, 1000)
-    limits = HubLimits(
-        max_connections=args.max_connections,
-        max_tables=args.max_tables,
-        max_per_address=args.max_per_address,
-        handshakes_per_address=args.handshakes_per_address,
-    )
-    hub = Hub(limits, say)
+    hub = Hub(limits_of(args), say)
     async with trio.open_nursery() as nursery:
         listeners = await nursery.start(hub.serve_tcp, host, port, identity)
         bound = bound_port(listeners)
         say(f"listening on {host}:{bound}; fingerprint {identity.fingerprint}")
+        caps = hub.limits
+        say(
+            f"caps: {caps.max_connections} connections ({caps.max_per_address} per address, "
+            f"{caps.max_per_key} per key), {caps.max_tables} tables ({caps.tables_per_address} "
+            f"per address, {caps.tables_per_key} per key); a table that carries no message for "
+            f"{caps.idle_after:.0f} s is idle (the first to make room when the relay is full) "
+            f"and is closed after {caps.table_expiry:.0f} s"
+        )
         if args.port_file:
             with open(args.port_file + ".tmp", "w") as f:
                 f.write(f"{bound}\n")
