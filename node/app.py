@@ -248,6 +248,8 @@ async def _run_node(
             options=options,
         )
         nodes.append(node)
+        if nostr is not None:
+            nostr.want(node.wants, node.hosting)
         if stopping:
             node.give_up(stopping[0])
         code = await node.run()

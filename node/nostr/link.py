@@ -57,8 +57,16 @@ class NostrTable:
             policy=policy,
             say=say,
             expiration_days=expiration_days,
+            wanted=host_is,  # until the node says whom it wants (``want``)
+            hosting=lambda: host_is(identity.public_key),
         )
         self.identity = identity
+
+    def want(self, wanted: Callable[[bytes], bool], hosting: Callable[[], bool]) -> None:
+        """The node's say: the identities whose Nostr keys are never forgotten (the host's
+        always are), and whether we admit joiners now (the host of the running segment)."""
+        self.pool.wanted = lambda key: self.host_is(key) or wanted(key)
+        self.pool.hosting = hosting
 
     async def run(self, *, task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED) -> None:
         await self.pool.run(task_status=task_status)

@@ -6,6 +6,7 @@ signature, then the author's announcement (which binds its Nostr key to a seat i
 from __future__ import annotations
 
 import collections
+import hashlib
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -21,6 +22,7 @@ from dealerless.node.nostr.gates import expiration_tag, mine
 from dealerless.node.nostr.outbox import CATCH_UP, TABLE, BatchError, Entry, decode_batch
 from dealerless.node.nostr.relay import Filters, RelayConnection, RelayPolicy
 from dealerless.node.nostr.table_crypto import MAX_BUCKET, SealError, TableKeys, content_length
+from dealerless.protocol.crypto.group import N as SECP256K1_ORDER
 
 __all__ = [
     "KIND_ANNOUNCE",
@@ -35,9 +37,18 @@ KIND_ANNOUNCE = 4319  # regular (stored): a seat's Nostr key, bound to its ident
 KIND_CHATTER = 24318  # ephemeral: catch-up, lobby, hello, configuration, chat
 KINDS = (KIND_FRAME, KIND_ANNOUNCE, KIND_CHATTER)
 ANNOUNCE_LABEL = b"dealerless/nostr/announce"
-MAX_BINDINGS = 64
+KEY_LABEL = b"dealerless/nostr/key"
+# Identities bound to Nostr keys, beside the ones we want (the host, the seats, the lobby),
+# which are never evicted: a flood of fresh identities pushes out only the longest idle of
+# its own kind, and costs its author a signature each.
+MAX_BINDINGS = 1024
+STORED_ANNOUNCEMENTS = 64  # newest announcements asked of a relay
+# The host announces itself again (at most this often) when a new identity announces: stored
+# announcements can be pushed out of a joiner's view by a flood, events that arrive live cannot.
+REANNOUNCE_EVERY = 2.0
 KEYS_PER_IDENTITY = 4
-MAX_HELD = 256  # events from a key whose announcement has not arrived yet
+MAX_HELD = 256  # events from a key whose announcement has not arrived yet ...
+HELD_PER_KEY = 16  # ... and from one such key
 HISTORY_SLACK = 120  # seconds of stored events asked again after a reconnect
 STORED_KINDS = (KIND_FRAME, KIND_ANNOUNCE)
 EXPIRATION_DAYS = 7.0  # NIP-40: stored frames leave other people's relays after this
@@ -63,6 +74,15 @@ def announce_statement(table_id: bytes, nostr_pubkey: bytes) -> bytes:
     return ANNOUNCE_LABEL + table_id + nostr_pubkey
 
 
+def table_nostr_key(identity: Identity, table_id: bytes) -> NostrKey:
+    """This identity's Nostr key at this table: the same after every restart (an invite can
+    name the host's, so a joiner asks the relays for it by author, which no flood of other
+    announcements can push out of view), and unlinkable to its keys at other tables.
+    Ed25519 signatures are deterministic, so only the identity's holder can derive it."""
+    seed = hashlib.sha256(identity.sign(KEY_LABEL + table_id)).digest()
+    return NostrKey((int.from_bytes(seed, "big") % (SECP256K1_ORDER - 1) + 1).to_bytes(32, "big"))
+
+
 class RelayPool:
     def __init__(
         self,
@@ -75,11 +95,17 @@ class RelayPool:
         say: Say | None = None,
         inbox_size: int = 1024,
         expiration_days: float = EXPIRATION_DAYS,
+        wanted: Callable[[bytes], bool] = lambda _identity: False,
+        hosting: Callable[[], bool] = lambda: False,
     ) -> None:
         if not urls:
             raise ValueError("a Nostr table needs at least one relay")
         self.keys, self.identity, self.table_id = keys, identity, table_id
-        self.nkey = NostrKey()  # fresh for this table and this run
+        self.nkey = table_nostr_key(identity, table_id)
+        self.wanted = wanted  # identities whose bindings are never evicted
+        self.hosting = hosting  # do we admit joiners (then we announce again for newcomers)?
+        self.reannounce = trio.Event()
+        self.reannounced = -math.inf
         self.say: Say = say or (lambda _t: None)
         self.tags: tuple[tuple[str, ...], ...] = (("t", keys.tag),)
         self.expiration_days = expiration_days
@@ -94,10 +120,14 @@ class RelayPool:
         self.max_incoming_content = content_length(MAX_BUCKET)
         self.seen: collections.OrderedDict[str, None] = collections.OrderedDict()
         self.bindings: dict[str, bytes] = {}  # Nostr pubkey hex -> identity key
-        self.keys_of: dict[bytes, collections.deque[str]] = {}
+        # identity -> its newest Nostr keys, least recently active first
+        self.keys_of: collections.OrderedDict[bytes, collections.deque[str]] = (
+            collections.OrderedDict()
+        )
         self.held: collections.OrderedDict[str, tuple[NostrEvent, bytes]] = (
             collections.OrderedDict()
         )
+        self.held_per_key = collections.Counter[str]()
         self.reassembler = Reassembler()
         self.done_entries: collections.OrderedDict[tuple[str, bytes], None] = (
             collections.OrderedDict()
@@ -119,7 +149,18 @@ class RelayPool:
         async with trio.open_nursery() as nursery:
             for relay in self.relays:
                 nursery.start_soon(relay.run)
+            nursery.start_soon(self._reannouncer)
             task_status.started()
+
+    async def _reannouncer(self) -> None:
+        while True:
+            await self.reannounce.wait()
+            self.reannounce = trio.Event()
+            await trio.sleep_until(self.reannounced + REANNOUNCE_EVERY)
+            self.reannounced = trio.current_time()
+            self.stats["reannounced"] += 1
+            for relay in self.relays:
+                relay.announce_again()
 
     def close(self) -> None:
         for relay in self.relays:
@@ -132,7 +173,7 @@ class RelayPool:
         else:
             frames["since"] = max(0, newest - HISTORY_SLACK)
         return [
-            {"kinds": [KIND_ANNOUNCE], "#t": [self.keys.tag], "limit": MAX_BINDINGS},
+            {"kinds": [KIND_ANNOUNCE], "#t": [self.keys.tag], "limit": STORED_ANNOUNCEMENTS},
             frames,
             {"kinds": [KIND_CHATTER], "#t": [self.keys.tag]},
         ]
@@ -184,11 +225,11 @@ class RelayPool:
 
     async def wait_ready(self, timeout: float) -> bool:
         """True once a relay has answered our subscription (stored events delivered)."""
+        # Polled: waiting on the relays' change events could miss one that fired between
+        # the check and the wait (seen: a host whose link never opened).
         with trio.move_on_after(timeout):
             while not any(r.subscribed.is_set() for r in self.relays):
-                async with trio.open_nursery() as nursery:
-                    for relay in self.relays:
-                        nursery.start_soon(_wait_then_cancel, relay, nursery)
+                await trio.sleep(0.05)
             return True
         return False
 
@@ -245,11 +286,31 @@ class RelayPool:
             self.stats["drop_stranger"] += 1  # no curve work spent on it
             return
         if event.kind != KIND_ANNOUNCE and event.pubkey not in self.bindings:
-            if len(self.held) >= MAX_HELD:
-                self.held.popitem(last=False)
-            self.held[event.id] = (event, plain)
+            self._hold(event, plain)
             return
         await self._verified(relay, event, plain)
+
+    def _hold(self, event: NostrEvent, plain: bytes) -> None:
+        """Keep an event until its author's announcement arrives, at most HELD_PER_KEY per
+        author: when the buffer is full the author holding most gives way (one author's
+        events can only push out its own)."""
+        if self.held_per_key[event.pubkey] >= HELD_PER_KEY:
+            self.stats["drop_held"] += 1
+            return
+        if len(self.held) >= MAX_HELD:
+            greedy = max(self.held_per_key, key=lambda k: self.held_per_key[k])
+            doomed = next(i for i, (e, _) in self.held.items() if e.pubkey == greedy)
+            self._unhold(doomed)
+            self.stats["drop_held"] += 1
+        self.held[event.id] = (event, plain)
+        self.held_per_key[event.pubkey] += 1
+
+    def _unhold(self, event_id: str) -> tuple[NostrEvent, bytes]:
+        event, plain = self.held.pop(event_id)
+        self.held_per_key[event.pubkey] -= 1
+        if not self.held_per_key[event.pubkey]:
+            del self.held_per_key[event.pubkey]
+        return event, plain
 
     async def _verified(self, relay: RelayConnection, event: NostrEvent, plain: bytes) -> None:
         try:
@@ -292,18 +353,29 @@ class RelayPool:
         known = self.keys_of.get(identity)
         if known is None:
             if len(self.keys_of) >= MAX_BINDINGS:
-                self.stats["drop_announce_full"] += 1
-                return
+                self._evict_idle()
             known = self.keys_of[identity] = collections.deque()
+            if self.hosting():
+                self.reannounce.set()  # a joiner, perhaps, that cannot see our announcement
+        self.keys_of.move_to_end(identity)
         if len(known) >= KEYS_PER_IDENTITY:
             self.bindings.pop(known.popleft(), None)  # the newest keys of a seat win
         known.append(pubkey)
         self.bindings[pubkey] = identity
         await self.inbox_send.send(identity)  # "peer up"
-        for event_id, (event, plain) in list(self.held.items()):
+        for event_id, (event, _) in list(self.held.items()):
             if event.pubkey == pubkey:
-                del self.held[event_id]
-                await self._verified(relay, event, plain)
+                await self._verified(relay, *self._unhold(event_id))
+
+    def _evict_idle(self) -> None:
+        """Forget the identity idle the longest that we do not want (the host, a seat, the
+        lobby are wanted and stay)."""
+        for identity in self.keys_of:
+            if not self.wanted(identity):
+                for pubkey in self.keys_of.pop(identity):
+                    self.bindings.pop(pubkey, None)
+                self.stats["evicted_binding"] += 1
+                return
 
     async def _on_batch(self, pubkey: str, body: bytes) -> None:
         try:
@@ -312,6 +384,8 @@ class RelayPool:
             self.stats["drop_body"] += 1
             return
         sender = self.bindings.get(pubkey)
+        if sender is not None:
+            self.keys_of.move_to_end(sender)  # active: the last to be evicted
         for entry_id, data, to in entries:
             key = (pubkey, entry_id)
             if key in self.done_entries:
@@ -326,7 +400,3 @@ class RelayPool:
                 self.stats["delivered"] += 1
                 await self.inbox_send.send(Delivery(sender, data, to is not None))
 
-
-async def _wait_then_cancel(relay: RelayConnection, nursery: trio.Nursery) -> None:
-    await relay.changed.wait()
-    nursery.cancel_scope.cancel()

@@ -150,6 +150,12 @@ class RelayConnection:
         self.wake.set()
         return True
 
+    def announce_again(self) -> None:
+        """Send our announcement once more (fresh: it arrives live to every subscriber)."""
+        if self.first is not None and not self.barred:
+            self.announce_due = True
+            self.wake.set()
+
     @property
     def backlog(self) -> int:
         return len(self.outbox) + len(self.inflight)

@@ -13,9 +13,11 @@ from dealerless.node.nostr.event import NostrKey
 from dealerless.node.nostr.fragments import cut
 from dealerless.node.nostr.outbox import Entry, encode_batch
 from dealerless.node.nostr.pool import (
+    HELD_PER_KEY,
     KIND_ANNOUNCE,
     KIND_CHATTER,
     KIND_FRAME,
+    MAX_BINDINGS,
     Delivery,
     RelayPool,
     announce_statement,
@@ -140,5 +142,64 @@ def test_announcements_and_held_events_are_bounded() -> None:
         assert [k for k, v in pool.bindings.items() if v == seat.public_key] == [
             k.pubkey for k in keys[2:]
         ]
+
+    trio.run(main)
+
+
+def test_a_flood_of_identities_evicts_only_idle_strangers_never_a_wanted_seat() -> None:
+    async def main() -> None:
+        host, seat = Identity.generate(), Identity.generate()
+        pool = _pool()
+        pool.wanted = lambda key: key in (host.public_key, seat.public_key)
+        relay = pool.relays[0]
+        relay.subscribed.set()
+
+        async def announce(who: Identity) -> NostrKey:
+            key = NostrKey()
+            for event in _events(pool, key, KIND_ANNOUNCE, _announce(who, key)):
+                await pool._on_event(relay, event)
+            return key
+
+        host_key = await announce(host)
+        seat_key = await announce(seat)
+        early = Identity.generate()
+        early_key = await announce(early)  # a stranger, idle from now on
+        for _ in range(MAX_BINDINGS + 10):  # one invitee's fresh identities
+            await announce(Identity.generate())
+            _drain(pool)  # the node reads its inbox
+        assert host_key.pubkey in pool.bindings and seat_key.pubkey in pool.bindings
+        assert early_key.pubkey not in pool.bindings  # the idle stranger gave way
+        assert len(pool.keys_of) <= MAX_BINDINGS
+        assert pool.stats["evicted_binding"] >= 10
+        # The seat still speaks, and a newcomer that announces now is heard at once.
+        _drain(pool)
+        (frame,) = _events(pool, seat_key, KIND_FRAME, _batch(b"after the flood"))
+        await pool._on_event(relay, frame)
+        newcomer = Identity.generate()
+        await announce(newcomer)
+        assert _drain(pool) == [
+            Delivery(seat.public_key, b"after the flood", False),
+            newcomer.public_key,
+        ]
+
+    trio.run(main)
+
+
+def test_one_unannounced_author_can_hold_back_only_its_own_events() -> None:
+    async def main() -> None:
+        pool = _pool()
+        relay = pool.relays[0]
+        relay.subscribed.set()
+        greedy = NostrKey()
+        for i in range(400):  # one key that never announces
+            (event,) = _events(pool, greedy, KIND_FRAME, _batch(b"junk %d" % i))
+            await pool._on_event(relay, event)
+        assert len(pool.held) == HELD_PER_KEY
+        honest, seat = NostrKey(), Identity.generate()
+        (frame,) = _events(pool, honest, KIND_FRAME, _batch(b"honest"))
+        await pool._on_event(relay, frame)  # before its announcement arrives
+        for event in _events(pool, honest, KIND_ANNOUNCE, _announce(seat, honest)):
+            await pool._on_event(relay, event)
+        assert _drain(pool) == [seat.public_key, Delivery(seat.public_key, b"honest", False)]
 
     trio.run(main)

@@ -46,7 +46,6 @@ async def _peer_up(pool: RelayPool, timeout: float = 10.0) -> bytes:
                 return item
 
 
-
 def test_event_id_and_signature_checks() -> None:
     key = NostrKey()
     event = key.sign(KIND_FRAME, (("t", "ab"),), "hello")

@@ -8,8 +8,7 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Callable, Iterator
-from pathlib import Path
+from collections.abc import Callable
 
 import pytest
 from node_cluster import Cluster, cluster  # noqa: F401 - the fixture
@@ -20,21 +19,6 @@ from dealerless.protocol.table.audit import audit_records
 
 StartRust = Callable[..., RustRelayProcess]
 Start = Callable[..., RelayProcess]
-
-
-@pytest.fixture
-def rust_relays(tmp_path: Path) -> Iterator[StartRust]:
-    started: list[RustRelayProcess] = []
-
-    def start(**options: object) -> RustRelayProcess:
-        root = tmp_path / f"rust{len(started)}"
-        relay = RustRelayProcess(root, **options)  # type: ignore[arg-type]
-        started.append(relay)
-        return relay.start()
-
-    yield start
-    for relay in started:
-        relay.kill()
 
 
 def assert_no_seat_timed_out(cluster: Cluster, seat: int = 0) -> None:  # noqa: F811
