@@ -164,6 +164,7 @@ class Hub:
         reason = ""
         if member.address and census.tables_at[member.address] >= limits.tables_per_address:
             reason = f"too many tables from your address (at most {limits.tables_per_address})"
+            census.capped[member.address] = trio.current_time()
         elif census.tables_of[member.key] >= limits.tables_per_key:
             reason = f"your key hosts too many tables here (at most {limits.tables_per_key})"
         elif len(self.tables) >= limits.max_tables:
@@ -450,6 +451,12 @@ class Hub:
         if census.count(address) >= limits.max_per_address:
             kind = "per-address"
             refused = f"it holds {census.count(address)} (at most {limits.max_per_address})"
+        elif census.capped_lately(address, now):
+            kind = "capped"
+            refused = (
+                f"it was refused a table for its cap of {limits.tables_per_address} less than "
+                f"{limits.cap_cooldown:.0f} s ago"
+            )
         elif len(census.open) >= limits.max_connections:
             cooling = census.cooling(address, now)
             victim = None if cooling else census.room_for(address, now)

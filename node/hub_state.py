@@ -8,8 +8,10 @@ seconds is *idle* and one that carries none for ``table_expiry`` seconds is clos
 connection cap a newcomer replaces an idle connection (the most represented address's first,
 then the oldest), else the oldest connection of an address that holds at least two more than
 the newcomer's, else nobody: the newcomer is refused. An address that just lost a connection so
-that another could come in gets no room made for it for ``room_cooldown`` seconds, so strangers
-replacing one another cannot keep the hub busy. The host's own seat (direct mode) is never
+that another could come in gets no room made for it for ``room_cooldown`` seconds, and one that
+was refused a table for its cap gets no connection at all for ``cap_cooldown`` seconds (refused
+before any handshake), so strangers replacing one another or asking again and again cannot keep
+the hub busy with handshakes. The host's own seat (direct mode) is never
 replaced nor cut.
 """
 
@@ -60,6 +62,7 @@ class HubLimits:
     idle_after: float = 30.0  # a table that carried nothing for this long is idle
     table_expiry: float = 300.0  # ... and after this long it is closed
     room_cooldown: float = 10.0  # an address that just made room gets none made for it
+    cap_cooldown: float = 10.0  # an address refused a table for its cap gets no connection
     sweep_every: float = 2.0  # how often idle tables and connections are looked for
 
 
@@ -199,6 +202,7 @@ class Census:
         self.tables_at: collections.Counter[str] = collections.Counter()
         self.tables_of: collections.Counter[bytes] = collections.Counter()
         self.made_room: dict[str, float] = {}  # source -> when it last lost a connection
+        self.capped: dict[str, float] = {}  # source -> when it was last refused a table
         self._idle: collections.deque[Connection] = collections.deque()
         self._idle_tables: collections.deque[Table] = collections.deque()
 
@@ -259,15 +263,23 @@ class Census:
         idle = [c for c in self.open.values() if not c.shaking and self.idle(c, now)]
         idle.sort(key=lambda c: (-self.count(c.address), c.opened))
         self._idle = collections.deque(idle)
-        for source, when in list(self.made_room.items()):
-            if now - when >= self.limits.room_cooldown:
-                del self.made_room[source]
+        for marks, cooldown in (
+            (self.made_room, self.limits.room_cooldown),
+            (self.capped, self.limits.cap_cooldown),
+        ):
+            for source, when in list(marks.items()):
+                if now - when >= cooldown:
+                    del marks[source]
         return expired
 
     # ---------------------------------------------------------------- making room
     def cooling(self, address: str, now: float) -> bool:
         """Did ``address`` lose a connection to make room less than ``room_cooldown`` ago?"""
         return now - self.made_room.get(address, -math.inf) < self.limits.room_cooldown
+
+    def capped_lately(self, address: str, now: float) -> bool:
+        """Was ``address`` refused a table for its cap less than ``cap_cooldown`` ago?"""
+        return now - self.capped.get(address, -math.inf) < self.limits.cap_cooldown
 
     def room_for(self, address: str, now: float) -> Connection | None:
         """At the connection cap: whom a newcomer from ``address`` replaces, if anybody."""

@@ -1,9 +1,10 @@
 """Each bound of a hub's fair sharing, one by one (a hub in this process with small limits, real
 loopback sockets from distinct source addresses 127.0.0.x): connections per key, tables per
-address and per key, a table that carries nothing ages out, at the connection cap the idle and
-the over-represented make room and nobody else does, a lobby message is at most a hello, and
-the host's own link is never cut (its senders wait instead). The processes-level figures are in
-tests/node/test_relay_fairness.py and tests/node/test_lobby_flood.py."""
+address (and the pause after a refusal for it) and per key, a table that carries nothing ages
+out, at the connection cap the idle and the over-represented make room and nobody else does, a
+lobby message is at most a hello, and the host's own link is never cut (its senders wait
+instead). The processes-level figures are in tests/node/test_relay_fairness.py and
+tests/node/test_lobby_flood.py."""
 
 from __future__ import annotations
 
@@ -101,19 +102,25 @@ def test_connections_per_key_are_capped() -> None:
 
 def test_tables_per_address_and_per_key_are_capped() -> None:
     async def main() -> None:
-        hub = Hub(HubLimits(tables_per_address=2, tables_per_key=1))
+        hub = Hub(HubLimits(tables_per_address=2, tables_per_key=1, cap_cooldown=1.0))
         async with serving(hub) as (_port, dial):
             held = [await host(dial), await host(dial)]
             with pytest.raises(LinkError, match="too many tables from your address"):
                 await host(dial)
+            refused = trio.current_time()
             held.append(await host(dial, "127.0.0.2"))  # another address may
             me = Identity.generate()
             held.append(await host(dial, "127.0.0.3", me))
             with pytest.raises(LinkError, match="your key hosts too many tables"):
                 await host(dial, "127.0.0.4", me)
             assert hub.notes.counts["table-refused"] == 2
-            await held[0].aclose()  # a table closed: its address may open one again
-            await trio.sleep(0.1)
+            await held[0].aclose()  # a table closed: its address may open one again ...
+            # ... but not at once: refused a table for its cap, it gets no connection (before
+            # any handshake) for cap_cooldown, so asking again and again costs the hub nothing.
+            with pytest.raises((LinkError, OSError, HandshakeError)):
+                await host(dial)
+            assert hub.notes.counts["capped"] == 1
+            await trio.sleep_until(refused + 1.0)
             held.append(await host(dial))
 
     trio.run(main)
