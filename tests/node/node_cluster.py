@@ -63,7 +63,8 @@ class Cluster:
         self.procs[name] = proc
         return proc
 
-    def relay(self) -> int:
+    def relay(self, *extra: str) -> int:
+        """A ``dealerless relay`` process (``extra``: more of its flags); its port."""
         port_file = self.root / "relay.port"
         self.spawn(
             "relay",
@@ -75,6 +76,7 @@ class Cluster:
                 "127.0.0.1:0",
                 "--port-file",
                 str(port_file),
+                *extra,
             ],
         )
         wait_for(port_file.exists, 30, "the relay port", [self.procs["relay"]])
@@ -160,6 +162,15 @@ class Cluster:
         """Has this seat's node said ``text`` (in any of its runs)?"""
         path = self.root / f"seat{seat}.log"
         return path.exists() and text in path.read_text(errors="replace")
+
+    def wait_said(self, seats: list[int], text: str, timeout: float) -> None:
+        """Until every seat of ``seats`` has said ``text`` (e.g. "game over")."""
+        wait_for(
+            lambda: all(self.said(seat, text) for seat in seats),
+            timeout,
+            f"{text!r} from seats {seats}",
+            list(self.procs.values()),
+        )
 
     def finished_state(self, seat: int) -> TableMachine:
         """This seat's transcript audited (complete, every record checks) and replayed."""
