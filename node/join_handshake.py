@@ -8,15 +8,17 @@ anything. Every message here is signed by its author (node/wire.py ``seal``). A 
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from dealerless.node.drivers import Driver, LobbyView, NodeOptions
 from dealerless.node.identity import Identity, PeerId, format_fingerprint
 from dealerless.node.invite import Invite
 from dealerless.node.store import TableMeta, TableStore
-from dealerless.protocol.rules.base import ConfigError, GameConfig
+from dealerless.protocol.rules.base import ConfigError, Engine, GameConfig
+from dealerless.protocol.rules.registry import new_engine
 from dealerless.protocol.table import SeatInfo, TableConfig, TableMachine
+from dealerless.protocol.table.carry import ledger_of
 
 CONFIG_LABEL = b"dealerless/node/config"
 REFUSALS_KEPT = 256  # strangers we remember refusing (so a flood of hellos costs one answer)
@@ -58,6 +60,42 @@ def config_problem(config: TableConfig, invite: Invite, host_key: bytes, floor_m
         )
     if config.step_timeout_ms < floor_ms:
         return f"its step timeout {config.step_timeout_ms} ms is below our floor of {floor_ms} ms"
+    return ""
+
+
+def default_buy_in(engine: Engine, options: Mapping[str, object]) -> int:
+    """A newcomer's buy-in when it names none: the table's maximum, else its starting chips
+    (the first the rules allow), else 0. The host and the newcomer compute the same."""
+    for name in ("max_buy_in", "starting_chips"):
+        value = options.get(name)
+        if isinstance(value, int) and not isinstance(value, bool):
+            try:
+                engine.newcomer_ledger(value)
+                return value
+            except ConfigError:
+                continue
+    return 0
+
+
+def newcomer_problem(config: TableConfig, key: bytes, buy_in: int | None) -> str:
+    """Why a newcomer at a running table must not sign ``config`` (empty if its own ledger
+    is exactly its buy-in): nobody may seat us with other chips than we brought."""
+    carry, seat = config.carry, config.seat_of(key)
+    if carry is None or seat is None:
+        return ""
+    engine = new_engine(config.game)
+    if buy_in is None:
+        buy_in = default_buy_in(engine, config.game.options)
+    try:
+        expected = ledger_of(engine.newcomer_ledger(buy_in))
+    except ConfigError as exc:
+        return f"our buy-in of {buy_in} is not allowed here ({exc})"
+    ours = carry.ledgers[seat] if seat < len(carry.ledgers) else ()
+    if ours != expected:
+        return (
+            f"carry.ledgers[{seat}] (our own) is {dict(ours)}, but a buy-in of {buy_in} "
+            f"gives {dict(expected)}"
+        )
     return ""
 
 
@@ -193,6 +231,10 @@ class JoinHandshake:
             return
         if config.seat_of(self.key) is None:
             self.say("the table configuration has no seat for us")
+            return
+        problem = newcomer_problem(config, self.key, self.opt.buy_in)
+        if problem:
+            self._stop(f"refused the table configuration: {problem}")
             return
         self.store.save_config(config, signature)
         self.config, self.config_sig = config, signature

@@ -23,6 +23,7 @@ from typing import Any
 
 from dealerless.node.drivers import NodeOptions
 from dealerless.node.identity import Identity, format_fingerprint
+from dealerless.node.join_handshake import default_buy_in
 from dealerless.node.store import TableStore
 from dealerless.protocol.rules.base import ConfigError
 from dealerless.protocol.table import SeatInfo, TableConfig, TableMachine
@@ -208,16 +209,7 @@ class SeatChanges:
 
     @staticmethod
     def _default_buy_in(machine: TableMachine) -> int:
-        options = machine.config.game.options
-        for name in ("max_buy_in", "starting_chips"):
-            value = options.get(name)
-            if isinstance(value, int):
-                try:
-                    machine.engine.newcomer_ledger(value)
-                    return value
-                except ConfigError:
-                    continue
-        return 0
+        return default_buy_in(machine.engine, machine.config.game.options)
 
     def returner_back(self, sender: bytes, payload: dict[str, Any]) -> None:
         """Host: a seat sitting out asks to come back (its signed ``back``; the sender was
