@@ -7,8 +7,6 @@ import json
 import socket
 import time
 from collections.abc import Callable, Iterator
-from pathlib import Path
-from typing import Any
 
 import pytest
 import trio
@@ -29,20 +27,6 @@ from dealerless.node.nostr.refusals import Answer, Verdict
 
 Start = Callable[..., RelayProcess]
 CLOSED = "ws://127.0.0.1:1"
-
-
-@pytest.fixture
-def rust_relays(tmp_path: Path) -> Iterator[Callable[..., RustRelayProcess]]:
-    started: list[RustRelayProcess] = []
-
-    def start(**options: Any) -> RustRelayProcess:
-        relay = RustRelayProcess(tmp_path / f"rust{len(started)}", **options)
-        started.append(relay)
-        return relay.start()
-
-    yield start
-    for relay in started:
-        relay.kill()
 
 
 @pytest.fixture

@@ -32,8 +32,7 @@ from __future__ import annotations
 import json
 import secrets
 import time
-from collections.abc import Callable, Iterator
-from pathlib import Path
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -45,20 +44,6 @@ from dealerless.node.nostr.event import NostrEvent, NostrKey, compute_id
 
 STORED, EPHEMERAL, AUTH = 4318, 24318, 22242
 Start = Callable[..., RustRelayProcess]
-
-
-@pytest.fixture
-def rust_relays(tmp_path: Path) -> Iterator[Start]:
-    started: list[RustRelayProcess] = []
-
-    def start(**options: Any) -> RustRelayProcess:
-        relay = RustRelayProcess(tmp_path / f"rust{len(started)}", **options)
-        started.append(relay)
-        return relay.start()
-
-    yield start
-    for relay in started:
-        relay.kill()
 
 
 class Conn:
