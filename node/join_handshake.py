@@ -25,6 +25,7 @@ REFUSALS_KEPT = 256  # strangers we remember refusing (so a flood of hellos cost
 REFUSE_EVERY = 5.0  # seconds between two refusals to the same key
 HOST_AWAY = 3.0  # seconds without the invite's host before a joiner asks the other seats
 HELLO_TARGETS = 8  # other keys a joiner says hello to at most
+NAME_CHARS = 40  # of a player's name, at the table
 
 
 def config_signature_ok(config: TableConfig, signature: bytes, host_key: bytes) -> bool:
@@ -153,7 +154,10 @@ class JoinHandshake:
         self.last_hello = self.now()
         for target in self._hello_to():
             proof = self.invite.proof(self.key, target)  # bound to the key it is for
-            hello: dict[str, Any] = {"t": "hello", "name": self.meta.name, "proof": proof}
+            # The host keeps 40 characters of a name; a longer one would only make the hello
+            # too big for a lobby message (at most 4,096 bytes at a hub).
+            name = self.meta.name[:NAME_CHARS]
+            hello: dict[str, Any] = {"t": "hello", "name": name, "proof": proof}
             if self.opt.buy_in is not None:
                 hello["buy_in"] = self.opt.buy_in
             self.queue_signed(hello, to=target)
@@ -286,7 +290,7 @@ class JoinHandshake:
 
     def _on_hello(self, sender: bytes, payload: dict[str, Any]) -> None:
         """Host: a hello whose proof and signature were checked."""
-        name = str(payload.get("name", ""))[:40] or "player"
+        name = str(payload.get("name", ""))[:NAME_CHARS] or "player"
         if self.config is not None:
             later = self.segment_config(sender)
             if later is not None:  # a newcomer seated at a seat change
