@@ -147,13 +147,6 @@ def _logged(args: argparse.Namespace, run: Run, who: str) -> int:
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return 130
-    except BaseExceptionGroup as group:
-        # Trio delivers Ctrl-C inside the group of the tasks it cancelled: still Ctrl-C.
-        interrupted, rest = group.split(KeyboardInterrupt)
-        if interrupted is None or rest is not None:
-            raise
-        print("interrupted", file=sys.stderr)
-        return 130
     except Exception as exc:  # the last line of defence: one line on screen, all in the log
         from dealerless.client.config import ConfigFileError
         from dealerless.node.store_db import StoreError
@@ -164,6 +157,14 @@ def _logged(args: argparse.Namespace, run: Run, who: str) -> int:
             return 2 if isinstance(leaf, ConfigFileError) else 1
         report_crash(who, exc, log_file)
         return 1
+    except BaseExceptionGroup as group:
+        # Trio delivers Ctrl-C inside the group of the tasks it cancelled: still Ctrl-C.
+        # (A group of ordinary errors is an Exception and was handled above.)
+        interrupted, rest = group.split(KeyboardInterrupt)
+        if interrupted is None or rest is not None:
+            raise
+        print("interrupted", file=sys.stderr)
+        return 130
 
 
 def _home(args: argparse.Namespace) -> str | None:

@@ -409,7 +409,21 @@ RULES: tuple[NodeRule, ...] = (
             reason=printable(m.group(2), 200),
         ),
     ),
-    _rule("refused_connection", r"^refused a connection: ", _say("node.refused_connection")),
+    _rule(
+        "refused_handshake",
+        r"^refused a connection from \S+: handshake failed",
+        _say("node.refused_connection"),
+    ),
+    # The hub's other notes (node/hub.py: its bounds at work): the detail stays as the hub
+    # wrote it, inside a line in the screen's language.
+    _rule(
+        "hub_note",
+        r"^((?:refused a (?:connection|table)|closed (?:the idle table|a table)|dropped a \d+-byte"
+        r"|the hub is full|the host's own queue is full)\b.*?)"
+        r"(?: \(and (\d+) more like it since the last such line\))?$",
+        lambda lg, m: tr(lg, "node.hub_note", text=printable(m.group(1), 300))
+        + (tr(lg, "node.hub_note_more", n=int(m.group(2))) if m.group(2) else ""),
+    ),
     _rule(
         "old_invite",
         r"^cannot use table \w+: its stored invite is unusable",

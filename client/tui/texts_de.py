@@ -383,6 +383,8 @@ TEXTS: dict[str, str] = {
     "node.refused_connection": (
         "eine Verbindung ohne gültigen sicheren Verbindungsaufbau wurde abgelehnt"
     ),
+    "node.hub_note": "Hub des Tisches: {text}",
+    "node.hub_note_more": " ({n} weitere dieser Art seitdem)",
     "node.old_invite": (
         "dieser gespeicherte Tisch lässt sich nicht fortsetzen: sein Einladungscode stammt "
         "aus einer älteren Version"

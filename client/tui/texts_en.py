@@ -359,6 +359,8 @@ TEXTS: dict[str, str] = {
     "node.no_relay_now": "no Nostr relay carries the table now: {states}",
     "node.relay_barred": "relay {url} cannot carry the table: {reason}",
     "node.refused_connection": "refused a connection that failed the secure handshake",
+    "node.hub_note": "the table's hub: {text}",
+    "node.hub_note_more": " ({n} more like it since)",
     "node.old_invite": (
         "this saved table cannot be resumed: its invite code is from an older version"
     ),

@@ -374,6 +374,8 @@ TEXTS: dict[str, str] = {
     "node.no_relay_now": "op dit moment draagt geen Nostr-relay de tafel: {states}",
     "node.relay_barred": "relay {url} kan de tafel niet dragen: {reason}",
     "node.refused_connection": "een verbinding zonder geldige beveiligde opbouw is geweigerd",
+    "node.hub_note": "hub van de tafel: {text}",
+    "node.hub_note_more": " ({n} meer van deze soort sindsdien)",
     "node.old_invite": (
         "deze opgeslagen tafel kan niet worden hervat: de uitnodigingscode komt uit een "
         "oudere versie"

@@ -66,7 +66,22 @@ SAMPLES: dict[str, Samples] = {
     ),
     # ---- node/catch_up.py, node/hub.py, node/hostile.py, node/local_game.py
     "catch_up.py: heard from a peer: writing again": ("heard from a peer: writing again",),
-    "hub.py: refused a connection: {}": ("refused a connection: handshake failed: bad MAC",),
+    "hub.py: {text}": "the hub's Notes pass on its notes: listed under hub_state.py",
+    "hub_state.py: {text}{ (and {} more like it since the last such": (
+        "refused a connection from 127.0.0.9: handshake failed: bad MAC",
+        "refused a connection from 127.0.0.9: it holds 64 (and 12 more like it since the last "
+        "such line)",
+        "refused a table of 127.0.0.9: too many tables from your address",
+        "closed the idle table of 127.0.0.7 (no message for 30 s) to make room for a table of "
+        "127.0.0.8",
+        "closed a table opened from 127.0.0.7: it carried no message for 300 s",
+        "dropped a 900000-byte message from 127.0.0.5 at 127.0.0.5: 4096 bytes a message (a "
+        "hello)",
+        "the hub is full: ended a connection from 127.0.0.7 (idle) to make room for one from "
+        "127.0.0.8",
+        "the host's own queue is full (8388608 bytes): messages from its table wait for it "
+        "(the host's link is never cut)",
+    ),
     "hostile.py: hostile: disconnecting for good": HOSTILE,
     "hostile.py: {text}": HOSTILE,
     "local_game.py: a bot process failed: exit codes {}": (
