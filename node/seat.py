@@ -128,15 +128,6 @@ class SeatNode(JoinHandshake, CatchUp, SeatMessages, SeatChanges):
             self.config, self.config_sig = loaded
 
     # ---------------------------------------------------------------- helpers
-    def wants(self, key: bytes) -> bool:
-        """Is ``key`` someone this node must be able to hear (the host, a seat of the table
-        or of the running segment, a seat sitting out, the lobby, a newcomer waiting)? A
-        transport keeps such keys bound whatever strangers do."""
-        if key == self.host_key or any(k == key for k, _ in self.lobby) or key in self.waiting:
-            return True
-        configs = [c for c in (self.config, self.machine and self.machine.config) if c]
-        return any(s.key == key for c in configs for s in c.seats) or key in self.away_keys()
-
     @property
     def seating(self) -> TableConfig | None:
         """The running segment's configuration (seats change between hands), else ours."""

@@ -44,6 +44,8 @@ class SeatChanges:
     opt: NodeOptions
     key: bytes
     is_host: bool
+    host_key: bytes
+    lobby: list[tuple[bytes, str]]
     config: TableConfig | None
     machine: TableMachine | None
     say: Callable[[str], None]
@@ -80,6 +82,15 @@ class SeatChanges:
         machine = self.machine
         carry = None if machine is None else machine.config.carry
         return frozenset() if carry is None else frozenset(d.key for d in carry.away)
+
+    def wants(self, key: bytes) -> bool:
+        """Is ``key`` someone this node must be able to hear (the host, a seat of the table
+        or of the running segment, a seat sitting out, the lobby, a newcomer waiting)? A
+        transport keeps such keys bound whatever strangers do."""
+        if key == self.host_key or any(k == key for k, _ in self.lobby) or key in self.waiting:
+            return True
+        configs = [c for c in (self.config, self.machine and self.machine.config) if c]
+        return any(s.key == key for c in configs for s in c.seats) or key in self.away_keys()
 
     def follows_away(self) -> bool:
         """Sitting out, do we follow the table (to come back) rather than finish?"""
