@@ -175,3 +175,21 @@ def test_join_rejects_bad_seat_change_arguments(
     code, _, err = run(["join", "-", *argv], capsys)
     assert code == 2
     assert message in err
+
+
+@pytest.mark.parametrize(
+    ("flag", "value", "said"),
+    [
+        ("--max-per-key", "0", "0 is not a cap: at least 1"),
+        ("--tables-per-address", "-4", "-4 is not a cap"),
+        ("--max-connections", "many", "'many' is not a whole number"),
+    ],
+)
+def test_relay_refuses_a_cap_that_is_not_a_positive_count(
+    capsys: pytest.CaptureFixture[str], flag: str, value: str, said: str
+) -> None:
+    with pytest.raises(SystemExit) as exit_info:
+        main(["relay", flag, value])
+    assert exit_info.value.code == 2
+    err = capsys.readouterr().err
+    assert f"argument {flag}: {said}" in err, err

@@ -13,6 +13,18 @@ from dealerless.node.cli_common import add_common, load_identity_or_say
 from dealerless.node.hub import Hub, HubLimits, bound_port
 from dealerless.node.wire import parse_address
 
+
+def _count(text: str) -> int:
+    """A cap of the relay: a whole number of at least 1 (0 or less would refuse everyone)."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{value} is not a cap: at least 1")
+    return value
+
+
 HELP = "run a relay: forwards signed messages for many tables; holds no game keys"
 
 
@@ -29,32 +41,32 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="PATH",
         help="write the bound port to this file (for scripts with port 0)",
     )
-    parser.add_argument("--max-connections", type=int, default=HubLimits.max_connections)
-    parser.add_argument("--max-tables", type=int, default=HubLimits.max_tables)
+    parser.add_argument("--max-connections", type=_count, default=HubLimits.max_connections)
+    parser.add_argument("--max-tables", type=_count, default=HubLimits.max_tables)
     parser.add_argument(
         "--max-per-address",
-        type=int,
+        type=_count,
         default=HubLimits.max_per_address,
         metavar="N",
         help="connections from one source address (default %(default)s)",
     )
     parser.add_argument(
         "--handshakes-per-address",
-        type=int,
+        type=_count,
         default=HubLimits.handshakes_per_address,
         metavar="N",
         help="concurrent handshakes from one source address (default %(default)s)",
     )
     parser.add_argument(
         "--max-per-key",
-        type=int,
+        type=_count,
         default=HubLimits.max_per_key,
         metavar="N",
         help="connections authenticated with one key (default %(default)s)",
     )
     parser.add_argument(
         "--tables-per-address",
-        type=int,
+        type=_count,
         default=None,
         metavar="N",
         help=(
@@ -64,7 +76,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--tables-per-key",
-        type=int,
+        type=_count,
         default=HubLimits.tables_per_key,
         metavar="N",
         help="tables one key hosts (default %(default)s)",
