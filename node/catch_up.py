@@ -149,12 +149,13 @@ class CatchUp:
             # A seat answered our fresh nonce and is not ahead of us (its records come before
             # its count on the link).
             self._release()
-        served = count > n >= self.machine.chain_base and self._serve(sender, budget, n, now)
-        # Answer a seat that waits for proof (its nonce) or lacks records we do not send yet,
-        # and tell a seat that is ahead where we are so it sends what we lack. An equal count
-        # or records on their way need no answer: every answer is one more message on the wire.
+        if count > n >= self.machine.chain_base:
+            self._serve(sender, budget, n, now)
+        # Answer every ask (at most once a second per seat: a seat that has finished waits to
+        # hear that the others hold what it holds), and tell a seat that is ahead where we are
+        # so it sends what we lack.
         ahead = n > count and now - budget.answered >= ANSWER_EVERY
-        if (answer and (nonce or n > count or (n < count and not served))) or ahead:
+        if answer or ahead:
             budget.answered = now
             self._have(count, False, to=sender, echo=nonce)
 

@@ -1,7 +1,7 @@
 """Catch-up sends no record twice (issue 21: over Nostr, counts that had waited in a relay queue
 made every seat send the whole transcript again, a third of a table's events): records held for
-less than the serve grace are not served, and a count equal to ours needs no answer; a seat
-that lacks what we do not send yet, or waits for proof, still gets our count."""
+less than the serve grace are not served; a seat that asks still gets our count (and its nonce
+back)."""
 
 from __future__ import annotations
 
@@ -69,7 +69,7 @@ def test_records_held_briefly_are_not_sent_again_and_the_seat_hears_our_count(
     seat.sent.clear()
     seat.clock = 102.5  # held 3.5 s: a real loss
     seat._on_have(PEER, {"t": "have", "n": count - 1, "ask": True})
-    assert seat.kinds() == ["recs"]
+    assert seat.kinds() == ["recs", "have"]  # the record, then our count
     assert seat.sent[0][1]["start"] == count - 1 and len(seat.sent[0][1]["frames"]) == 1
 
 
@@ -77,19 +77,17 @@ def test_without_grace_records_are_served_at_once(machine: TableMachine) -> None
     seat = Seat(machine, grace=0.0)
     seat._grew(machine.chain_count, 100.0)
     seat._on_have(PEER, {"t": "have", "n": 3, "ask": True})
-    assert seat.kinds() == ["recs"] and seat.sent[0][1]["start"] == 3
+    assert seat.kinds() == ["recs", "have"] and seat.sent[0][1]["start"] == 3
 
 
-def test_an_equal_count_gets_no_answer_unless_the_seat_waits_for_proof(
-    machine: TableMachine,
-) -> None:
+def test_an_ask_is_answered_with_our_count_and_its_nonce(machine: TableMachine) -> None:
     seat = Seat(machine, grace=3.0)
     count = machine.chain_count
     seat._on_have(PEER, {"t": "have", "n": count, "ask": True})
-    assert seat.sent == []  # nothing to tell: the same count
+    assert seat.kinds() == ["have"] and seat.sent[0][1]["n"] == count  # a finished seat waits
     nonce = secrets.token_bytes(12)
     seat._on_have(b"q" * 32, {"t": "have", "n": count, "ask": True, "nonce": nonce})
-    assert seat.kinds() == ["have"] and seat.sent[0][1]["echo"] == nonce
+    assert seat.sent[-1][1]["echo"] == nonce
 
 
 def test_a_seat_ahead_of_us_hears_our_count(machine: TableMachine) -> None:
