@@ -137,9 +137,13 @@ class NostrLink:
         if not isinstance(data, bytes):
             raise LinkError("a send without data")
         try:
-            message_kind = _node_kind(data)
+            payload = _node_payload(data)
         except WireError as exc:
             raise LinkError(str(exc)) from None
+        message_kind = str(payload.get("t"))
+        # A count that answers a seat's nonce is what that seat waits for before it writes
+        # again: never replaced by a newer count, never dropped for its age.
+        count = message_kind == "have" and "echo" not in payload
         to = message.get("to")
         to = to if isinstance(to, bytes) else None
         catch_up = message_kind in CATCH_UP_KINDS
@@ -152,8 +156,8 @@ class NostrLink:
             # A newer count makes a queued one for the same peer pointless, and one for
             # every seat makes every queued one pointless: a count that waited is stale, and a
             # stale count makes its peers send records again.
-            replace=b"have:" + (to or b"") if message_kind == "have" else None,
-            fresh_for=HAVE_FRESH if message_kind == "have" else math.inf,
+            replace=b"have:" + (to or b"") if count else None,
+            fresh_for=HAVE_FRESH if count else math.inf,
         )
         self.sent_bytes += len(data)
 
@@ -176,10 +180,9 @@ class NostrLink:
         await trio.lowlevel.checkpoint()
 
 
-def _node_kind(data: bytes) -> str:
-    """The type of a node message, looking inside a signed one (``have`` travels signed)."""
+def _node_payload(data: bytes) -> dict[str, Any]:
+    """A node message, looking inside a signed one (``have`` travels signed)."""
     message = decode(data)
-    kind = str(message["t"])
-    if kind == "sig" and isinstance(message.get("b"), bytes):
-        return str(decode(message["b"])["t"])
-    return kind
+    if message.get("t") == "sig" and isinstance(message.get("b"), bytes):
+        return decode(message["b"])
+    return message
