@@ -16,6 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from dealerless.node.drivers import NodeOptions
 from dealerless.protocol.table import TableMachine
 from dealerless.protocol.table.events import TableEvent
 
@@ -64,8 +65,8 @@ class CatchUp:
     budgets: dict[bytes, PeerBudget]
     resync: Resync | None
     nonce: bytes
-    arrivals: collections.deque[tuple[int, float]]
-    serve_grace: float
+    arrivals: collections.deque[tuple[int, float]]  # (chain count, when), ARRIVALS_KEPT at most
+    opt: NodeOptions
     say: Callable[[str], None]
 
     def now(self) -> float:
@@ -161,9 +162,7 @@ class CatchUp:
 
     def _grew(self, count: int, now: float) -> None:
         """Our chain reached ``count`` records at ``now`` (the ticker's resolution is enough)."""
-        self.arrivals.append((count, now))
-        while len(self.arrivals) > ARRIVALS_KEPT:
-            self.arrivals.popleft()
+        self.arrivals.append((count, now))  # a deque of ARRIVALS_KEPT at most
 
     def _held_since(self, n: int) -> float:
         """When our chain first held more than ``n`` records (long ago if not remembered)."""
@@ -172,19 +171,18 @@ class CatchUp:
                 return at
         return -1e9
 
-    def _serve(self, sender: bytes, budget: PeerBudget, n: int, now: float) -> bool:
-        """Send a seat the records after its count ``n``; False if none went now."""
+    def _serve(self, sender: bytes, budget: PeerBudget, n: int, now: float) -> None:
         assert self.machine is not None
         if budget.served[0] == n and now - budget.served[1] < SAME_ASK_EVERY:
-            return True  # sent just now; it is on its way
-        if now - self._held_since(n) < self.serve_grace:
+            return  # sent just now; it is on its way
+        if now - self._held_since(n) < self.opt.serve_grace:
             # We have held them so briefly that they may still be on their way to that seat
             # (its count crossed them on the wire, or waited in a relay queue): sending them
             # now would send them twice. A real loss is served when it asks again.
-            return False
+            return
         records = self.machine.records[n - self.machine.chain_base :]
         if not budget.take(sum(len(f) for f in records), now):
-            return False  # over its budget: it asks again later
+            return  # over its budget: it asks again later
         budget.served = (n, now)
         chunk: list[bytes] = []
         size, start = 0, n
@@ -192,12 +190,11 @@ class CatchUp:
             if chunk and size + len(frame) > RECS_CHUNK:
                 payload = {"t": "recs", "start": start, "frames": chunk}
                 if not self.queue_records(payload, sender, size):
-                    return True
+                    return
                 start, chunk, size = start + len(chunk), [], 0
             chunk.append(frame)
             size += len(frame)
         self.queue_records({"t": "recs", "start": start, "frames": chunk}, sender, size)
-        return True
 
     def _on_recs(self, sender: bytes, frames: list[bytes], start: int) -> None:
         """Records from a seat (frames by non-seat authors were already dropped)."""

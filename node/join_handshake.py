@@ -91,7 +91,7 @@ def newcomer_problem(config: TableConfig, key: bytes, buy_in: int | None) -> str
         expected = ledger_of(engine.newcomer_ledger(buy_in))
     except ConfigError as exc:
         return f"our buy-in of {buy_in} is not allowed here ({exc})"
-    ours = carry.ledgers[seat] if seat < len(carry.ledgers) else ()
+    ours = carry.ledgers[seat]  # one per seat: TableConfig checks it
     if ours != expected:
         return (
             f"carry.ledgers[{seat}] (our own) is {dict(ours)}, but a buy-in of {buy_in} "

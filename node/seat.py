@@ -18,7 +18,7 @@ from typing import Any
 
 import trio
 
-from dealerless.node.catch_up import NONCE_BYTES, CatchUp, PeerBudget, Resync
+from dealerless.node.catch_up import ARRIVALS_KEPT, NONCE_BYTES, CatchUp, PeerBudget, Resync
 from dealerless.node.drivers import Driver, NodeOptions
 from dealerless.node.identity import Identity
 from dealerless.node.invite import Invite
@@ -114,8 +114,9 @@ class SeatNode(JoinHandshake, CatchUp, SeatMessages, SeatChanges):
         self.last_count = -1
         self.last_progress = 0.0
         self.grew_at = 0.0  # when our transcript last grew
-        self.arrivals: collections.deque[tuple[int, float]] = collections.deque()
-        self.serve_grace = self.opt.serve_grace
+        self.arrivals: collections.deque[tuple[int, float]] = collections.deque(
+            maxlen=ARRIVALS_KEPT
+        )
         self.last_hello = -1e9
         self.linger_until: float | None = None
         self.slow_said: tuple[bytes, int] | None = None

@@ -197,7 +197,7 @@ class SeatChanges:
                 return
             buy_in = payload.get("buy_in")
             if not isinstance(buy_in, int) or isinstance(buy_in, bool):
-                buy_in = self._default_buy_in(machine)
+                buy_in = default_buy_in(machine.engine, machine.config.game.options)
             try:
                 machine.engine.newcomer_ledger(buy_in)
             except ConfigError as exc:
@@ -217,10 +217,6 @@ class SeatChanges:
         names = [s.name for s in machine.config.seats]
         keys = [s.key for s in machine.config.seats]
         self.queue_signed({"t": "lobby", "names": names, "keys": keys, "need": 0}, to=sender)
-
-    @staticmethod
-    def _default_buy_in(machine: TableMachine) -> int:
-        return default_buy_in(machine.engine, machine.config.game.options)
 
     def returner_back(self, sender: bytes, payload: dict[str, Any]) -> None:
         """Host: a seat sitting out asks to come back (its signed ``back``; the sender was

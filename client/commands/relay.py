@@ -41,46 +41,26 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="PATH",
         help="write the bound port to this file (for scripts with port 0)",
     )
-    parser.add_argument("--max-connections", type=_count, default=HubLimits.max_connections)
-    parser.add_argument("--max-tables", type=_count, default=HubLimits.max_tables)
-    parser.add_argument(
-        "--max-per-address",
-        type=_count,
-        default=HubLimits.max_per_address,
-        metavar="N",
-        help="connections from one source address (default %(default)s)",
+    per_address_tables = (
+        "tables opened from one source address (default: a quarter of --max-per-address, "
+        f"at least {HubLimits.tables_per_address})"
     )
-    parser.add_argument(
-        "--handshakes-per-address",
-        type=_count,
-        default=HubLimits.handshakes_per_address,
-        metavar="N",
-        help="concurrent handshakes from one source address (default %(default)s)",
-    )
-    parser.add_argument(
-        "--max-per-key",
-        type=_count,
-        default=HubLimits.max_per_key,
-        metavar="N",
-        help="connections authenticated with one key (default %(default)s)",
-    )
-    parser.add_argument(
-        "--tables-per-address",
-        type=_count,
-        default=None,
-        metavar="N",
-        help=(
-            f"tables opened from one source address (default: a quarter of --max-per-address, "
-            f"at least {HubLimits.tables_per_address})"
+    caps = (
+        ("--max-connections", HubLimits.max_connections, "connections in all"),
+        ("--max-tables", HubLimits.max_tables, "tables in all"),
+        ("--max-per-address", HubLimits.max_per_address, "connections from one source address"),
+        (
+            "--handshakes-per-address",
+            HubLimits.handshakes_per_address,
+            "concurrent handshakes from one source address",
         ),
+        ("--max-per-key", HubLimits.max_per_key, "connections authenticated with one key"),
+        ("--tables-per-address", None, per_address_tables),
+        ("--tables-per-key", HubLimits.tables_per_key, "tables one key hosts"),
     )
-    parser.add_argument(
-        "--tables-per-key",
-        type=_count,
-        default=HubLimits.tables_per_key,
-        metavar="N",
-        help="tables one key hosts (default %(default)s)",
-    )
+    for flag, default, meaning in caps:
+        shown = "" if default is None else " (default %(default)s)"
+        parser.add_argument(flag, type=_count, default=default, metavar="N", help=meaning + shown)
     add_common(parser, seat=False)
 
 

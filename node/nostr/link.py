@@ -143,7 +143,7 @@ class NostrLink:
         message_kind = str(payload.get("t"))
         # A count that answers a seat's nonce is what that seat waits for before it writes
         # again: never replaced by a newer count, never dropped for its age.
-        count = message_kind == "have" and "echo" not in payload
+        plain_count = message_kind == "have" and "echo" not in payload
         to = message.get("to")
         to = to if isinstance(to, bytes) else None
         catch_up = message_kind in CATCH_UP_KINDS
@@ -156,8 +156,8 @@ class NostrLink:
             # A newer count makes a queued one for the same peer pointless, and one for
             # every seat makes every queued one pointless: a count that waited is stale, and a
             # stale count makes its peers send records again.
-            replace=b"have:" + (to or b"") if count else None,
-            fresh_for=HAVE_FRESH if count else math.inf,
+            replace=b"have:" + (to or b"") if plain_count else None,
+            fresh_for=HAVE_FRESH if plain_count else math.inf,
         )
         self.sent_bytes += len(data)
 

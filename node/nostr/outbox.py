@@ -102,6 +102,7 @@ class Outbox:
         )
         self.max_entries, self.max_bytes = max_entries, max_bytes
         self.bytes = 0
+        self.soonest = math.inf  # the earliest ``expires`` of a queued entry (or later)
 
     def __len__(self) -> int:
         return sum(len(q) for q in self.queues)
@@ -115,6 +116,7 @@ class Outbox:
             return False
         self.queues[entry.priority].append(entry)
         self.bytes += entry.size
+        self.soonest = min(self.soonest, entry.expires)
         return True
 
     def put_back(self, entries: Iterable[Entry]) -> None:
@@ -154,8 +156,13 @@ class Outbox:
         return batch
 
     def drop_expired(self, now: float) -> int:
-        """Forget entries past their use (how many went)."""
-        return self._remove(lambda e: e.expires < now)
+        """Forget entries past their use (how many went). Called on every pass of a relay's
+        writer: nothing is scanned until the soonest expiry is due."""
+        if now <= self.soonest:
+            return 0
+        gone = self._remove(lambda e: e.expires < now)
+        self.soonest = min((e.expires for q in self.queues for e in q), default=math.inf)
+        return gone
 
     def clear(self) -> int:
         return self._remove(lambda _e: True)

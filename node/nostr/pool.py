@@ -75,10 +75,9 @@ def announce_statement(table_id: bytes, nostr_pubkey: bytes) -> bytes:
 
 
 def table_nostr_key(identity: Identity, table_id: bytes) -> NostrKey:
-    """This identity's Nostr key at this table: the same after every restart (an invite can
-    name the host's, so a joiner asks the relays for it by author, which no flood of other
-    announcements can push out of view), and unlinkable to its keys at other tables.
-    Ed25519 signatures are deterministic, so only the identity's holder can derive it."""
+    """This identity's Nostr key at this table: the same after every restart (so a restart
+    binds no new key at the peers) and unlinkable to its keys at other tables. Ed25519
+    signatures are deterministic, so only the identity's holder can derive it."""
     seed = hashlib.sha256(identity.sign(KEY_LABEL + table_id)).digest()
     return NostrKey((int.from_bytes(seed, "big") % (SECP256K1_ORDER - 1) + 1).to_bytes(32, "big"))
 
@@ -399,4 +398,3 @@ class RelayPool:
             if sender is not None:
                 self.stats["delivered"] += 1
                 await self.inbox_send.send(Delivery(sender, data, to is not None))
-

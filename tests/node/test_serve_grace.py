@@ -13,7 +13,8 @@ from typing import Any
 import pytest
 
 from dealerless.client.protocol_sim import run_game, start_game
-from dealerless.node.catch_up import CatchUp, PeerBudget, Resync
+from dealerless.node.catch_up import ARRIVALS_KEPT, CatchUp, PeerBudget, Resync
+from dealerless.node.drivers import NodeOptions
 from dealerless.protocol.rules.registry import make_config
 from dealerless.protocol.table import TableMachine
 
@@ -29,8 +30,10 @@ class Seat(CatchUp):
         self.budgets: dict[bytes, PeerBudget] = {}
         self.resync: Resync | None = None
         self.nonce = secrets.token_bytes(12)
-        self.arrivals: collections.deque[tuple[int, float]] = collections.deque()
-        self.serve_grace = grace
+        self.arrivals: collections.deque[tuple[int, float]] = collections.deque(
+            maxlen=ARRIVALS_KEPT
+        )
+        self.opt = NodeOptions(serve_grace=grace)
         self.sent: list[tuple[str, dict[str, Any], bytes | None]] = []
         self.clock = 100.0
         self.say = lambda _line: None

@@ -168,6 +168,12 @@ def test_a_count_that_could_not_leave_in_time_is_dropped() -> None:
     assert box.drop_expired(9.0) == 0 and len(box) == 2
     assert box.drop_expired(10.5) == 1
     assert box.take(10_000) == [frame] and box.bytes == 0
+    later = Entry(CHATTER, b"have 5", priority=CATCH_UP, replace=b"have:a", expires=20.0)
+    last = Entry(CHATTER, b"have 6", priority=CATCH_UP, replace=b"have:b", expires=30.0)
+    box.put(later)
+    box.put(last)
+    assert box.drop_expired(15.0) == 0 and box.drop_expired(25.0) == 1  # each when it is due
+    assert box.drop_expired(29.0) == 0 and box.drop_expired(31.0) == 1 and len(box) == 0
 
 
 def test_entries_taken_and_not_delivered_go_first_again() -> None:
