@@ -152,11 +152,13 @@ class CatchUp:
             self._release()
         if count > n >= self.machine.chain_base:
             self._serve(sender, budget, n, now)
-        # Answer every ask (at most once a second per seat: a seat that has finished waits to
-        # hear that the others hold what it holds), and tell a seat that is ahead where we are
-        # so it sends what we lack.
+        # Answer an ask (at most once a second per seat) and tell a seat that is ahead where we
+        # are, so it sends what we lack. An equal count during play needs no answer (over Nostr
+        # each is one more event beside the frames); a seat that waits for proof (its nonce) or
+        # has finished (it waits to hear that the others hold what it holds) gets one.
+        needed = bool(nonce) or n != count or self.machine.over
         ahead = n > count and now - budget.answered >= ANSWER_EVERY
-        if answer or ahead:
+        if (answer and needed) or ahead:
             budget.answered = now
             self._have(count, False, to=sender, echo=nonce)
 

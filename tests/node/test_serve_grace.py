@@ -1,7 +1,8 @@
 """Catch-up sends no record twice (issue 21: over Nostr, counts that had waited in a relay queue
 made every seat send the whole transcript again, a third of a table's events): records held for
-less than the serve grace are not served; a seat that asks still gets our count (and its nonce
-back)."""
+less than the serve grace are not served; during play an equal count gets no answer unless its
+seat waits for proof (its nonce comes back), after the game it does (a finished seat waits for
+the others' counts)."""
 
 from __future__ import annotations
 
@@ -83,14 +84,33 @@ def test_without_grace_records_are_served_at_once(machine: TableMachine) -> None
     assert seat.kinds() == ["recs", "have"] and seat.sent[0][1]["start"] == 3
 
 
-def test_an_ask_is_answered_with_our_count_and_its_nonce(machine: TableMachine) -> None:
+@pytest.fixture(scope="module")
+def playing() -> TableMachine:
+    """A machine in the middle of its game (the deck steps done, nobody has moved)."""
+    sim = start_game(make_config("limit-tuppen", 2, {"hands": 1}), random.Random(7))
+    sim.deliver_all()
+    assert not sim.machines[0].over and sim.machines[0].chain_count > 0
+    return sim.machines[0]
+
+
+def test_during_play_an_equal_count_gets_no_answer_unless_the_seat_waits_for_proof(
+    playing: TableMachine,
+) -> None:
+    seat = Seat(playing, grace=3.0)
+    count = playing.chain_count
+    seat._on_have(PEER, {"t": "have", "n": count, "ask": True})
+    assert seat.sent == []  # the same count, mid-game: nothing to say
+    nonce = secrets.token_bytes(12)
+    seat._on_have(b"q" * 32, {"t": "have", "n": count, "ask": True, "nonce": nonce})
+    assert seat.kinds() == ["have"] and seat.sent[-1][1]["echo"] == nonce
+
+
+def test_after_the_game_an_equal_count_is_answered(machine: TableMachine) -> None:
+    assert machine.over
     seat = Seat(machine, grace=3.0)
     count = machine.chain_count
     seat._on_have(PEER, {"t": "have", "n": count, "ask": True})
     assert seat.kinds() == ["have"] and seat.sent[0][1]["n"] == count  # a finished seat waits
-    nonce = secrets.token_bytes(12)
-    seat._on_have(b"q" * 32, {"t": "have", "n": count, "ask": True, "nonce": nonce})
-    assert seat.sent[-1][1]["echo"] == nonce
 
 
 def test_a_seat_ahead_of_us_hears_our_count(machine: TableMachine) -> None:
