@@ -100,6 +100,15 @@ class TableMachine(ElementBodies, HandCycle, RoundFrames, SegmentSwitch, CheckLa
         # Sitting out at a change: follow the table as an observer (to come back later) rather
         # than stop. A node sets it; a replay always follows (its file may go on past that).
         self.follow_away = replay
+        # A newcomer's machine is rebuilt from the chain it verified, which starts at the
+        # table's first configuration where its key has no seat yet: it follows the table
+        # until the next configuration that seats it (only in a replay, see resume).
+        self.arriving = (
+            replay
+            and key is not None
+            and config.seat_of(key.peer_id.raw) is None
+            and config.carry is None
+        )
         self._unchecked: Unchecked | None = None  # check_later.py
         self._stored_shuffle: bytes | None = None  # ours, stored before a crash
         self._enter(config, now)
@@ -111,7 +120,9 @@ class TableMachine(ElementBodies, HandCycle, RoundFrames, SegmentSwitch, CheckLa
         self.seat: int | None = None
         if key is not None:
             self.seat = config.seat_of(key.peer_id.raw)
-            if self.seat is None and not self.sitting_out_in(config):
+            if self.seat is not None:
+                self.arriving = False
+            elif not self.arriving and not self.sitting_out_in(config):
                 raise LocalProtocolError("this identity key has no seat at the table")
         self.players = config.players
         self.timeout = config.step_timeout_ms / 1000.0

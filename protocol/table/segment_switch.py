@@ -53,6 +53,7 @@ class SegmentSwitch:
     first_hand: int
     left_table: bool
     follow_away: bool
+    arriving: bool
     seat: int | None
     votes: VoteBook
     timeout: float
@@ -217,12 +218,13 @@ class SegmentSwitch:
         # A seat sat out for its own silence follows too: it is back if it reads this.
         change = self.seat_change
         silent = change is not None and change.silent is not None and change.silent == self.seat
-        if not seated and not ((self.follow_away or silent) and self.sitting_out_in(config)):
+        following = (self.follow_away or silent) and self.sitting_out_in(config)
+        if not seated and not following and not self.arriving:
             # We stood up: the table goes on without us. Our transcript ends with the hands we
             # were part of (the audit calls it complete), this machine stays over.
             self.left_table = True
             return
-        # Seated, or sitting out: a seat that sits out follows the table as an observer (its
+        # Seated, sitting out, or a newcomer's replay before its seat: a seat that sits out follows the table as an observer (its
         # transcript stays the whole chain) until a later change seats it again.
         self.records.append(frame)
         self._new_records.append(frame)

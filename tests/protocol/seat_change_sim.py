@@ -1,5 +1,6 @@
 """In-memory tables whose seats change between hands (real keys, deck and signatures): the next
-host's machine starts the next segment, the others follow its ``next-config``."""
+host's machine starts the next segment, the others follow its ``next-config``, and a newcomer's
+machine is rebuilt from the chain it checked from the table's start (as a node's is)."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from dealerless.protocol.messages import IdentityKey
 from dealerless.protocol.rules.base import GameConfig
 from dealerless.protocol.table import SeatInfo, TableMachine
 from dealerless.protocol.table.events import SegmentStarted
+from dealerless.protocol.table.joining import join_table
 from dealerless.protocol.table.segments import Newcomer
 
 
@@ -57,11 +59,13 @@ def next_segment(
         assert machine.key is not None
         machine.receive(frames[0], 0.0)
         following[machine.key.peer_id.raw] = machine
+    assert config.carry is not None and host.chain_base == 0
+    chain = host.records[: config.carry.records]  # through the next-config that seats them
     old = {s.key: n for n, s in enumerate(sim.table.seats)}
     machines = [
         sim.machines[old[s.key]] if s.key in old and old[s.key] in plan.stays
         else following[s.key] if s.key in following
-        else TableMachine(config, keys[s.key], now=0.0)
+        else join_table(host.segments[0], chain, config, keys[s.key])
         for s in config.seats
     ]  # fmt: skip
     game = ProtocolGame(

@@ -1,0 +1,94 @@
+"""A newcomer's check of the running table it is asked to join (spec/protocol.md §9.4).
+
+A newcomer is seated by a later segment's configuration, whose ``carry`` says what every seat
+holds. It takes nothing in that carry on trust: it fetches the table's chain from its very start
+(the first configuration, which the invite's host signed, and every record up to and including
+the ``next-config`` that seats it), judges it as the audit does, and sits down only if the chain
+ends with exactly the configuration it was offered. Every stack, buy-in, the pot, who sits out
+and who stood up are then what the chain says, checked against the hands that led to them.
+
+    machine = join_table(first, records, offered, key, now=now)
+
+raises :class:`JoinError` naming what is wrong (a field of the carry, or the record that does not
+check); its result is the newcomer's machine, rebuilt from that chain and seated.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from dealerless.protocol.messages import IdentityKey
+from dealerless.protocol.table.audit import AuditReport, audit_records
+from dealerless.protocol.table.config import TableConfig
+from dealerless.protocol.table.events import LocalProtocolError
+from dealerless.protocol.table.machine import TableMachine
+
+CARRY_FIELDS = ("previous", "segment", "hands", "records", "ledgers", "table", "away", "left")
+
+
+class JoinError(Exception):
+    """The chain a newcomer was handed does not prove the configuration it was offered."""
+
+
+def check_chain(
+    first: TableConfig, records: Sequence[bytes], offered: TableConfig
+) -> AuditReport:
+    """Judge the chain from the table's ``first`` configuration through the ``next-config``
+    that holds ``offered`` (JoinError if it does not check or ends elsewhere)."""
+    if first.carry is not None:
+        raise JoinError("the table's first configuration has a carry: it is a later segment")
+    if first.table_id != offered.table_id:
+        raise JoinError("the table's first configuration is for another table")
+    carry = offered.carry
+    if carry is None:
+        raise JoinError("the configuration offered has no carry: it is not a running table's")
+    if len(records) != carry.records:
+        raise JoinError(
+            f"the chain before our seat holds {len(records)} records, carry.records says "
+            f"{carry.records}"
+        )
+    report = audit_records(first, records)
+    if report.failure is not None:
+        raise JoinError(
+            f"record {report.failure_record} of the table's chain does not check: "
+            f"{report.failure}"
+        )
+    if not report.segments:
+        raise JoinError("the table's chain holds no seat change: nobody was seated there")
+    signed = report.segments[-1]
+    if signed.to_wire() != offered.to_wire():
+        raise JoinError(f"the configuration offered is not the chain's: {_differs(signed, offered)}")
+    return report
+
+
+def join_table(
+    first: TableConfig,
+    records: Sequence[bytes],
+    offered: TableConfig,
+    key: IdentityKey,
+    *,
+    now: float = 0.0,
+) -> TableMachine:
+    """The newcomer's machine, rebuilt from the chain it checked (:func:`check_chain`), with
+    its seat in ``offered``."""
+    check_chain(first, records, offered)
+    try:
+        machine = TableMachine.resume(first, key, records, now=now)
+    except LocalProtocolError as exc:
+        raise JoinError(f"the table's chain does not replay: {exc}") from None
+    if machine.seat is None or machine.config.to_wire() != offered.to_wire():
+        raise JoinError("the table's chain does not seat us where the configuration says")
+    return machine
+
+
+def _differs(signed: TableConfig, offered: TableConfig) -> str:
+    """What of ``offered`` is not what the chain signed, by field name."""
+    a, b = signed.carry, offered.carry
+    assert b is not None
+    if a is not None:
+        for name in CARRY_FIELDS:
+            if getattr(a, name) != getattr(b, name):
+                return f"carry.{name} is not what the chain says"
+    if signed.seats != offered.seats:
+        return "its seats are not the ones the chain seated"
+    return "it differs from the one the chain's last seat change signed"
