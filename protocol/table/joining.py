@@ -57,7 +57,8 @@ def check_chain(
         raise JoinError("the table's chain holds no seat change: nobody was seated there")
     signed = report.segments[-1]
     if signed.to_wire() != offered.to_wire():
-        raise JoinError(f"the configuration offered is not the chain's: {_differs(signed, offered)}")
+        why = _differs(signed, offered)
+        raise JoinError(f"the configuration offered is not the chain's: {why}")
     return report
 
 

@@ -224,8 +224,9 @@ class SegmentSwitch:
             # were part of (the audit calls it complete), this machine stays over.
             self.left_table = True
             return
-        # Seated, sitting out, or a newcomer's replay before its seat: a seat that sits out follows the table as an observer (its
-        # transcript stays the whole chain) until a later change seats it again.
+        # Seated, sitting out, or a newcomer's replay before its seat: a seat that sits out
+        # follows the table as an observer (its transcript stays the whole chain) until a
+        # later change seats it again.
         self.records.append(frame)
         self._new_records.append(frame)
         self.segments.append(config)

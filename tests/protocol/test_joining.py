@@ -159,7 +159,7 @@ def test_a_chain_with_one_changed_byte_is_refused_at_that_record(cash: Ended) ->
 
 def test_a_chain_cut_short_or_from_a_later_segment_is_refused(cash: Ended) -> None:
     chain = cash.chain()
-    with pytest.raises(JoinError, match="holds 10 records, carry.records says"):
+    with pytest.raises(JoinError, match=r"holds 10 records, carry\.records says"):
         check_chain(cash.sim.table, chain[:10], cash.config)
     with pytest.raises(JoinError, match="first configuration has a carry"):
         check_chain(cash.config, chain, cash.config)
@@ -185,5 +185,5 @@ def test_a_machine_that_is_not_a_newcomers_replay_still_needs_a_seat(cash: Ended
         TableMachine(cash.sim.table, cash.eve)
     stopped = TableMachine.resume(cash.sim.table, cash.eve, cash.records)
     assert stopped.seat is None  # the chain never seated it: join_table refuses that
-    with pytest.raises(JoinError, match="holds no seat change|carry.records says"):
+    with pytest.raises(JoinError, match=r"holds no seat change|carry\.records says"):
         join_table(cash.sim.table, cash.records, cash.config, cash.eve)
