@@ -11,6 +11,9 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
+import trio
+
+from dealerless.node.arrival import Arrival, Offer
 from dealerless.node.drivers import Driver, LobbyView, NodeOptions
 from dealerless.node.identity import Identity, PeerId, format_fingerprint
 from dealerless.node.invite import Invite
@@ -19,6 +22,7 @@ from dealerless.protocol.rules.base import ConfigError, Engine, GameConfig
 from dealerless.protocol.rules.registry import new_engine
 from dealerless.protocol.table import SeatInfo, TableConfig, TableMachine
 from dealerless.protocol.table.carry import ledger_of
+from dealerless.protocol.table.joining import JoinError, join_table
 
 CONFIG_LABEL = b"dealerless/node/config"
 REFUSALS_KEPT = 256  # strangers we remember refusing (so a flood of hellos costs one answer)
@@ -114,6 +118,8 @@ class JoinHandshake:
     config: TableConfig | None
     config_sig: bytes
     lobby: list[tuple[bytes, str]]
+    arrival: Arrival
+    nursery: trio.Nursery | None
     last_hello: float
     refusals: dict[bytes, float]
     exit_code: int
@@ -130,6 +136,7 @@ class JoinHandshake:
     is_host: bool
     peers_up: set[bytes]
     newcomer_hello: Callable[[bytes, str, dict[str, Any]], None]
+    _who: Callable[[bytes], str]  # of the seat messages mixin, which comes after us
 
     def now(self) -> float:
         raise NotImplementedError
@@ -144,6 +151,9 @@ class JoinHandshake:
         raise NotImplementedError
 
     def _start(self, extension: list[bytes]) -> None:
+        raise NotImplementedError
+
+    def _sit_down(self, offer: Offer, machine: TableMachine) -> None:
         raise NotImplementedError
 
     def _stop(self, reason: str) -> None:
@@ -240,9 +250,108 @@ class JoinHandshake:
         if problem:
             self._stop(f"refused the table configuration: {problem}")
             return
+        if config.carry is not None:
+            self._offered(config, signature, sender, payload)
+            return
         self.store.save_config(config, signature)
         self.config, self.config_sig = config, signature
         self._start([])
+
+    # ---------------------------------------------------------------- newcomer
+    def _offered(
+        self, config: TableConfig, signature: bytes, sender: bytes, payload: dict[str, Any]
+    ) -> None:
+        """A seat at a running table: take nothing of its carry on trust, fetch the table's
+        chain from its first configuration (which the invite's host signed) and check it."""
+        try:
+            first = TableConfig.from_wire(payload.get("first"))
+            first_sig = payload.get("first_sig", b"")
+            if not isinstance(first_sig, bytes):
+                raise TypeError("first_sig is not bytes")
+        except (ValueError, TypeError) as exc:
+            self.say(f"refused a running table's configuration: its first configuration ({exc})")
+            return
+        if not config_signature_ok(first, first_sig, self.host_key):
+            self.say(
+                "refused a running table's configuration: its first configuration is not "
+                "signed by the invite's host"
+            )
+            return
+        problem = config_problem(first, self.invite, self.host_key, self.opt.min_step_timeout_ms)
+        if first.carry is not None or problem:
+            why = problem or "it has a carry"
+            self.say(f"refused a running table's configuration: its first configuration: {why}")
+            return
+        now = self.now()
+        offer = Offer(sender, config, signature, first, first_sig, heard=now)
+        why = self.arrival.take(offer)
+        if why:
+            if sender not in self.arrival.refused and sender not in self.arrival.offers:
+                self.say(f"ignored the offer of {self._who(sender)}: {why}")
+            return
+        self.last_answer = now
+        carry = config.carry
+        assert carry is not None
+        self.say(
+            f"{self._who(sender)} offers us a seat at the running table (after hand "
+            f"{carry.hands}); checking its chain from the start ({offer.wanted} records)"
+        )
+        self._ask_chain(offer)
+
+    def _ask_chain(self, offer: Offer) -> None:
+        offer.asked = self.now()
+        self.queue_signed({"t": "have", "n": len(offer.records), "ask": True}, to=offer.sender)
+
+    def chain_records(self, sender: bytes, start: int, frames: list[bytes]) -> None:
+        """Records of the table's chain from a seat whose offer we check."""
+        now = self.now()
+        why = self.arrival.add(sender, start, frames, now)
+        if why:
+            self.say(f"gave up the offer of {self._who(sender)}: {why}")
+            return
+        self.last_answer = now
+        offer = self.arrival.next_to_check()
+        if offer is not None and self.nursery is not None:
+            self.nursery.start_soon(self._check_offer, offer)
+
+    def arrival_tick(self, now: float) -> bool:
+        """Newcomer: ask again for records that do not come; True while an offer is open."""
+        ask, stalled = self.arrival.due(now)
+        for offer in ask:
+            self._ask_chain(offer)
+        for offer in stalled:
+            self.say(
+                f"{self._who(offer.sender)} sent no more of the table's chain "
+                f"({len(offer.records)} of {offer.wanted} records); its offer is given up"
+            )
+        return bool(self.arrival)
+
+    async def _check_offer(self, offer: Offer) -> None:
+        """Check a complete chain away from the event loop (it is the audit's work: every
+        proof of every hand so far), then sit down, or refuse its sender and say why."""
+        key, now = self.identity.wire_key(), self.now()
+
+        def check() -> TableMachine:
+            return join_table(offer.first, offer.records, offer.config, key, now=now)
+
+        try:
+            machine = await trio.to_thread.run_sync(check)
+        except Exception as exc:  # JoinError, or a chain no check foresaw: never a crash
+            why = str(exc) if isinstance(exc, JoinError) else f"{type(exc).__name__}: {exc}"
+            self.arrival.refuse(offer.sender)
+            self.say(f"refused the running table {self._who(offer.sender)} offered: {why}")
+            again = self.arrival.next_to_check()
+            if again is not None and self.nursery is not None:
+                self.nursery.start_soon(self._check_offer, again)
+            return
+        if self.config is not None or self.done:
+            return
+        machine.now = self.now()
+        self.say(
+            f"checked the table's chain from its start: {len(offer.records)} records in "
+            f"{self.now() - now:.1f} s"
+        )
+        self._sit_down(offer, machine)
 
     # ---------------------------------------------------------------- host
     def _admit(self) -> None:
@@ -296,10 +405,7 @@ class JoinHandshake:
             if later is not None:  # a newcomer seated at a seat change
                 if self.is_host:
                     self._admit()
-                config, sig = later
-                self.queue_signed(
-                    {"t": "config", "config": config.to_wire(), "sig": sig}, to=sender
-                )
+                self.queue_signed(self.offer_payload(*later), to=sender)
             elif self.config.seat_of(sender) is None:
                 self.newcomer_hello(sender, name, payload)
             else:
@@ -332,6 +438,18 @@ class JoinHandshake:
         self._admit()
         self._send_config(None)
         self._start([])
+
+    def offer_payload(self, config: TableConfig, sig: bytes) -> dict[str, Any]:
+        """A later segment's configuration for a newcomer, with the table's first (which the
+        newcomer checks the whole chain from)."""
+        assert self.config is not None and self.config.carry is None
+        return {
+            "t": "config",
+            "config": config.to_wire(),
+            "sig": sig,
+            "first": self.config.to_wire(),
+            "first_sig": self.config_sig,
+        }
 
     def _send_config(self, to: bytes | None) -> None:
         assert self.config is not None

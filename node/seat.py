@@ -18,6 +18,7 @@ from typing import Any
 
 import trio
 
+from dealerless.node.arrival import Arrival, Offer
 from dealerless.node.catch_up import ARRIVALS_KEPT, NONCE_BYTES, CatchUp, PeerBudget, Resync
 from dealerless.node.drivers import Driver, NodeOptions
 from dealerless.node.identity import Identity
@@ -93,6 +94,7 @@ class SeatNode(JoinHandshake, CatchUp, SeatMessages, SeatChanges):
         self.peer_counts: dict[bytes, int] = {}
         self.invite = Invite.decode(meta.invite)
         self.lobby: list[tuple[bytes, str]] = []
+        self.arrival = Arrival()  # newcomer: the running tables offered, while we check them
         self.prestart: list[bytes] = []
         # Never dropped from: our own frames and messages; records for others are bounded.
         self.outbox: collections.deque[tuple[dict[str, Any], int]] = collections.deque()
@@ -319,6 +321,8 @@ class SeatNode(JoinHandshake, CatchUp, SeatMessages, SeatChanges):
                 if self.resync is not None and self.config is not None:
                     self._maybe_resume()
                 elif self.link is not None and not self.is_host and self.config is None:
+                    if self.arrival_tick(now):
+                        continue  # fetching a running table's chain: no hello meanwhile
                     if self._unanswered():
                         self._stop(
                             f"nobody at the table answered for {self.opt.first_join_wait:.0f} s "
@@ -392,6 +396,24 @@ class SeatNode(JoinHandshake, CatchUp, SeatMessages, SeatChanges):
                 + f": hand {machine.hand}, {machine.phase}"
                 + ("; no peer has answered yet, so we wait for one before we write" if hold else "")
             )
+        self._begin(machine)
+
+    def _sit_down(self, offer: Offer, machine: TableMachine) -> None:
+        """Newcomer: the chain from the table's start checked and seats us; it is our transcript
+        from now on (our file audits from the table's start, and we can serve it)."""
+        self.store.save_config(offer.first, offer.first_sig)
+        self.config, self.config_sig = offer.first, offer.first_sig
+        self.store.open_transcript(offer.first)
+        self.store.append(offer.records)
+        self.arrival = Arrival()
+        self.say(
+            f"table ready: {machine.config.game.game}, {machine.config.players} seats; we are "
+            f"seat {machine.seat} ({offer.config.seats[machine.seat or 0].name})"
+        )
+        self._begin(machine)
+
+    def _begin(self, machine: TableMachine) -> None:
+        now = self.now()
         # Sitting out later, follow the table if we may come back (or follow already).
         machine.follow_away = machine.follow_away or self.follows_away()
         self.machine = machine

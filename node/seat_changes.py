@@ -54,6 +54,7 @@ class SeatChanges:
     queue_signed: Callable[..., None]
     refuse: Callable[[bytes, str], None]
     _admit: Callable[[], None]
+    offer_payload: Callable[[TableConfig, bytes], dict[str, Any]]
 
     def _init_seat_changes(self) -> None:
         self.waiting: dict[bytes, tuple[str, int]] = {}  # host: newcomer key -> name, buy-in
@@ -289,7 +290,7 @@ class SeatChanges:
         self.segment_sigs = {config.digest(): signature}
         if self.is_host:
             self._admit()
-        payload = {"t": "config", "config": config.to_wire(), "sig": signature}
+        payload = self.offer_payload(config, signature)
         for seat in joining:
             if config.seat_of(seat.seat.key) is not None:
                 self.queue_signed(payload, to=seat.seat.key)

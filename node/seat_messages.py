@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from dealerless.node.arrival import Arrival
 from dealerless.node.drivers import NodeOptions
 from dealerless.node.identity import PeerId
 from dealerless.node.links import Link, LinkError
@@ -42,6 +43,7 @@ class SeatMessages:
     admitted: bool
     peers_up: set[bytes]
     lobby: list[tuple[bytes, str]]
+    arrival: Arrival
     prestart: list[bytes]
     dropped: int
     last_hello: float
@@ -106,6 +108,9 @@ class SeatMessages:
     def _on_recs(self, sender: bytes, frames: list[bytes], start: int) -> None:
         raise NotImplementedError
 
+    def chain_records(self, sender: bytes, start: int, frames: list[bytes]) -> None:
+        raise NotImplementedError
+
     def _on_hub(self, message: dict[str, Any]) -> None:
         kind = message["t"]
         if kind == "msg":
@@ -148,7 +153,7 @@ class SeatMessages:
         configuration: the host's ``config`` was lost on the way. Ask again now (at most once
         per ``hello_every``) instead of at the admitted joiner's quiet pace, or the seats would
         time us out at the configuration step."""
-        if self.is_host or self.config is not None or self.link is None:
+        if self.is_host or self.config is not None or self.link is None or self.arrival:
             return
         if self.now() - self.last_hello >= self.opt.hello_every:
             self._hello()
@@ -249,6 +254,11 @@ class SeatMessages:
                 self._config_missed()
         elif kind == "recs":
             start = payload.get("start")
+            if self.machine is None and self.arrival.expects(sender):
+                chain = payload.get("frames")
+                if isinstance(start, int) and isinstance(chain, list):
+                    self.chain_records(sender, start, [f for f in chain if isinstance(f, bytes)])
+                return
             if sender not in self.seat_keys() or not isinstance(start, int):
                 self.dropped += 1
                 return

@@ -30,9 +30,7 @@ class JoinError(Exception):
     """The chain a newcomer was handed does not prove the configuration it was offered."""
 
 
-def check_chain(
-    first: TableConfig, records: Sequence[bytes], offered: TableConfig
-) -> AuditReport:
+def check_chain(first: TableConfig, records: Sequence[bytes], offered: TableConfig) -> AuditReport:
     """Judge the chain from the table's ``first`` configuration through the ``next-config``
     that holds ``offered`` (JoinError if it does not check or ends elsewhere)."""
     if first.carry is not None:
@@ -50,8 +48,7 @@ def check_chain(
     report = audit_records(first, records)
     if report.failure is not None:
         raise JoinError(
-            f"record {report.failure_record} of the table's chain does not check: "
-            f"{report.failure}"
+            f"record {report.failure_record} of the table's chain does not check: {report.failure}"
         )
     if not report.segments:
         raise JoinError("the table's chain holds no seat change: nobody was seated there")
@@ -84,12 +81,12 @@ def join_table(
 
 def _differs(signed: TableConfig, offered: TableConfig) -> str:
     """What of ``offered`` is not what the chain signed, by field name."""
+    if signed.seats != offered.seats:
+        return "its seats are not the ones the chain seated"
     a, b = signed.carry, offered.carry
     assert b is not None
     if a is not None:
         for name in CARRY_FIELDS:
             if getattr(a, name) != getattr(b, name):
                 return f"carry.{name} is not what the chain says"
-    if signed.seats != offered.seats:
-        return "its seats are not the ones the chain seated"
     return "it differs from the one the chain's last seat change signed"

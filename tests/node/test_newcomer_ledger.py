@@ -59,10 +59,14 @@ class Newcomer:
         return TableConfig(self.invite.table_id, GAME, seats, 60_000, carry=carry)
 
     def offer(self, config: TableConfig) -> None:
+        first_seats = (*config.seats[:2], SeatInfo("x", Identity.generate().public_key))
+        first = TableConfig(self.invite.table_id, GAME, first_seats, 60_000)
         payload: dict[str, Any] = {
             "t": "config",
             "config": config.to_wire(),
             "sig": self.host.sign(CONFIG_LABEL + config.digest()),
+            "first": first.to_wire(),
+            "first_sig": self.host.sign(CONFIG_LABEL + first.digest()),
         }
         sealed = seal(self.host, self.invite.table_id, payload)
 
@@ -107,7 +111,11 @@ def test_a_ledger_other_than_our_buy_in_is_refused_with_the_field_named(
 
 @pytest.mark.parametrize("buy_in", [10, 4, None])
 def test_the_ledger_our_buy_in_gives_is_taken(tmp_path: Path, buy_in: int | None) -> None:
+    """Taken to be checked: the node fetches the table's chain from its start before it signs
+    anything (tests/node/test_newcomer_checks_chain.py)."""
     newcomer = Newcomer(tmp_path, buy_in)
     newcomer.offer(newcomer.config(ledger(buy_in or 10)))
     assert not newcomer.node.done, newcomer.lines
-    assert newcomer.node.config is not None and newcomer.node.machine is not None
+    assert newcomer.node.arrival.expects(newcomer.host.public_key)
+    assert newcomer.node.config is None and newcomer.node.machine is None
+    assert "checking its chain from the start (60 records)" in newcomer.lines[-1]

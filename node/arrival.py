@@ -1,0 +1,130 @@
+"""A newcomer's offers to sit down at a running table, while it fetches the chain that proves
+them (spec/node.md §3.4).
+
+A seat that hosts the running segment answers a newcomer's hello with the configuration that
+seats it and the table's first configuration (signed by the invite's host). The newcomer then
+asks that seat for the table's records from the start, through the ``next-config`` that seats it,
+and checks them (protocol/table/joining.py) before it signs anything. Several keys may answer
+(the newcomer says hello to a few); each offer collects its own sender's records, so junk from
+one cannot spoil another's, and each is bounded in records, bytes and time. An offer whose
+chain does not check is dropped and its sender is not heard again.
+
+Pure bookkeeping: the node asks, receives and checks; this part says what to ask and when an
+offer is complete or has stalled.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from dealerless.protocol.table import TableConfig
+
+PREFIX_RECORDS_MAX = 1_000_000  # records before our seat that we fetch at most (~20,000 hands)
+PREFIX_BYTES_MAX = 64 << 20  # bytes of those records, per offer
+OFFERS_KEPT = 9  # the invite's host and the eight other keys a joiner says hello to
+ASK_EVERY = 2.0  # s: an offer's sender that sent nothing for this long is asked again
+STALL = 30.0  # s: ... and one that sent nothing for this long is given up
+
+
+@dataclass
+class Offer:
+    sender: bytes
+    config: TableConfig  # the running segment's, which seats us (it has a carry)
+    sig: bytes
+    first: TableConfig  # the table's first configuration, signed by the invite's host
+    first_sig: bytes
+    heard: float  # when the offer came or its sender last sent us records
+    asked: float = -1e9
+    records: list[bytes] = field(default_factory=list)
+    size: int = 0
+
+    @property
+    def wanted(self) -> int:
+        carry = self.config.carry
+        assert carry is not None
+        return carry.records
+
+    @property
+    def complete(self) -> bool:
+        return len(self.records) == self.wanted
+
+
+class Arrival:
+    """The offers a newcomer holds (see the module docstring)."""
+
+    def __init__(self) -> None:
+        self.offers: dict[bytes, Offer] = {}
+        self.refused: set[bytes] = set()  # senders whose chain did not check
+        self.checking: bytes | None = None  # the offer whose chain is being checked
+
+    def __bool__(self) -> bool:
+        return bool(self.offers)
+
+    def take(self, offer: Offer) -> str:
+        """Keep a new offer (empty), or say why not."""
+        if offer.sender in self.refused:
+            return "its sender's chain did not check before"
+        if offer.sender in self.offers:
+            return "we are fetching its sender's chain already"
+        if offer.wanted > PREFIX_RECORDS_MAX:
+            return (
+                f"its chain holds {offer.wanted} records before our seat, more than the "
+                f"{PREFIX_RECORDS_MAX} we fetch"
+            )
+        if len(self.offers) >= OFFERS_KEPT:
+            return f"we are fetching {OFFERS_KEPT} chains already"
+        self.offers[offer.sender] = offer
+        return ""
+
+    def expects(self, sender: bytes) -> bool:
+        offer = self.offers.get(sender)
+        return offer is not None and not offer.complete
+
+    def add(self, sender: bytes, start: int, frames: list[bytes], now: float) -> str:
+        """Records ``start``.. of the table's chain from ``sender``: kept in order up to the
+        offer's length; says why not, when they break a bound (the offer is then dropped)."""
+        offer = self.offers.get(sender)
+        if offer is None or offer.complete or start > len(offer.records):
+            return ""
+        fresh = frames[len(offer.records) - start : offer.wanted - start]
+        if not fresh:
+            return ""
+        size = sum(len(f) for f in fresh)
+        if offer.size + size > PREFIX_BYTES_MAX:
+            del self.offers[sender]
+            return f"its chain is over {PREFIX_BYTES_MAX >> 20} MiB before our seat"
+        offer.records.extend(fresh)
+        offer.size += size
+        offer.heard = now
+        return ""
+
+    def next_to_check(self) -> Offer | None:
+        """A complete offer to check now (one at a time: checking is the audit's work)."""
+        if self.checking is not None:
+            return None
+        for offer in self.offers.values():
+            if offer.complete:
+                self.checking = offer.sender
+                return offer
+        return None
+
+    def refuse(self, sender: bytes) -> None:
+        self.offers.pop(sender, None)
+        self.refused.add(sender)
+        if self.checking == sender:
+            self.checking = None
+
+    def due(self, now: float) -> tuple[list[Offer], list[Offer]]:
+        """The offers to ask again for records now, and those given up (removed)."""
+        ask: list[Offer] = []
+        stalled: list[Offer] = []
+        for offer in list(self.offers.values()):
+            if offer.complete:
+                continue
+            if now - offer.heard >= STALL:
+                del self.offers[offer.sender]
+                stalled.append(offer)
+            elif now - max(offer.heard, offer.asked) >= ASK_EVERY:
+                offer.asked = now
+                ask.append(offer)
+        return ask, stalled
