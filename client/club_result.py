@@ -8,8 +8,9 @@ took, and every seat still sitting out at the end with the score of the ledger k
 alone; the winners are the best of them, when the game ended in the file.
 
 A file is credited with what it proves, no more. A file that starts at the table's start proves
-every score in it. A newcomer's file starts with the segment it joined, and the carry of that
-first configuration is taken as given (nobody in the file was checked against the hands before):
+every score in it (a newcomer's does: it checked the chain from the table's start and holds it).
+A file that starts with a later segment (an older node's newcomer wrote one) takes the carry of
+that first configuration as given (nobody in the file was checked against the hands before):
 there, each seat is credited with what its score changed by in the file's hands (its score at the
 end minus the score of its ledger in that first carry; a buy-in's score is 0), and the seats
 that stood up or sat out before the file starts are not credited at all. Otherwise anyone could

@@ -1,10 +1,11 @@
 """Several files of one table, and which of them to count (``dealerless ratings --import``).
 
-The files of a club table differ (spec/protocol.md §9): the host's holds the whole table, a
-newcomer's starts with the segment it joined, a leaver's stops at the change where it stood up.
-Each is a run of the table's one chain: its records stand at ``start`` .. ``end`` of the whole
-table's chain (a newcomer's first record at its first configuration's ``carry.records``, anyone
-else's at 0). Two files of one table agree, record for record, where they overlap; the one that
+The files of a club table differ (spec/protocol.md §9): the host's and a newcomer's hold the
+whole table, a leaver's stops at the change where it stood up, and an older node's newcomer
+wrote one that starts with the segment it joined. Each is a run of the table's one chain: its
+records stand at ``start`` .. ``end`` of the whole table's chain (a file that starts with a
+later segment at that configuration's ``carry.records``, anyone else's at 0). Two files of
+one table agree, record for record, where they overlap; the one that
 covers the table best is counted: the one that reaches furthest into the chain (the end of the
 game, if it got there), then the one that starts earliest (the most hands).
 """

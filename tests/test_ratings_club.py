@@ -37,7 +37,9 @@ class Evening:
     stands up after hand 1 and dora sits down; bob sits out after hand 2 (and stays away); ann
     and dora play on to hand 5. (The seats' names are bot0, bot1, bot2 and dora.)"""
 
-    files: dict[str, Path]  # host, leaver, sitter, newcomer: each seat's own file
+    files: dict[str, Path]  # host, leaver, sitter, newcomer: each seat's own file; midway
+    # (dora's records from where she sat down, as a node wrote them before it checked the
+    # table's chain from its start: a file that starts with a carry)
     names: dict[str, str]  # fingerprint -> name
     final: dict[str, int]  # fingerprint -> score over the whole table, from the seats' engines
     at_join: dict[str, int]  # fingerprint -> score when dora sat down
@@ -79,8 +81,12 @@ def evening(tmp_path_factory: pytest.TempPathFactory) -> Evening:
         "host": write(folder / "ann.dlt", first.table, first.machines[0].records),
         "leaver": write(folder / "cid.dlt", first.table, first.machines[2].records),
         "sitter": write(folder / "bob.dlt", first.table, first.machines[1].records),
-        "newcomer": write(folder / "dora.dlt", second.table, second.machines[2].records),
+        "newcomer": write(folder / "dora.dlt", first.table, second.machines[2].records),
     }
+    carry = second.table.carry
+    assert carry is not None and second.machines[2].chain_base == 0
+    midway = tmp_path_factory.mktemp("midway") / "dora-midway.dlt"
+    files["midway"] = write(midway, second.table, second.machines[2].records[carry.records :])
     names = {fingerprint_of(s.key): s.name for s in (*first.table.seats, *second.table.seats)}
     return Evening(files, names, final, after_one)
 
@@ -111,8 +117,9 @@ def test_every_file_of_a_club_table_imported_twice_counts_it_once_by_identity(
     assert code == 0 and doc["games"] == 1
     seen = statuses(doc)
     assert seen["ann.dlt"] == "counted"  # the host's file holds the whole table
-    for name in ("bob.dlt", "cid.dlt", "dora.dlt"):
+    for name in ("bob.dlt", "cid.dlt"):
         assert seen[name].startswith("already counted from a file that covers the table better")
+    assert seen["dora.dlt"] == "already counted"  # she checked it from the start: the same
     # Chips go to the people who won or lost them, whatever their seat numbers were: cid stood
     # up after hand 1, bob sits out since hand 2, dora came in after hand 1.
     assert chips(doc) == evening.final
@@ -138,11 +145,11 @@ def test_the_file_that_covers_the_table_best_replaces_a_partial_one(
     code, doc = ratings(home, capsys, evening.files["leaver"])
     assert code == 0 and statuses(doc) == {"cid.dlt": "counted"}
     assert chips(doc) == {f: evening.at_join[f] for f in fp[:3]}  # the table as cid left it
-    # Dora's file starts after cid's stops: not one record in common, so nothing can tell they
+    # A file that starts after cid's stops: not one record in common, so nothing can tell they
     # are one game. The counted file stays, and nothing is refused.
-    code, doc = ratings(home, capsys, evening.files["newcomer"])
+    code, doc = ratings(home, capsys, evening.files["midway"])
     assert code == 0 and doc["games"] == 1
-    assert statuses(doc)["dora.dlt"].startswith("set aside: no record in common")
+    assert statuses(doc)["dora-midway.dlt"].startswith("set aside: no record in common")
     assert chips(doc) == {f: evening.at_join[f] for f in fp[:3]}
     # The host's file holds cid's records and more: it takes the place of cid's.
     code, doc = ratings(home, capsys, evening.files["host"])
@@ -150,7 +157,7 @@ def test_the_file_that_covers_the_table_best_replaces_a_partial_one(
     status = statuses(doc)["ann.dlt"]
     assert status.startswith("counted: covers the table better") and "which it replaces" in status
     assert chips(doc) == evening.final
-    code, doc = ratings(home, capsys, evening.files["sitter"], evening.files["newcomer"])
+    code, doc = ratings(home, capsys, evening.files["sitter"], evening.files["midway"])
     assert code == 0 and doc["games"] == 1 and chips(doc) == evening.final
     assert all(s.startswith("already counted from a file") for s in statuses(doc).values())
     # Two files given at once: the better one is counted, whatever the order of FILES.
@@ -160,14 +167,26 @@ def test_the_file_that_covers_the_table_best_replaces_a_partial_one(
     assert chips(doc) == evening.final
 
 
-def test_a_newcomers_file_is_credited_with_what_it_proves(
+def test_a_newcomers_file_audits_from_the_tables_start_and_is_credited_for_all_of_it(
     evening: Evening, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """Dora's file starts with a carry nobody in it was checked against: the seats there before
+    """Dora checked the chain from the table's start before she sat down, and her file holds
+    it: it proves every hand, so it is credited as the host's is (issue 22)."""
+    code, doc = ratings(tmp_path, capsys, evening.files["newcomer"])
+    assert code == 0 and doc["games"] == 1 and statuses(doc)["dora.dlt"] == "counted"
+    assert chips(doc) == evening.final
+    code, doc = ratings(tmp_path, capsys, evening.files["host"])
+    assert code == 0 and statuses(doc)["ann.dlt"] == "already counted"
+
+
+def test_a_file_that_starts_mid_table_is_credited_with_what_it_proves(
+    evening: Evening, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A file that starts with a carry nobody in it was checked against: the seats there before
     are credited with what their scores changed by in its hands; cid, gone before it starts, is
     not in it at all."""
     ann, bob, cid, dora = evening.names
-    code, doc = ratings(tmp_path, capsys, evening.files["newcomer"])
+    code, doc = ratings(tmp_path, capsys, evening.files["midway"])
     assert code == 0 and doc["games"] == 1
     credited = chips(doc)
     assert cid not in credited
@@ -274,9 +293,9 @@ def test_spans_of_one_table_agree_where_they_overlap() -> None:
 def test_a_tournament_file_that_starts_mid_table_is_not_credited(evening: Evening) -> None:
     from dealerless.client.leaderboard import audited_copy
 
-    joined = audited_copy(evening.files["newcomer"], 0.0)
+    joined = audited_copy(evening.files["midway"], 0.0)
     assert joined.span.start > 0 and joined.span.end > joined.span.start
-    header = TableConfig.from_wire(_header(evening.files["newcomer"]))
+    header = TableConfig.from_wire(_header(evening.files["midway"]))
     tournament = make_config("limit-tuppen", header.players, {"mode": "tournament"})
     config = replace(header, game=tournament)
     with pytest.raises(NotCreditable, match="tournament"):

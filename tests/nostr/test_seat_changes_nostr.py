@@ -65,8 +65,10 @@ def test_seats_come_and_go_and_the_host_stands_up(cluster: Cluster, nostr_relays
     for seat in (0, 1):  # those who stood up hold a prefix of the table's chain
         _, records = cluster.transcript(seat)
         assert records == full[: len(records)] and final[seat].seat_change is not None
-    _, joined = cluster.transcript(3)
-    assert joined == full[-len(joined) :]  # the newcomer's file starts with its segment
+    first, joined = cluster.transcript(3)
+    # The newcomer checked the table's chain from its start: its file holds all of it.
+    assert first.carry is None and joined == full
+    assert cluster.said(3, "checked the table's chain from its start")
     assert "verified" in cluster.audit_cli(2)
 
 
@@ -192,8 +194,7 @@ def test_a_club_evening_whose_host_is_killed_for_good_after_hand_3(
     assert cash_balance(final) == 0
     assert not cluster.said(1, "caught cheating")
     _, full = cluster.transcript(1)
-    for seat in (3, 4):  # the newcomers hold the table's chain from their first segment on
+    for seat in (3, 4):  # the newcomers checked and hold the table's chain from its start
         config, records = cluster.transcript(seat)
-        start = TableMachine.resume(config, None, records).chain_base
-        assert records == full[start : start + len(records)], seat
+        assert config.carry is None and records == full[: len(records)], seat
     assert "verified" in cluster.audit_cli(1)
