@@ -151,7 +151,7 @@ class CatchUp:
             # its count on the link).
             self._release()
         if count > n >= self.machine.chain_base:
-            self._serve(sender, budget, n, now)
+            self._serve(sender, budget, n, now, waiting=bool(nonce))
         # Answer an ask (at most once a second per seat) and tell a seat that is ahead where we
         # are, so it sends what we lack. An equal count during play needs no answer (over Nostr
         # each is one more event beside the frames); a seat that waits for proof (its nonce) or
@@ -173,14 +173,18 @@ class CatchUp:
                 return at
         return -1e9
 
-    def _serve(self, sender: bytes, budget: PeerBudget, n: int, now: float) -> None:
+    def _serve(
+        self, sender: bytes, budget: PeerBudget, n: int, now: float, waiting: bool = False
+    ) -> None:
         assert self.machine is not None
         if budget.served[0] == n and now - budget.served[1] < SAME_ASK_EVERY:
             return  # sent just now; it is on its way
-        if now - self._held_since(n) < self.opt.serve_grace:
+        if not waiting and now - self._held_since(n) < self.opt.serve_grace:
             # We have held them so briefly that they may still be on their way to that seat
             # (its count crossed them on the wire, or waited in a relay queue): sending them
-            # now would send them twice. A real loss is served when it asks again.
+            # now would send them twice. A real loss is served when it asks again. A seat that
+            # waits for them (its nonce: back from a crash, or a newcomer fetching the chain
+            # from the start) has nothing on its way: it is served at once.
             return
         records = self.machine.records[n - self.machine.chain_base :]
         if not budget.take(sum(len(f) for f in records), now):

@@ -118,6 +118,7 @@ class JoinHandshake:
     config: TableConfig | None
     config_sig: bytes
     lobby: list[tuple[bytes, str]]
+    nonce: bytes
     arrival: Arrival
     nursery: trio.Nursery | None
     last_hello: float
@@ -300,7 +301,10 @@ class JoinHandshake:
 
     def _ask_chain(self, offer: Offer) -> None:
         offer.asked = self.now()
-        self.queue_signed({"t": "have", "n": len(offer.records), "ask": True}, to=offer.sender)
+        # Our nonce says we wait for these records (nothing of them is on its way to us), so
+        # the seat serves them at once rather than after its serve grace.
+        payload = {"t": "have", "n": len(offer.records), "ask": True, "nonce": self.nonce}
+        self.queue_signed(payload, to=offer.sender)
 
     def chain_records(self, sender: bytes, start: int, frames: list[bytes]) -> None:
         """Records of the table's chain from a seat whose offer we check."""

@@ -33,18 +33,7 @@ class JoinError(Exception):
 def check_chain(first: TableConfig, records: Sequence[bytes], offered: TableConfig) -> AuditReport:
     """Judge the chain from the table's ``first`` configuration through the ``next-config``
     that holds ``offered`` (JoinError if it does not check or ends elsewhere)."""
-    if first.carry is not None:
-        raise JoinError("the table's first configuration has a carry: it is a later segment")
-    if first.table_id != offered.table_id:
-        raise JoinError("the table's first configuration is for another table")
-    carry = offered.carry
-    if carry is None:
-        raise JoinError("the configuration offered has no carry: it is not a running table's")
-    if len(records) != carry.records:
-        raise JoinError(
-            f"the chain before our seat holds {len(records)} records, carry.records says "
-            f"{carry.records}"
-        )
+    _bounds(first, records, offered)
     report = audit_records(first, records)
     if report.failure is not None:
         raise JoinError(
@@ -67,16 +56,39 @@ def join_table(
     *,
     now: float = 0.0,
 ) -> TableMachine:
-    """The newcomer's machine, rebuilt from the chain it checked (:func:`check_chain`), with
-    its seat in ``offered``."""
-    check_chain(first, records, offered)
+    """The newcomer's machine, rebuilt from the chain with every check of :func:`check_chain`,
+    with its seat in ``offered``. The replay verifies every record as the audit does; only if
+    it does not take exactly these records and end in ``offered`` is the chain judged again,
+    to say why (so an honest chain is verified once)."""
+    _bounds(first, records, offered)
     try:
-        machine = TableMachine.resume(first, key, records, now=now)
-    except LocalProtocolError as exc:
-        raise JoinError(f"the table's chain does not replay: {exc}") from None
-    if machine.seat is None or machine.config.to_wire() != offered.to_wire():
+        machine: TableMachine | None = TableMachine.resume(first, key, records, now=now)
+    except LocalProtocolError:
+        machine = None
+    if (
+        machine is None
+        or machine.records != list(records)
+        or machine.seat is None
+        or machine.config.to_wire() != offered.to_wire()
+    ):
+        check_chain(first, records, offered)  # raises, naming what is wrong
         raise JoinError("the table's chain does not seat us where the configuration says")
     return machine
+
+
+def _bounds(first: TableConfig, records: Sequence[bytes], offered: TableConfig) -> None:
+    if first.carry is not None:
+        raise JoinError("the table's first configuration has a carry: it is a later segment")
+    if first.table_id != offered.table_id:
+        raise JoinError("the table's first configuration is for another table")
+    carry = offered.carry
+    if carry is None:
+        raise JoinError("the configuration offered has no carry: it is not a running table's")
+    if len(records) != carry.records:
+        raise JoinError(
+            f"the chain before our seat holds {len(records)} records, carry.records says "
+            f"{carry.records}"
+        )
 
 
 def _differs(signed: TableConfig, offered: TableConfig) -> str:
