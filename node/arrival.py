@@ -9,6 +9,12 @@ and checks them (protocol/table/joining.py) before it signs anything. Several ke
 one cannot spoil another's, and each is bounded in records, bytes and time. An offer whose
 chain does not check is dropped and its sender is not heard again.
 
+A newcomer that a seat lists as waiting to sit down (a ``lobby`` with ``need`` 0: it is seated
+after this hand) fetches that seat's chain *early*, while the hand is played, every
+``EARLY_ASK_EVERY`` seconds; when that seat's offer comes, the records it already holds count
+for it, so only the last records and the check remain for the new segment's first step (whose
+step timeout the other seats wait). Early records are checked with the offer like any others.
+
 Pure bookkeeping: the node asks, receives and checks; this part says what to ask and when an
 offer is complete or has stalled.
 """
@@ -24,6 +30,16 @@ PREFIX_BYTES_MAX = 64 << 20  # bytes of those records, per offer
 OFFERS_KEPT = 9  # the invite's host and the eight other keys a joiner says hello to
 ASK_EVERY = 2.0  # s: an offer's sender that sent nothing for this long is asked again
 STALL = 30.0  # s: ... and one that sent nothing for this long is given up
+EARLY_ASK_EVERY = 10.0  # s: while we wait for our seat, the chain so far is fetched this often
+
+
+@dataclass
+class Early:
+    """The chain so far from a seat that listed us as waiting, before its offer."""
+
+    asked: float
+    records: list[bytes] = field(default_factory=list)
+    size: int = 0
 
 
 @dataclass
@@ -54,6 +70,7 @@ class Arrival:
 
     def __init__(self) -> None:
         self.offers: dict[bytes, Offer] = {}
+        self.early: dict[bytes, Early] = {}  # bounded like the offers
         self.refused: set[bytes] = set()  # senders whose chain did not check
         self.checking: bytes | None = None  # the offer whose chain is being checked
 
@@ -73,16 +90,40 @@ class Arrival:
             )
         if len(self.offers) >= OFFERS_KEPT:
             return f"we are fetching {OFFERS_KEPT} chains already"
+        early = self.early.pop(offer.sender, None)
+        if early is not None:  # what it sent while we waited counts (checked with the rest)
+            offer.records = early.records[: offer.wanted]
+            offer.size = sum(len(f) for f in offer.records)
         self.offers[offer.sender] = offer
         return ""
 
+    def wait_at(self, sender: bytes, now: float) -> bool:
+        """``sender`` listed us as waiting to sit down: fetch its chain early (True: ask now)."""
+        if sender in self.early or sender in self.offers or sender in self.refused:
+            return False
+        if len(self.early) >= OFFERS_KEPT:
+            return False
+        self.early[sender] = Early(asked=now)
+        return True
+
     def expects(self, sender: bytes) -> bool:
         offer = self.offers.get(sender)
-        return offer is not None and not offer.complete
+        return sender in self.early or (offer is not None and not offer.complete)
 
     def add(self, sender: bytes, start: int, frames: list[bytes], now: float) -> str:
         """Records ``start``.. of the table's chain from ``sender``: kept in order up to the
         offer's length; says why not, when they break a bound (the offer is then dropped)."""
+        early = self.early.get(sender)
+        if early is not None:
+            if start <= len(early.records):
+                fresh = frames[len(early.records) - start :]
+                size = sum(len(f) for f in fresh)
+                if early.size + size > PREFIX_BYTES_MAX:
+                    del self.early[sender]
+                    return f"its chain is over {PREFIX_BYTES_MAX >> 20} MiB"
+                early.records.extend(fresh)
+                early.size += size
+            return ""
         offer = self.offers.get(sender)
         if offer is None or offer.complete or start > len(offer.records):
             return ""
@@ -113,6 +154,15 @@ class Arrival:
         self.refused.add(sender)
         if self.checking == sender:
             self.checking = None
+
+    def early_due(self, now: float) -> list[tuple[bytes, int]]:
+        """The seats to ask for the chain so far (while we wait for our seat), with our count."""
+        due = [
+            (k, len(e.records)) for k, e in self.early.items() if now - e.asked >= EARLY_ASK_EVERY
+        ]
+        for key, _ in due:
+            self.early[key].asked = now
+        return due
 
     def due(self, now: float) -> tuple[list[Offer], list[Offer]]:
         """The offers to ask again for records now, and those given up (removed)."""

@@ -62,6 +62,7 @@ class CatchUp:
     # State and helpers of the seat node.
     machine: TableMachine | None
     peer_counts: dict[bytes, int]
+    waiting: dict[bytes, tuple[str, int]]  # of the seat-change mixin: newcomers waiting
     budgets: dict[bytes, PeerBudget]
     resync: Resync | None
     nonce: bytes

@@ -193,7 +193,7 @@ class JoinHandshake:
         self.hello_targets.update(targets[1:])
         return targets
 
-    def _on_lobby(self, payload: dict[str, Any]) -> None:
+    def _on_lobby(self, payload: dict[str, Any], sender: bytes) -> None:
         """Joiner: the host's list of who is at the table."""
         self.last_answer = self.now()
         names, keys, need = payload.get("names"), payload.get("keys"), payload.get("need")
@@ -215,6 +215,9 @@ class JoinHandshake:
         listed = ", ".join(f"{n} [{p}]" for n, p in zip(view.names, prints, strict=True))
         self.say(f"at the table: {listed}; waiting for {view.need} more player(s)")
         self._lobby_hook(view)
+        if need == 0 and self.arrival.wait_at(sender, self.now()):
+            # A running table that seats us after this hand: fetch its chain meanwhile.
+            self._ask_records(sender, 0)
 
     def _on_refused(self, payload: dict[str, Any]) -> None:
         reason = str(payload.get("reason", ""))[:200]
@@ -301,10 +304,12 @@ class JoinHandshake:
 
     def _ask_chain(self, offer: Offer) -> None:
         offer.asked = self.now()
+        self._ask_records(offer.sender, len(offer.records))
+
+    def _ask_records(self, to: bytes, n: int) -> None:
         # Our nonce says we wait for these records (nothing of them is on its way to us), so
         # the seat serves them at once rather than after its serve grace.
-        payload = {"t": "have", "n": len(offer.records), "ask": True, "nonce": self.nonce}
-        self.queue_signed(payload, to=offer.sender)
+        self.queue_signed({"t": "have", "n": n, "ask": True, "nonce": self.nonce}, to=to)
 
     def chain_records(self, sender: bytes, start: int, frames: list[bytes]) -> None:
         """Records of the table's chain from a seat whose offer we check."""
@@ -323,6 +328,8 @@ class JoinHandshake:
         ask, stalled = self.arrival.due(now)
         for offer in ask:
             self._ask_chain(offer)
+        for key, n in self.arrival.early_due(now):
+            self._ask_records(key, n)
         for offer in stalled:
             self.say(
                 f"{self._who(offer.sender)} sent no more of the table's chain "

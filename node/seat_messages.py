@@ -44,6 +44,7 @@ class SeatMessages:
     peers_up: set[bytes]
     lobby: list[tuple[bytes, str]]
     arrival: Arrival
+    waiting: dict[bytes, tuple[str, int]]  # of the seat-change mixin: newcomers waiting
     prestart: list[bytes]
     dropped: int
     last_hello: float
@@ -93,7 +94,7 @@ class SeatMessages:
     def _on_hello(self, sender: bytes, payload: dict[str, Any]) -> None:
         raise NotImplementedError
 
-    def _on_lobby(self, payload: dict[str, Any]) -> None:
+    def _on_lobby(self, payload: dict[str, Any], sender: bytes) -> None:
         raise NotImplementedError
 
     def _on_refused(self, payload: dict[str, Any]) -> None:
@@ -184,8 +185,11 @@ class SeatMessages:
             return not self.is_host and answering
         if kind == "back":
             return self.hosting() and sender in self.away_keys()
-        # have: the seats, and the seats sitting out that follow the table
-        return sender != self.key and (sender in self.seat_keys() or sender in self.away_keys())
+        # have: the seats, the seats sitting out that follow the table, and the newcomers
+        # waiting to sit down (they fetch the chain so far: catch_up.py serves them records)
+        return sender != self.key and (
+            sender in self.seat_keys() or sender in self.away_keys() or sender in self.waiting
+        )
 
     def _on_signed(self, sender: bytes, message: dict[str, Any]) -> None:
         try:
@@ -208,7 +212,7 @@ class SeatMessages:
         if kind == "hello":
             self._on_hello(sender, payload)
         elif kind == "lobby":
-            self._on_lobby(payload)
+            self._on_lobby(payload, sender)
         elif kind == "refused":
             self._on_refused(payload)
         elif kind == "config":

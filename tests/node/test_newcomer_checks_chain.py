@@ -268,3 +268,29 @@ def test_a_chain_whose_seat_change_another_key_signed_is_refused(table: Table) -
     table.run(script)
     assert table.node.machine is None
     assert table.said(f"record {len(chain) - 1} of the table's chain does not check"), table.lines
+
+
+def test_a_newcomer_waiting_for_its_seat_fetches_the_chain_early(table: Table) -> None:
+    """Listed as waiting (a lobby with need 0), the newcomer asks that seat for the chain at
+    once; what it holds when the offer comes counts, so only the rest is asked for then."""
+    seats = table.first.seats
+    lobby = {"t": "lobby", "names": [s.name for s in seats], "keys": [s.key for s in seats]}
+
+    async def script() -> None:
+        table.deliver(table.host, {**lobby, "need": 0})
+        assert table.asked(table.host.public_key)
+        table.serve(table.host, table.chain[:-1])  # the hand so far, before the next-config
+        table.node.outbox.clear()
+        table.offer(table.host, table.config)
+        offer = table.node.arrival.offers[table.host.public_key]
+        assert offer.records == table.chain[:-1]
+        rest = len(table.chain) - 1
+        assert not table.asked(table.host.public_key)  # it asks from where it stands
+        table.deliver(
+            table.host, {"t": "recs", "start": rest, "frames": table.chain[rest:]}, signed=False
+        )
+        await table.settle()
+
+    table.run(script)
+    assert table.node.machine is not None and table.node.machine.seat == 2, table.lines
+    assert table.store.stored_records()[: len(table.chain)] == table.chain
