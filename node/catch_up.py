@@ -48,6 +48,8 @@ class PeerBudget:
     stamp: float
     served: tuple[int, float] = (-1, -1e9)
     answered: float = -1e9
+    upto: int = 0  # the chain count up to which we last sent it records
+    nonce: bytes = b""  # its last ask's: records for a seat that waits for them echo it
 
     def take(self, amount: int, now: float) -> bool:
         self.level = min(SERVE_BURST, self.level + (now - self.stamp) * SERVE_RATE)
@@ -131,9 +133,17 @@ class CatchUp:
         nonce = payload.get("nonce")
         nonce = nonce if isinstance(nonce, bytes) and len(nonce) == NONCE_BYTES else b""
         fresh = payload.get("echo") == self.nonce  # an answer to our own latest question
-        self.peer_counts[sender] = n
         now = self.now()
         budget = self._budget(sender)
+        budget.nonce = nonce
+        if sender in self.waiting:
+            # A newcomer waiting for its seat fetches the chain so far (join_handshake.py):
+            # served, never counted among the seats.
+            machine = self.machine
+            if machine is not None and machine.chain_count > n >= machine.chain_base:
+                self._serve(sender, budget, n, now, waiting=True)
+            return
+        self.peer_counts[sender] = n
         every = NONCE_ANSWER_EVERY if nonce else ANSWER_EVERY
         answer = bool(payload.get("ask")) and now - budget.answered >= every
         if self.machine is None:
@@ -191,17 +201,39 @@ class CatchUp:
         if not budget.take(sum(len(f) for f in records), now):
             return  # over its budget: it asks again later
         budget.served = (n, now)
+        self._send_records(sender, budget, n, records)
+
+    def send_chain_tail(self, to: bytes, end: int) -> None:
+        """With the offer of a seat to a newcomer: the chain records up to ``end`` that it lacks
+        as far as we know (those since we last sent it any, while it waited), so it needs no
+        round trip before it can check them (join_handshake.py)."""
+        machine = self.machine
+        assert machine is not None
+        budget = self._budget(to)
+        start = max(budget.upto, machine.chain_base)
+        records = machine.records[start - machine.chain_base : end - machine.chain_base]
+        if records and budget.take(sum(len(f) for f in records), self.now()):
+            self._send_records(to, budget, start, records)
+
+    def _send_records(
+        self, to: bytes, budget: PeerBudget, start: int, records: list[bytes]
+    ) -> None:
+        # Records for a seat that waits for them (its nonce: a newcomer fetching the chain, a
+        # seat back from a crash) echo that nonce: over Nostr they go with the table's own
+        # messages, not at catch-up's slow pace (node/nostr/link.py).
+        extra: dict[str, Any] = {"echo": budget.nonce} if budget.nonce else {}
         chunk: list[bytes] = []
-        size, start = 0, n
+        size = 0
         for frame in records:
             if chunk and size + len(frame) > RECS_CHUNK:
-                payload = {"t": "recs", "start": start, "frames": chunk}
-                if not self.queue_records(payload, sender, size):
+                payload = {"t": "recs", "start": start, "frames": chunk, **extra}
+                if not self.queue_records(payload, to, size):
                     return
                 start, chunk, size = start + len(chunk), [], 0
             chunk.append(frame)
             size += len(frame)
-        self.queue_records({"t": "recs", "start": start, "frames": chunk}, sender, size)
+        if self.queue_records({"t": "recs", "start": start, "frames": chunk, **extra}, to, size):
+            budget.upto = start + len(chunk)
 
     def _on_recs(self, sender: bytes, frames: list[bytes], start: int) -> None:
         """Records from a seat (frames by non-seat authors were already dropped)."""

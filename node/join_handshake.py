@@ -138,6 +138,7 @@ class JoinHandshake:
     peers_up: set[bytes]
     newcomer_hello: Callable[[bytes, str, dict[str, Any]], None]
     _who: Callable[[bytes], str]  # of the seat messages mixin, which comes after us
+    send_chain_tail: Callable[[bytes, int], None]  # of the catch-up mixin
 
     def now(self) -> float:
         raise NotImplementedError
@@ -417,6 +418,9 @@ class JoinHandshake:
                 if self.is_host:
                     self._admit()
                 self.queue_signed(self.offer_payload(*later), to=sender)
+                carry = later[0].carry
+                assert carry is not None
+                self.send_chain_tail(sender, carry.records)
             elif self.config.seat_of(sender) is None:
                 self.newcomer_hello(sender, name, payload)
             else:

@@ -55,6 +55,7 @@ class SeatChanges:
     refuse: Callable[[bytes, str], None]
     _admit: Callable[[], None]
     offer_payload: Callable[[TableConfig, bytes], dict[str, Any]]
+    send_chain_tail: Callable[[bytes, int], None]
 
     def _init_seat_changes(self) -> None:
         self.waiting: dict[bytes, tuple[str, int]] = {}  # host: newcomer key -> name, buy-in
@@ -291,9 +292,12 @@ class SeatChanges:
         if self.is_host:
             self._admit()
         payload = self.offer_payload(config, signature)
+        carry = config.carry
+        assert carry is not None
         for seat in joining:
             if config.seat_of(seat.seat.key) is not None:
                 self.queue_signed(payload, to=seat.seat.key)
+                self.send_chain_tail(seat.seat.key, carry.records)
         return machine.take_events()
 
     @staticmethod

@@ -146,7 +146,11 @@ class NostrLink:
         plain_count = message_kind == "have" and "echo" not in payload
         to = message.get("to")
         to = to if isinstance(to, bytes) else None
-        catch_up = message_kind in CATCH_UP_KINDS
+        # Catch-up rides events at its own slow pace, except what a seat waits for before it
+        # can go on: an ask with its nonce, and records that echo one (a newcomer fetching the
+        # chain it must check within the step timeout, a seat back from a crash).
+        urgent = "nonce" in payload if message_kind == "have" else "echo" in payload
+        catch_up = message_kind in CATCH_UP_KINDS and not urgent
         self.table.pool.stats[f"published_{message_kind}"] += 1
         await self.table.pool.publish(
             KIND_FRAME if message_kind == "f" else KIND_CHATTER,
