@@ -97,6 +97,7 @@ TEXTS: dict[str, str] = {
     "reason.pass_round": "Passrunde: der letzte Stich zahlt in den Pott",
     "reason.voided": "annulliert: {why}",
     "reason.one_left": "nur noch ein Spieler unter 10",
+    "reason.none_left": "niemand mehr unter 10: die wenigsten Punkte der letzten Runde gewinnen",
     "reason.all_chips": "ein Platz hat alle Chips",
     "reason.hands_played": "die vereinbarten Runden sind gespielt",
     "reason.players_ended": "die Spieler haben das Spiel beendet",

@@ -102,6 +102,7 @@ TEXTS: dict[str, str] = {
     "reason.pass_round": "pass round: the last trick pays into the pot",
     "reason.voided": "voided: {why}",
     "reason.one_left": "one player left under 10",
+    "reason.none_left": "nobody left under 10: the fewest points of the last hand win",
     "reason.all_chips": "one seat has all the chips",
     "reason.hands_played": "the agreed number of hands was played",
     "reason.players_ended": "the players ended the game",

@@ -97,6 +97,7 @@ TEXTS: dict[str, str] = {
     "reason.pass_round": "pasronde: de laatste slag betaalt in de pot",
     "reason.voided": "ongeldig: {why}",
     "reason.one_left": "nog één speler onder de 10",
+    "reason.none_left": "niemand meer onder de 10: de minste punten van de laatste ronde winnen",
     "reason.all_chips": "één plaats heeft alle fiches",
     "reason.hands_played": "het afgesproken aantal rondes is gespeeld",
     "reason.players_ended": "de spelers hebben het spel beëindigd",

@@ -28,6 +28,7 @@ class HandEnd(StrEnum):
 
 class GameEnd(StrEnum):
     ONE_LEFT = "one_left"  # classic Tuppen: one player left under the penalty limit
+    NONE_LEFT = "none_left"  # classic Tuppen: the last hand took every seat to the limit
     ALL_CHIPS = "all_chips"  # tournament: one seat has all the chips
     HANDS_PLAYED = "hands_played"  # the agreed number of hands was played
     PLAYERS_ENDED = "players_ended"  # the players agreed to end the game

@@ -397,11 +397,23 @@ class TuppenEngine(TuppenVerifier):
         data = {"reason": reason, "deltas": list(deltas)}
         events = [Event("hand_end", winners[0] if winners else None, data)]
         playing = self.in_game()
-        if len(playing) <= 1:
-            low = min(self._scores)
-            best = playing or [s for s in range(self.players) if self._scores[s] == low]
+        if len(playing) == 1:
             self.outcome = Outcome(
-                tuple(best), tuple(self._scores), "one player left under 10", GameEnd.ONE_LEFT
+                tuple(playing), tuple(self._scores), "one player left under 10", GameEnd.ONE_LEFT
+            )
+            events.append(Event("game_over", playing[0], {"winners": playing}))
+        elif not playing:
+            # Nobody is left under 10 (only a dirty-laundry check point in the last hand can do
+            # it): the seats of that hand with the fewest points win; a seat that was out
+            # before it never does (spec/rules/tuppen.md S15).
+            last = [s for s in range(self.players) if h.start_scores[s] < PENALTY_LIMIT]
+            low = min(self._scores[s] for s in last)
+            best = [s for s in last if self._scores[s] == low]
+            self.outcome = Outcome(
+                tuple(best),
+                tuple(self._scores),
+                "nobody left under 10: the fewest points of the last hand win",
+                GameEnd.NONE_LEFT,
             )
             events.append(Event("game_over", best[0], {"winners": best}))
         return events

@@ -58,3 +58,28 @@ def test_the_jack_still_takes_a_point_off_below_ten() -> None:
     result = table.engine.hand_result
     assert result is not None and result.details.get("jack_win") is True
     assert table.engine.scores()[2] == 8
+
+
+def test_nobody_left_under_ten_the_last_hands_fewest_points_win() -> None:
+    """Seats 0 and 1 on 9, seat 2 out since an earlier hand. Seat 0 bluffs dirty laundry and is
+    checked up to 10, then wins every trick; seat 1 loses to 10. Nobody is under 10: the seats
+    of that hand with the fewest points win (both, on 10), never seat 2 (also on 10, but out
+    before), and the reason says what happened (spec/rules/tuppen.md S15)."""
+    from dealerless.protocol.rules.reasons import GameEnd
+
+    engine = new(3, dealer=1, scores=[9, 9, 10], tupp_attempt=False, poverty=False)
+    table = start(engine, {0: "7C 8C 9C 10C", 1: "7H 8H 9H 10H"}, stock="JS QS KS AS")
+    table.act(K.LAUNDRY, 0)  # four clubs: a bluff
+    table.act(K.CHECK, 1)
+    assert table.engine.scores() == (10, 9, 10)
+    while table.phase == "exchange":
+        (seat,) = table.engine.to_act()
+        table.act(K.PASS, seat)
+    table.plays("0:7C", "1:7H", "0:8C", "1:8H", "0:9C", "1:9H", "0:10C", "1:10H")
+    result = table.engine.hand_result
+    assert result is not None and result.winners == (0,)
+    outcome = table.engine.outcome
+    assert outcome is not None and outcome.standings == (10, 10, 10)
+    assert outcome.winners == (0, 1) and 2 not in outcome.winners
+    assert outcome.code is GameEnd.NONE_LEFT
+    assert outcome.reason == "nobody left under 10: the fewest points of the last hand win"
