@@ -17,9 +17,10 @@ from typing import Any
 from dealerless.protocol.cards import Card
 from dealerless.protocol.rules.base import Action, ActionKind, Engine
 from dealerless.protocol.rules.limit_laundry import is_dirty_laundry
-from dealerless.protocol.rules.tuppen_tricks import strength
+from dealerless.protocol.rules.tuppen_tricks import strength, trick_winner
 
 K = ActionKind
+_US = -1  # our seat in a trick we rate (no real seat is negative)
 
 
 def hand_strength(cards: list[Card], table: list[tuple[int, Card]], active: set[int]) -> float:
@@ -29,17 +30,14 @@ def hand_strength(cards: list[Card], table: list[tuple[int, Card]], active: set[
     ranked = sorted((strength(c) / 7 for c in cards), reverse=True)
     value = ranked[0] * 0.65 + (ranked[1] if len(ranked) > 1 else ranked[0]) * 0.35
     if len(cards) == 1 and table:
-        # the last trick: can this card still win it?
-        card = cards[0]
-        counted = [c for s, c in table if s in active]
-        led = table[0][1].suit
-        deciding = led if any(c.suit == led for c in counted) or not counted else counted[0].suit
-        rivals = [strength(c) for c in counted if c.suit == deciding]
-        if card.suit != deciding and counted:
+        # The last trick: does this card win it as it stands? The rules' own trick winner
+        # decides, with our card in it (a folded leader's card sets the led suit but does not
+        # count, so our card may be the only counted one of that suit: seed 000).
+        if trick_winner([*table, (_US, cards[0])], {*active, _US}) != _US:
             return 0.0
-        if rivals and strength(card) < max(rivals):
-            return 0.0
-        value = max(value, 0.8)
+        played = sum(1 for s, _ in table if s in active)
+        # Sure once every other seat still in the hand has played (we are one of ``active``).
+        value = 1.0 if played >= len(active) - 1 else max(value, 0.8)
     return value
 
 
