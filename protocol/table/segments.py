@@ -11,7 +11,8 @@ chain alone is fixed here, so no host can bend it:
 * every ledger, the table's ledger and the hand count, exactly as the segment ended.
 
 The next host (the first seat that stays) may add only seats coming back from sitting out and
-newcomers with a buy-in the rules allow, and only if a seat asked to re-form. It signs the next
+newcomers with a buy-in the rules allow, and only if a seat asked to re-form or too few seats
+stay for the game. It signs the next
 configuration in a ``next-config`` message at the segment's last head; every seat that stays,
 and the auditor, re-derives the plan and refuses any other configuration, naming the field.
 
@@ -34,7 +35,7 @@ from dealerless.protocol.messages import (
     sign_message,
 )
 from dealerless.protocol.rules.base import ConfigError, Engine
-from dealerless.protocol.rules.registry import make_config
+from dealerless.protocol.rules.registry import game_spec, make_config
 from dealerless.protocol.table.carry import Carry, Departed, Ledger, ledger_of
 from dealerless.protocol.table.config import SeatInfo, TableConfig
 from dealerless.protocol.table.events import SeatsChanging
@@ -88,7 +89,7 @@ class SeatPlan:
     left: tuple[Departed, ...]  # standing up at this change, with their ledgers
     ledgers: tuple[Ledger, ...]  # every seat's ledger as the segment ended
     table: Ledger
-    reseat: bool  # a seat asked to re-form the table: seats may be added
+    reseat: bool  # a seat asked to re-form the table, or too few stay: seats may be added
     engine: Engine
 
     @staticmethod
@@ -124,7 +125,10 @@ class SeatPlan:
             tuple(left),
             ledgers,
             ledger_of(engine.table_ledger()),
-            "reseat" in asked.values(),
+            # Seats may be added when a seat asked to re-form the table, or when too few stay
+            # for the game (a newcomer whose hello came too late for the last result would
+            # otherwise end the table).
+            "reseat" in asked.values() or len(stays) < game_spec(config.game.game).min_players,
             engine,
         )
 

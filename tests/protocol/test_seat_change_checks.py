@@ -208,6 +208,24 @@ def test_without_a_reseat_nobody_is_added() -> None:
         open_next_config(sim.machines[2], signed(sim.machines[0], sim.keys[0], wire))
 
 
+def test_a_table_left_with_too_few_seats_may_seat_a_newcomer_without_a_reseat() -> None:
+    """The host stands up at a 2-seat table and nobody asked to re-form: one seat stays, below
+    the game's minimum, so the next host may seat a newcomer (whose hello came too late for the
+    last result) rather than end the table; the audit follows."""
+    rng = random.Random(2)
+    sim = start(make_config("limit-tuppen", 2, CASH), rng)
+    sim.machines[0].want_change("stand")
+    run_game(sim, rng)
+    plan = SeatPlan.of(sim.machines[1])
+    assert plan.stays == (1,) and plan.reseat
+    newcomer = Newcomer(SeatInfo("eve", IdentityKey.generate().peer_id.raw), 5)
+    config = plan.next_config([newcomer])
+    assert [s.name for s in config.seats][1] == "eve"
+    frame = sign_next_config(sim.keys[1], sim.machines[1], config)
+    report = audit_records(sim.table, [*sim.machines[1].records, frame])
+    assert report.ok and report.segments == [config], report.failure
+
+
 def test_a_tournament_takes_no_newcomers() -> None:
     rng = random.Random(4)
     sim = start(make_config("limit-tuppen", 3, {"mode": "tournament", "starting_chips": 100}), rng)
