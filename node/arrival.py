@@ -115,28 +115,19 @@ class Arrival:
         offer's length; says why not, when they break a bound (the offer is then dropped)."""
         early = self.early.get(sender)
         if early is not None:
-            if start <= len(early.records):
-                fresh = frames[len(early.records) - start :]
-                size = sum(len(f) for f in fresh)
-                if early.size + size > PREFIX_BYTES_MAX:
-                    del self.early[sender]
-                    return f"its chain is over {PREFIX_BYTES_MAX >> 20} MiB"
-                early.records.extend(fresh)
-                early.size += size
+            if not _extend(early, start, frames):
+                del self.early[sender]
+                return f"its chain is over {PREFIX_BYTES_MAX >> 20} MiB"
             return ""
         offer = self.offers.get(sender)
-        if offer is None or offer.complete or start > len(offer.records):
+        if offer is None or offer.complete:
             return ""
-        fresh = frames[len(offer.records) - start : offer.wanted - start]
-        if not fresh:
-            return ""
-        size = sum(len(f) for f in fresh)
-        if offer.size + size > PREFIX_BYTES_MAX:
+        before = len(offer.records)
+        if not _extend(offer, start, frames, offer.wanted):
             del self.offers[sender]
             return f"its chain is over {PREFIX_BYTES_MAX >> 20} MiB before our seat"
-        offer.records.extend(fresh)
-        offer.size += size
-        offer.heard = now
+        if len(offer.records) > before:
+            offer.heard = now
         return ""
 
     def next_to_check(self) -> Offer | None:
@@ -178,3 +169,17 @@ class Arrival:
                 offer.asked = now
                 ask.append(offer)
         return ask, stalled
+
+
+def _extend(held: Early | Offer, start: int, frames: list[bytes], end: int | None = None) -> bool:
+    """Keep the frames that continue ``held.records`` (up to the chain count ``end``); False,
+    keeping nothing, when they would pass the byte bound."""
+    if start > len(held.records):
+        return True  # a gap: not ours to fill
+    fresh = frames[len(held.records) - start : None if end is None else end - start]
+    size = sum(len(f) for f in fresh)
+    if held.size + size > PREFIX_BYTES_MAX:
+        return False
+    held.records.extend(fresh)
+    held.size += size
+    return True

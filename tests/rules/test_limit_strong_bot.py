@@ -23,12 +23,18 @@ from dealerless.protocol.rules.limit import LimitEngine
 HANDS = {1: "10S 9S 8S 9H", 2: "7S QS KS 7C", 0: "JS AS KD JH"}
 
 
-def folded_leader_position() -> LimitEngine:
+def last_trick() -> LimitEngine:
+    """Three tricks of spades played; seat 1 leads the last one."""
     e = start(HANDS, players=3, dealer=0)
     for leader_card, second, third in (("10S", "7S", "JS"), ("9S", "QS", "AS"), ("8S", "KS", "KD")):
         play(e, 1, leader_card)
         play(e, 2, second)
         play(e, 0, third)
+    return e
+
+
+def folded_leader_position() -> LimitEngine:
+    e = last_trick()
     play(e, 1, "9H")
     act(e, K.KNOCK, 2)
     act(e, K.CALL, 0)
@@ -48,11 +54,7 @@ def reknocked_with_the_winning_jack() -> LimitEngine:
     """Seed 000's folded leader: seat 1 led 9H, seat 2 played 7C, seat 0 knocked with JH, the
     leader folded and seat 2 knocked again. Seat 0 answers: JH is the only counted heart, so it
     takes the last trick whoever calls."""
-    e = start(HANDS, players=3, dealer=0)
-    for leader_card, second, third in (("10S", "7S", "JS"), ("9S", "QS", "AS"), ("8S", "KS", "KD")):
-        play(e, 1, leader_card)
-        play(e, 2, second)
-        play(e, 0, third)
+    e = last_trick()
     play(e, 1, "9H")
     play(e, 2, "7C")
     act(e, K.KNOCK, 0)
