@@ -274,18 +274,17 @@ class JoinHandshake:
             if not isinstance(first_sig, bytes):
                 raise TypeError("first_sig is not bytes")
         except (ValueError, TypeError) as exc:
-            self.say(f"refused a running table's configuration: its first configuration ({exc})")
+            self.say(f"no readable first configuration in a running table's offer ({exc}); refused")
             return
         if not config_signature_ok(first, first_sig, self.host_key):
             self.say(
-                "refused a running table's configuration: its first configuration is not "
-                "signed by the invite's host"
+                "a running table's first configuration not signed by the invite's host; refused"
             )
             return
         problem = config_problem(first, self.invite, self.host_key, self.opt.min_step_timeout_ms)
         if first.carry is not None or problem:
             why = problem or "it has a carry"
-            self.say(f"refused a running table's configuration: its first configuration: {why}")
+            self.say(f"a running table's first configuration is wrong ({why}); refused")
             return
         now = self.now()
         offer = Offer(sender, config, signature, first, first_sig, heard=now)

@@ -334,6 +334,56 @@ RULES: tuple[NodeRule, ...] = (
         lambda lg, m: tr(lg, "node.unanswered", seconds=m.group(1)),
     ),
     _rule("no_seat", r"^the table configuration has no seat for us$", _say("node.no_seat")),
+    # a newcomer at a running table checks it from its start (node/arrival.py)
+    _rule(
+        "offer_unproven",
+        r"^(?:no readable first configuration in|a running table's first configuration) ",
+        _say("node.offer_unproven"),
+    ),
+    _rule(
+        "offer_ignored",
+        r"^ignored the offer of (.+?): ",
+        lambda lg, m: tr(lg, "node.offer_ignored", name=who_text(m.group(1), lg)),
+    ),
+    _rule(
+        "offer_checking",
+        r"^(.+) offers us a seat at the running table \(after hand (\d+)\); checking its chain "
+        r"from the start \((\d+) records\)$",
+        lambda lg, m: tr(
+            lg,
+            "node.offer_checking",
+            name=who_text(m.group(1), lg),
+            hand=m.group(2),
+            n=m.group(3),
+        ),
+    ),
+    _rule(
+        "offer_too_big",
+        r"^gave up the offer of (.+?): ",
+        lambda lg, m: tr(lg, "node.offer_too_big", name=who_text(m.group(1), lg)),
+    ),
+    _rule(
+        "offer_stalled",
+        r"^(.+) sent no more of the table's chain \((\d+) of (\d+) records\); its offer is "
+        r"given up$",
+        lambda lg, m: tr(
+            lg,
+            "node.offer_stalled",
+            name=who_text(m.group(1), lg),
+            got=m.group(2),
+            n=m.group(3),
+        ),
+    ),
+    _rule(
+        "offer_refused",
+        r"^refused the running table (.+?) offered: ",
+        lambda lg, m: tr(lg, "node.offer_refused", name=who_text(m.group(1), lg)),
+    ),
+    _rule(
+        "chain_checked",
+        r"^checked the table's chain from its start: (\d+) records in ([\d.]+) s$",
+        lambda lg, m: tr(lg, "node.chain_checked", n=m.group(1), seconds=m.group(2)),
+    ),
     _rule(
         "joined",
         r"^(.+) \[[^\]]*\] joined \((\d+)/(\d+)\)$",
@@ -421,8 +471,10 @@ RULES: tuple[NodeRule, ...] = (
         r"^((?:refused a (?:connection|table)|closed (?:the idle table|a table)|dropped a \d+-byte"
         r"|the hub is full|the host's own queue is full)\b.*?)"
         r"(?: \(and (\d+) more like it since the last such line\))?$",
-        lambda lg, m: tr(lg, "node.hub_note", text=printable(m.group(1), 300))
-        + (tr(lg, "node.hub_note_more", n=int(m.group(2))) if m.group(2) else ""),
+        lambda lg, m: (
+            tr(lg, "node.hub_note", text=printable(m.group(1), 300))
+            + (tr(lg, "node.hub_note_more", n=int(m.group(2))) if m.group(2) else "")
+        ),
     ),
     _rule(
         "old_invite",

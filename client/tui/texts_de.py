@@ -347,6 +347,28 @@ TEXTS: dict[str, str] = {
         "Spiel ist wohl vorbei oder der Gastgeber weg"
     ),
     "node.config_bad_sig": "Tischregeln ohne gültige Unterschrift des Gastgebers wurden ignoriert",
+    "node.offer_unproven": (
+        "ein Platz am laufenden Tisch wurde ohne Nachweis des Tischbeginns angeboten; ignoriert"
+        " (Einzelheiten in der Logdatei)"
+    ),
+    "node.offer_ignored": "ein weiteres Platzangebot von {name} wurde ignoriert",
+    "node.offer_checking": (
+        "{name} bietet uns nach Runde {hand} einen Platz an: wir prüfen den Tisch von Anfang an"
+        " ({n} Einträge)"
+    ),
+    "node.offer_too_big": (
+        "Angebot von {name} aufgegeben: die Einträge des Tisches sind zu groß zum"
+        " Abrufen"
+    ),
+    "node.offer_stalled": (
+        "{name} schickt die Einträge des Tisches nicht weiter ({got} von {n}); das Angebot wird"
+        " aufgegeben"
+    ),
+    "node.offer_refused": (
+        "den von {name} angebotenen Tisch abgelehnt: seine Einträge belegen ihn nicht "
+        "(Einzelheiten in der Logdatei)"
+    ),
+    "node.chain_checked": "Tisch von Anfang an geprüft: {n} Einträge in {seconds} s",
     "node.no_seat": "am Tisch des Gastgebers ist kein Platz für uns",
     "node.joined": "{name} hat Platz genommen ({k} von {n})",
     "node.bad_signature": "Nachricht mit ungültiger Unterschrift von {name} abgelehnt",
@@ -376,9 +398,7 @@ TEXTS: dict[str, str] = {
     "node.way_nostr": "Nostr ({n} Relais)",
     "node.way_nostr_one": "Nostr (1 Relais)",
     "node.way_retry": "{way}: {detail}; neuer Versuch",
-    "node.no_relay": (
-        "kein Nostr-Relay nimmt diesen Tisch an; die Antworten der Relays: {states}"
-    ),
+    "node.no_relay": ("kein Nostr-Relay nimmt diesen Tisch an; die Antworten der Relays: {states}"),
     "node.no_relay_now": "derzeit trägt kein Nostr-Relay den Tisch: {states}",
     "node.relay_barred": "Relay {url} kann den Tisch nicht tragen: {reason}",
     "node.refused_connection": (

@@ -331,6 +331,23 @@ TEXTS: dict[str, str] = {
         "nobody at the table answered for {seconds} s: the game may be over, or its host gone"
     ),
     "node.config_bad_sig": "a table configuration without the host's valid signature was ignored",
+    "node.offer_unproven": (
+        "a seat at the running table was offered without proof of the table's start; ignored "
+        "(details in the log file)"
+    ),
+    "node.offer_ignored": "another offer of a seat from {name} was ignored",
+    "node.offer_checking": (
+        "{name} offers us a seat after hand {hand}: checking the table from its start ({n} records)"
+    ),
+    "node.offer_too_big": "gave up {name}'s offer: the table's records are too large to fetch",
+    "node.offer_stalled": (
+        "{name} stopped sending the table's records ({got} of {n}); its offer is given"
+        " up"
+    ),
+    "node.offer_refused": (
+        "refused the table {name} offered: its records do not prove it (details in the log file)"
+    ),
+    "node.chain_checked": "checked the table from its start: {n} records in {seconds} s",
     "node.no_seat": "the host's table has no seat for us",
     "node.joined": "{name} sat down ({k} of {n})",
     "node.bad_signature": "refused a message with a bad signature from {name}",

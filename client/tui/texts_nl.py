@@ -342,6 +342,27 @@ TEXTS: dict[str, str] = {
     "node.config_bad_sig": (
         "tafelafspraken zonder geldige handtekening van de gastheer zijn genegeerd"
     ),
+    "node.offer_unproven": (
+        "een plaats aan de lopende tafel werd aangeboden zonder bewijs van het begin van de "
+        "tafel; genegeerd (details in het logbestand)"
+    ),
+    "node.offer_ignored": "nog een aanbod van een plaats van {name} werd genegeerd",
+    "node.offer_checking": (
+        "{name} biedt ons na ronde {hand} een plaats aan: we controleren de tafel vanaf het "
+        "begin ({n} records)"
+    ),
+    "node.offer_too_big": (
+        "aanbod van {name} opgegeven: de records van de tafel zijn te groot om op te halen"
+    ),
+    "node.offer_stalled": (
+        "{name} stuurt de records van de tafel niet verder ({got} van {n}); het aanbod wordt "
+        "opgegeven"
+    ),
+    "node.offer_refused": (
+        "de tafel die {name} aanbood geweigerd: de records bewijzen haar niet (details in het "
+        "logbestand)"
+    ),
+    "node.chain_checked": "tafel vanaf het begin gecontroleerd: {n} records in {seconds} s",
     "node.no_seat": "aan de tafel van de gastheer is geen plaats voor ons",
     "node.joined": "{name} is aangeschoven ({k} van {n})",
     "node.bad_signature": "bericht met een ongeldige handtekening van {name} geweigerd",
@@ -456,9 +477,7 @@ TEXTS: dict[str, str] = {
     "node.coming_back": "terugkeer gevraagd: na deze hand zit je weer aan tafel",
     "node.away_quiet": "aan tafel gebeurde {seconds} s lang niets: je kijkt niet langer mee",
     "node.comes_back": "{name} komt na deze hand terug",
-    "node.back_from_silence": (
-        "je zweeg en slaat over (je fiches blijven); terugkeer is gevraagd"
-    ),
+    "node.back_from_silence": ("je zweeg en slaat over (je fiches blijven); terugkeer is gevraagd"),
     "log.seats_change": "na hand {n} wisselen de plaatsen: {what}",
     "log.change.stand": "{who} staat op",
     "log.change.sit-out": "{who} slaat over",

@@ -210,8 +210,8 @@ def test_a_fake_table_without_the_invite_hosts_first_configuration_is_refused(
         table.offer(table.host, rich)  # a ledger other than our buy-in, from the real host
 
     table.run(script)
-    assert table.said("its first configuration (")
-    assert table.said("its first configuration is not signed by the invite's host")
+    assert table.said("no readable first configuration in a running table's offer")
+    assert table.said("a running table's first configuration not signed by the invite's host")
     assert table.said("refused the table configuration: carry.ledgers[2] (our own)")
     assert table.node.machine is None and not table.node.arrival
 

@@ -28,6 +28,7 @@ class Seat(CatchUp):
     def __init__(self, machine: TableMachine, grace: float) -> None:
         self.machine = machine
         self.peer_counts: dict[bytes, int] = {}
+        self.waiting: dict[bytes, tuple[str, int]] = {}  # newcomers waiting: none here
         self.budgets: dict[bytes, PeerBudget] = {}
         self.resync: Resync | None = None
         self.nonce = secrets.token_bytes(12)
@@ -117,3 +118,34 @@ def test_a_seat_ahead_of_us_hears_our_count(machine: TableMachine) -> None:
     seat = Seat(machine, grace=3.0)
     seat._on_have(PEER, {"t": "have", "n": machine.chain_count + 5, "ask": False})
     assert seat.kinds() == ["have"] and seat.sent[0][1]["n"] == machine.chain_count
+
+
+def test_a_seat_that_waits_for_records_is_served_at_once_and_they_echo_its_nonce(
+    machine: TableMachine,
+) -> None:
+    """An ask with the asker's nonce (a newcomer fetching the chain from the start, a seat back
+    from a crash) has nothing on its way: no grace; the records echo the nonce, so over Nostr
+    they go with the table's messages (node/nostr/link.py)."""
+    seat = Seat(machine, grace=3.0)
+    count = machine.chain_count
+    seat._grew(count, 99.5)  # everything held for half a second only
+    nonce = secrets.token_bytes(12)
+    seat._on_have(PEER, {"t": "have", "n": 0, "ask": True, "nonce": nonce})
+    records = [payload for kind, payload, _ in seat.sent if kind == "recs"]
+    assert records and records[0]["start"] == 0 and all(r["echo"] == nonce for r in records)
+    assert sum(len(r["frames"]) for r in records) == count
+
+
+def test_a_newcomer_waiting_for_its_seat_is_served_but_never_counted(
+    machine: TableMachine,
+) -> None:
+    seat = Seat(machine, grace=3.0)
+    newcomer = b"n" * 32
+    seat.waiting[newcomer] = ("dora", 10)
+    seat._on_have(newcomer, {"t": "have", "n": 2, "ask": True, "nonce": secrets.token_bytes(12)})
+    assert seat.kinds() == ["recs"] and seat.sent[0][2] == newcomer  # no count back
+    assert newcomer not in seat.peer_counts
+    seat.sent.clear()
+    seat.send_chain_tail(newcomer, machine.chain_count)  # with its offer: nothing is missing
+    assert seat.sent == []
+    assert seat._budget(newcomer).upto == machine.chain_count

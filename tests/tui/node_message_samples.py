@@ -75,8 +75,7 @@ SAMPLES: dict[str, Samples] = {
         "closed the idle table of 127.0.0.7 (no message for 30 s) to make room for a table of "
         "127.0.0.8",
         "closed a table opened from 127.0.0.7: it carried no message for 300 s",
-        "dropped a 900000-byte message from 127.0.0.5 at 127.0.0.5: 4096 bytes a message (a "
-        "hello)",
+        "dropped a 900000-byte message from 127.0.0.5 at 127.0.0.5: 4096 bytes a message (a hello)",
         "the hub is full: ended a connection from 127.0.0.7 (idle) to make room for one from "
         "127.0.0.8",
         "the host's own queue is full (8388608 bytes): messages from its table wait for it "
@@ -115,6 +114,36 @@ SAMPLES: dict[str, Samples] = {
         "refused the table configuration: missing field 'seats'",
     ),
     "join_handshake.py: the table is full": ("the host refused us: the table is full",),
+    "join_handshake.py: no readable first configuration in a running tab": (
+        "no readable first configuration in a running table's offer (missing field 'seats'); "
+        "refused",
+    ),
+    "join_handshake.py: a running table's first configuration not signed": (
+        "a running table's first configuration not signed by the invite's host; refused",
+    ),
+    "join_handshake.py: a running table's first configuration is wrong (": (
+        "a running table's first configuration is wrong (it is for another table); refused",
+    ),
+    "join_handshake.py: ignored the offer of {}: {}": (
+        "ignored the offer of AB12-CD34: we are fetching 9 chains already",
+    ),
+    "join_handshake.py: {} offers us a seat at the running table (after ": (
+        "AB12-CD34 offers us a seat at the running table (after hand 3); checking its chain "
+        "from the start (135 records)",
+    ),
+    "join_handshake.py: gave up the offer of {}: {}": (
+        "gave up the offer of AB12-CD34: its chain is over 64 MiB before our seat",
+    ),
+    "join_handshake.py: {} sent no more of the table's chain ({} of {} r": (
+        "AB12-CD34 sent no more of the table's chain (67 of 89 records); its offer is given up",
+    ),
+    "join_handshake.py: refused the running table {} offered: {}": (
+        "refused the running table AB12-CD34 offered: the configuration offered is not the "
+        "chain's: carry.ledgers is not what the chain says",
+    ),
+    "join_handshake.py: checked the table's chain from its start: {} rec": (
+        "checked the table's chain from its start: 135 records in 0.3 s",
+    ),
     # ---- node/links.py, node/ways.py, node/relay_pins.py
     "links.py: {}:{} is not who the invite says (identity misma": (
         "10.0.0.5:4000 is not who the invite says (identity mismatch): expected AB12, got "
@@ -158,6 +187,9 @@ SAMPLES: dict[str, Samples] = {
     ),
     "seat.py: table ready: {}, {} seats; we are {}": (
         "table ready: tuppen, 3 seats; we are seat 0 (ann)",
+    ),
+    "seat.py: table ready: {}, {} seats; we are seat {} ({})": (
+        "table ready: limit-tuppen, 4 seats; we are seat 3 (dora)",
     ),
     "seat.py: cannot resume: the stored transcript {} is unusa": (
         "cannot resume: the stored transcript /h/t/transcript.dlt is unusable (bad magic); it "
