@@ -97,8 +97,10 @@ def test_sitting_out_and_coming_back_at_a_networked_table_by_keys(
     with the chips she kept and stands up with ``w``; every node ends with exit code 0."""
     term = terminal
     invite = tmp_path / "invite"
+    # 40 hands: two bots alone may play a hand in 0.1 s (folds), and ann's way back takes a few
+    # seconds of key presses; with 10 hands the table once ended before she could ask.
     host = _bot(
-        tmp_path, "bot0", "host", "--game", "limit-tuppen", "--seats", "3", "--rule", "hands=10",
+        tmp_path, "bot0", "host", "--game", "limit-tuppen", "--seats", "3", "--rule", "hands=40",
         "--listen", "127.0.0.1:0", "--invite-file", str(invite), "--step-timeout", "30",
     )  # fmt: skip
     bots = [host]
