@@ -38,7 +38,8 @@ from typing import Any
 
 from dealerless.node.nostr.defaults import MAX_RELAYS, relay_url_problem
 from dealerless.node.portable import config_dir, fsync_directory, user_name
-from dealerless.protocol.rules.base import OptionValue
+from dealerless.protocol.rules.base import ConfigError, OptionValue
+from dealerless.protocol.rules.registry import GameSpec, game_spec
 
 __all__ = [
     "CONFIG_NAME",
@@ -55,6 +56,8 @@ MAX_CONFIG_BYTES = 256 * 1024
 LANGUAGES = ("en", "de", "nl")
 LEVELS = ("strong", "normal", "basic")  # client/bots: what a person may choose
 MAX_TIME_PER_MOVE_S = 24 * 3600
+MAX_BOTS = 7  # the start screen's bots: a table has at most 8 seats
+NAME_CHARS = 40  # the table keeps this much of a name (node/join_handshake.py)
 
 
 class ConfigFileError(Exception):
@@ -112,6 +115,9 @@ class Config:
         }
         _no_unknown(doc, known, where, "")
         config.name = _typed(doc, "name", str, config.name, where)
+        problem = name_problem(config.name)
+        if problem:
+            raise ConfigFileError(f"{where}: name {problem}")
         config.language = _typed(doc, "language", str, config.language, where)
         if config.language and config.language not in LANGUAGES:
             raise ConfigFileError(f"{where}: language must be one of {', '.join(LANGUAGES)}")
@@ -146,17 +152,43 @@ class Config:
         start = _typed(doc, "start", dict, {}, where)
         _no_unknown(start, {"game", "bots"}, where, "start.")
         config.start_game = _typed(start, "game", str, config.start_game, where, "start.")
+        _known_game(config.start_game, where, "start.game")
         config.start_bots = _typed(start, "bots", int, config.start_bots, where, "start.")
+        if not 1 <= config.start_bots <= MAX_BOTS:
+            raise ConfigFileError(f"{where}: start.bots must be 1..{MAX_BOTS}")
         rules = _typed(doc, "rules", dict, {}, where)
         for game, options in rules.items():
-            if not isinstance(options, dict) or not all(
-                isinstance(v, bool | int | str) for v in options.values()
-            ):
+            if not isinstance(options, dict):
                 raise ConfigFileError(
                     f"{where}: rules.{game} must be a table of KEY = VALUE house rules"
                 )
-            config.rules[game] = dict(options)
+            spec = _known_game(game, where, f"rules.{game}")
+            checked: dict[str, OptionValue] = {}
+            for key, value in options.items():
+                try:
+                    checked[key] = spec.option_spec(key).validate(value)
+                except ConfigError as exc:
+                    raise ConfigFileError(f"{where}: rules.{game}.{key}: {exc}") from None
+            config.rules[game] = checked
         return config
+
+
+def name_problem(name: str) -> str | None:
+    """What is wrong with a player's name (None if nothing): it is shown at every table."""
+    if not name.strip():
+        return "must not be empty"
+    if len(name) > NAME_CHARS:
+        return f"must be at most {NAME_CHARS} characters, got {len(name)}"
+    if any(not ch.isprintable() for ch in name):
+        return "must not contain control characters"
+    return None
+
+
+def _known_game(game: str, where: str, key: str) -> GameSpec:
+    try:
+        return game_spec(game)
+    except ConfigError as exc:
+        raise ConfigFileError(f"{where}: {key}: {exc}") from None
 
 
 def _no_unknown(doc: dict[str, Any], known: set[str], where: str, prefix: str) -> None:
@@ -175,10 +207,17 @@ def _typed(
     value = doc[key]
     # bool is an int in Python; a setting that wants a number must not take true/false
     if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
-        raise ConfigFileError(
-            f"{where}: {prefix}{key} must be {'a ' + kind.__name__}, got {value!r}"
-        )
+        raise ConfigFileError(f"{where}: {prefix}{key} must be {_KINDS[kind]}, got {value!r}")
     return value
+
+
+_KINDS: dict[type, str] = {
+    str: "text",
+    int: "a whole number",
+    bool: "true or false",
+    dict: "a table",
+    list: "a list",
+}
 
 
 def config_path(home: str | os.PathLike[str] | None = None) -> Path:

@@ -112,8 +112,19 @@ def test_settings_round_trip_and_flags_override(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("text", "problem"),
     [
-        ("time_per_move = 'soon'", "time_per_move must be a int"),
-        ("time_per_move = true", "time_per_move must be a int"),
+        ("time_per_move = 'soon'", "time_per_move must be a whole number, got 'soon'"),
+        ("time_per_move = true", "time_per_move must be a whole number, got True"),
+        ("name = ''", "name must not be empty"),
+        ("name = '   '", "name must not be empty"),
+        (f"name = '{'a' * 41}'", "name must be at most 40 characters"),
+        ('name = "a\\u0007b"', "name must not contain control characters"),
+        ("[rules.nosuch]\nx = 1", "rules.nosuch: unknown game 'nosuch'"),
+        ("[rules.limit-tuppen]\nhands = 0", "rules.limit-tuppen.hands: option hands must be at"),
+        ("[rules.limit-tuppen]\nspeed = 3", "limit-tuppen has no option 'speed'"),
+        ("[rules.tuppen]\ntupp = 3", "rules.tuppen.tupp: option tupp takes true or false"),
+        ("[start]\ngame = 'chess'", "start.game: unknown game 'chess'"),
+        ("[start]\nbots = 0", "start.bots must be 1..7"),
+        ("result_pause = 601", "result_pause must be 0..600 seconds"),
         ("colour = 'red'", "unknown setting(s) colour"),
         ("[nostr]\nrelays = [1]", "nostr.relays"),
         ("language = 'fr'", "language must be one of"),
@@ -142,6 +153,15 @@ def test_config_command_sets_one_value(tmp_path: Path, capsys: pytest.CaptureFix
     assert config.rules == {"tuppen": {"tupp": False}}
     capsys.readouterr()
     assert main(["config", "--home", str(tmp_path), "--set", "speed=3"]) == 2
+    assert main(["config", "--home", str(tmp_path), "--set", "result_pause=5"]) == 0
+    assert main(["config", "--home", str(tmp_path), "--set", "start.bots=2"]) == 0
+    assert main(["config", "--home", str(tmp_path), "--set", "rules.limit-tuppen.mode=cash"]) == 0
+    assert (load_config(tmp_path).result_pause, load_config(tmp_path).start_bots) == (5, 2)
+    saved = config_path(tmp_path).read_text()
+    for bad in ("rules.nosuch.x=1", "rules.limit-tuppen.hands=0", "rules.tuppen.hands=3",
+                "name=", "name=  ", "start.game=chess", "result_pause=-1"):  # fmt: skip
+        assert main(["config", "--home", str(tmp_path), "--set", bad]) == 2, bad
+        assert config_path(tmp_path).read_text() == saved, bad  # nothing written
     assert "unknown setting 'speed'" in capsys.readouterr().err
 
 

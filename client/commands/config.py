@@ -10,11 +10,13 @@ from typing import Any
 
 from dealerless.client.commands.games import add_home
 from dealerless.client.config import Config, ConfigFileError, config_path, load_config, save_config
+from dealerless.protocol.rules.base import ConfigError, OptionValue
+from dealerless.protocol.rules.registry import game_spec
 
 HELP = "show the settings file, or set a value in it"
 KEYS = (
-    "name, language, level, time_per_move, ascii, nostr.relays (comma-separated), "
-    "nostr.expiration_days, rules.GAME.KEY"
+    "name, language, level, time_per_move, ascii, result_pause, nostr.relays (comma-separated), "
+    "nostr.expiration_days, start.game, start.bots, rules.GAME.KEY"
 )
 
 
@@ -39,6 +41,14 @@ def _parse_value(text: str) -> bool | int | str:
     return text.strip()
 
 
+def _rule_value(game: str, option: str, text: str) -> OptionValue:
+    """A house rule's value read as ``--rule`` reads it (the file check names what is wrong)."""
+    try:
+        return game_spec(game).option_spec(option).parse(text)
+    except ConfigError:
+        return _parse_value(text)  # from_toml says what is wrong, naming the key
+
+
 def apply_setting(config: Config, assignment: str) -> Config:
     """``config`` with one ``KEY=VALUE`` applied; ConfigFileError if the key or value is bad."""
     key, sep, value = assignment.partition("=")
@@ -57,11 +67,17 @@ def apply_setting(config: Config, assignment: str) -> Config:
         parts = key.split(".", 2)
         if len(parts) != 3 or not parts[1] or not parts[2]:
             raise ConfigFileError(f"--set {key}: write rules.GAME.KEY=VALUE")
-        doc.setdefault("rules", {}).setdefault(parts[1], {})[parts[2]] = _parse_value(value)
+        doc.setdefault("rules", {}).setdefault(parts[1], {})[parts[2]] = _rule_value(
+            parts[1], parts[2], value
+        )
     elif key in ("name", "language", "level"):
         doc[key] = value.strip()
-    elif key in ("time_per_move", "ascii"):
+    elif key in ("time_per_move", "ascii", "result_pause"):
         doc[key] = _parse_value(value)
+    elif key == "start.game":
+        doc["start"]["game"] = value.strip()
+    elif key == "start.bots":
+        doc["start"]["bots"] = _parse_value(value)
     else:
         raise ConfigFileError(f"--set: unknown setting {key!r}; one of: {KEYS}")
     return Config.from_toml(doc, f"--set {key}")
