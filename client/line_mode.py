@@ -61,6 +61,7 @@ class TextLineDriver:
         self.look = P.Look(lang, unicode)
         self.write, self.read = write, read
         self.log: list[TableEvent] = []
+        self.stdin_closed = False
 
     def _snapshot(self, machine: TableMachine) -> TableSnapshot:
         names = tuple(s.name for s in machine.config.seats)
@@ -101,7 +102,13 @@ class TextLineDriver:
                     self.read, tr(lang, "line.choice", n=len(actions)), abandon_on_cancel=True
                 )
             except EOFError:
-                return None
+                # stdin is closed: say so once and leave this seat's turns to the step timeout,
+                # as node/line_driver.py does (returning None had the node ask again at once,
+                # re-prompting forever)
+                if not self.stdin_closed:
+                    self.stdin_closed = True
+                    self.write(tr(lang, "line.stdin_closed"))
+                await trio.sleep_forever()
             answer = answer.strip()
             if answer.isdigit() and 1 <= int(answer) <= len(actions):
                 return actions[int(answer) - 1]

@@ -237,6 +237,10 @@ TEXTS: dict[str, str] = {
     "line.hand": "deine Karten: {cards}",
     "line.scores": "Stand: {scores}",
     "line.choice": "dein Zug (eine Zahl von 1 bis {n})> ",
+    "line.stdin_closed": (
+        "die Standardeingabe ist geschlossen: niemand kann für dich ziehen, "
+        "dein Platz wird bei jedem Zug nach Ablauf der Zeit übergangen"
+    ),
     "line.bad_choice": "bitte eine Zahl von 1 bis {n}",
     "line.note": "({text})",
     "line.saved": "Mitschrift dieses Tisches: {path}",
@@ -357,8 +361,7 @@ TEXTS: dict[str, str] = {
         " ({n} Einträge)"
     ),
     "node.offer_too_big": (
-        "Angebot von {name} aufgegeben: die Einträge des Tisches sind zu groß zum"
-        " Abrufen"
+        "Angebot von {name} aufgegeben: die Einträge des Tisches sind zu groß zum Abrufen"
     ),
     "node.offer_stalled": (
         "{name} schickt die Einträge des Tisches nicht weiter ({got} von {n}); das Angebot wird"

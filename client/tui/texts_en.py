@@ -245,6 +245,10 @@ TEXTS: dict[str, str] = {
     "line.hand": "your hand: {cards}",
     "line.scores": "standings: {scores}",
     "line.choice": "your move (a number from 1 to {n})> ",
+    "line.stdin_closed": (
+        "standard input is closed: nobody can move for "
+        "you, so your seat is timed out at its turns"
+    ),
     "line.bad_choice": "type a number from 1 to {n}",
     "line.note": "({text})",
     "line.saved": "this table's transcript: {path}",
@@ -341,8 +345,7 @@ TEXTS: dict[str, str] = {
     ),
     "node.offer_too_big": "gave up {name}'s offer: the table's records are too large to fetch",
     "node.offer_stalled": (
-        "{name} stopped sending the table's records ({got} of {n}); its offer is given"
-        " up"
+        "{name} stopped sending the table's records ({got} of {n}); its offer is given up"
     ),
     "node.offer_refused": (
         "refused the table {name} offered: its records do not prove it (details in the log file)"

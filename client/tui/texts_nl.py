@@ -236,6 +236,10 @@ TEXTS: dict[str, str] = {
     "line.hand": "jouw kaarten: {cards}",
     "line.scores": "stand: {scores}",
     "line.choice": "jouw zet (een nummer van 1 tot {n})> ",
+    "line.stdin_closed": (
+        "standaardinvoer is gesloten: niemand kan voor jou zetten, "
+        "dus je plaats krijgt bij elke beurt een time-out"
+    ),
     "line.bad_choice": "typ een nummer van 1 tot {n}",
     "line.note": "({text})",
     "line.saved": "verslag van deze tafel: {path}",
