@@ -142,6 +142,17 @@ class SeatNode(JoinHandshake, CatchUp, SeatMessages, SeatChanges):
             return "?"
         return f"seat {seat} ({config.seats[seat].name})"
 
+    def _game_over_words(self, outcome: Outcome) -> tuple[str, str]:
+        """Who won and every seat's final score, in words (``host --plain`` prints the line,
+        so never a Python repr)."""
+        seats = self.seating.seats if self.seating is not None else ()
+        winners = " and ".join(self.name_of(w) for w in outcome.winners) or "nobody"
+        scores = ", ".join(
+            f"{seats[i].name if i < len(seats) else f'seat {i}'} {score}"
+            for i, score in enumerate(outcome.standings)
+        )
+        return winners, scores
+
     def seat_of_key(self, key: bytes) -> int | None:
         config = self.seating
         return None if config is None else config.seat_of(key)
@@ -572,7 +583,9 @@ class SeatNode(JoinHandshake, CatchUp, SeatMessages, SeatChanges):
                 else:
                     self.cheats_uncounted += 1
         elif isinstance(event, GameOver):
-            self.say(f"game over: {event.outcome}")
+            outcome = event.outcome
+            winners, scores = self._game_over_words(outcome)
+            self.say(f"game over: {outcome.reason}; won by {winners}; final scores: {scores}")
         elif isinstance(event, Accepted):
             self.emit(ev="acc", kind=event.kind, seat=event.seat, seq=event.seq)
         elif isinstance(event, ActionApplied):

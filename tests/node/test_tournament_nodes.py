@@ -203,8 +203,10 @@ def check_tournament(cluster: Cluster, finished: list[int]) -> Tournament:
     results = {reported_result(cluster, seat) for seat in finished}
     assert len(results) == 1, results
     said, history = results.pop()
-    assert "reason='one seat has all the chips'" in said and "all_chips" in said, said
-    assert f"winners=({final.index(total)},), standings=({', '.join(map(str, final))})" in said
+    assert said.startswith("one seat has all the chips; won by seat "), said
+    winner = final.index(total)
+    assert f"won by seat {winner} (seat" in said and "Outcome(" not in said, said
+    assert said.endswith(", ".join(f"{n} {x}" for n, x in zip(NAMES, final, strict=True))), said
     assert history.endswith("scores " + ", ".join(str(x) for x in final)), history
     return tournament
 

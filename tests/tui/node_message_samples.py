@@ -254,7 +254,9 @@ SAMPLES: dict[str, Samples] = {
     "seat.py: refused a message from {}: {}": (
         "refused a message from seat 2 (bob): not your turn to play, seat 0 is to play",
     ),
-    "seat.py: game over: {}": ("game over: Outcome(winners=(0,), standings=(1, 0, 0))",),
+    "seat.py: game over: {}; won by {}; final scores: {}": (
+        "game over: 10 hands played; won by seat 0 (ann); final scores: ann 1, bob 0, cem 0",
+    ),
     "seat.py: seats change after hand {} ({}{})": (
         "seats change after hand 4 (seat 1 (bob): stand)",
         "seats change after hand 2 (seat 0 (ann): reseat)",

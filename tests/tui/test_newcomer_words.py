@@ -81,7 +81,7 @@ def test_no_python_repr_and_seats_by_name_in_the_log() -> None:
 
 def test_the_node_messages_in_the_screens_words() -> None:
     assert node_notice("connected; 0 other peer(s) present", "de") == "mit dem Tisch verbunden"
-    assert node_notice("game over: Outcome(winners=(0,), standings=(1,))", "en") == ""
+    assert node_notice("game over: one left; won by seat 0 (ann); final scores: ann 1", "en") == ""
     assert node_notice("hand 1 starts; dealer seat 3 (bot2)", "en") == ""
     said = node_notice("transcript: 220 records, verified by replay", "nl")
     assert "220" in said and "transcript:" not in said

@@ -225,7 +225,7 @@ def test_the_lines_told_after_the_screen_never_show_the_nodes_english() -> None:
     lobby = LobbyState()
     lobby.messages = [
         "hand 3 ended: seat 1 (bob) took the last trick",
-        "game over: Outcome(winners=(0,), standings=(1, 0, 0))",
+        "game over: 10 hands played; won by seat 0 (ann); final scores: ann 1, bob 0, cem 0",
         "transcript: 220 records, verified by replay",
     ]
     lines = closing_lines(lobby, "de")
