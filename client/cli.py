@@ -152,6 +152,8 @@ def _logged(args: argparse.Namespace, run: Run, who: str) -> int:
         from dealerless.node.store_db import StoreError
 
         leaf = innermost(exc)
+        if isinstance(leaf, BrokenPipeError):
+            return _reader_gone()
         if isinstance(leaf, StoreError | ConfigFileError):  # the message says what to do
             print(f"{who}: {leaf}", file=sys.stderr)
             return 2 if isinstance(leaf, ConfigFileError) else 1
@@ -165,6 +167,18 @@ def _logged(args: argparse.Namespace, run: Run, who: str) -> int:
             raise
         print("interrupted", file=sys.stderr)
         return 130
+
+
+def _reader_gone() -> int:
+    """Our output was piped into a reader that stopped (``| head``): nothing went wrong here,
+    so no message. What is still buffered goes nowhere (Python would complain at exit), and
+    the status is a SIGPIPE's, as any Unix tool's in a pipe."""
+    import os
+
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+    os.close(devnull)
+    return 128 + 13
 
 
 def _home(args: argparse.Namespace) -> str | None:

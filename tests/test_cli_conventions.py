@@ -5,6 +5,7 @@ every time on the command line, and the settings file read by the commands."""
 from __future__ import annotations
 
 import importlib
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -186,3 +187,28 @@ def test_the_old_json_settings_are_read_once_and_saved_as_toml(tmp_path: Path) -
     assert (settings.name, settings.timeout_s) == ("dora", 30)
     settings.save(home=str(tmp_path))
     assert load_config(tmp_path).name == "dora" and load_config(tmp_path).time_per_move == 30
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["rules", "belote"],
+        ["simulate", "--game", "tuppen", "--games", "3", "--engine-only", "--json"],
+    ],
+)
+def test_output_into_a_reader_that_stopped_is_no_error(argv: list[str]) -> None:
+    """``dealerless rules belote | head``: the reader is gone before the command writes (its
+    end of the pipe is closed before the command has even started up); the command stops
+    quietly with a SIGPIPE's status, no "unexpected error" and no traceback."""
+    read_end, write_end = os.pipe()
+    os.close(read_end)  # every write meets EPIPE
+    try:
+        proc = subprocess.run(
+            [sys.executable, "-m", "dealerless.client.cli", *argv],
+            stdout=write_end, stderr=subprocess.PIPE, timeout=120, check=False,
+        )  # fmt: skip
+    finally:
+        os.close(write_end)
+    err = proc.stderr.decode()
+    assert proc.returncode == 141, err
+    assert err == ""
