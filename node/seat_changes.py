@@ -49,6 +49,7 @@ class SeatChanges:
     config: TableConfig | None
     machine: TableMachine | None
     say: Callable[[str], None]
+    peer_counts: dict[bytes, int]  # each peer's last signed record count (catch-up)
     # Of the seat node and the join handshake (annotations only: the mixins come before us).
     now: Callable[[], float]
     queue_signed: Callable[..., None]
@@ -149,7 +150,9 @@ class SeatChanges:
         if now - self.back_sent >= BACK_EVERY:
             self.back_sent = now
             # Bound to the segment we sit out in: a copy replayed later seats nobody.
-            self.queue_signed({"t": "back", "config": machine.config.digest()})
+            # With our count: the host seats us only once we are at most a hand behind.
+            n = machine.chain_count
+            self.queue_signed({"t": "back", "config": machine.config.digest(), "n": n})
 
     def want_change(self, change: str) -> None:
         """Stand up (``stand``) or sit out (``sit-out``) after this hand."""
@@ -231,6 +234,13 @@ class SeatChanges:
             return  # for another segment: late, or a replayed copy
         if machine.change_wanted in ("stand", "sit-out"):
             return  # we leave after this hand: the next host seats it (it keeps asking)
+        told = payload.get("n")
+        held = told if isinstance(told, int) and not isinstance(told, bool) else -1
+        if max(held, self.peer_counts.get(sender, -1)) < machine.hand_start_count:
+            # It follows more than this hand behind: seated now, it would reach the next
+            # configuration after its step and be timed out there while it takes it (seen under
+            # load). It keeps asking with its count; we seat it once it holds this hand's start.
+            return
         name = next((d.name for d in carry.away if d.key == sender), "?")
         self.returners[sender] = name  # bounded: keys of the carry's away list only
         self.say(f"{name!r} [{format_fingerprint(sender)}] comes back after this hand")

@@ -318,6 +318,15 @@ class TableMachine(ElementBodies, HandCycle, RoundFrames, SegmentSwitch, CheckLa
     def over(self) -> bool:
         return self.phase is Phase.OVER
 
+    @property
+    def hand_start_count(self) -> int:
+        """How many records of the table's chain (counted as :attr:`chain_count` counts) came
+        before the running hand, or the last one once the segment is over: a peer that holds
+        them is at most this hand behind us."""
+        if self._hand_start is None:
+            return self.chain_count
+        return self.chain_base + self._hand_start[3]
+
     def arbiter(self) -> int | None:
         """The seat that may extend the chain now (in a parallel round: the lowest of those
         that still owe their frame; see :meth:`writers`)."""

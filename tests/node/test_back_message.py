@@ -54,6 +54,7 @@ class Table:
         store = TableStore(tmp, invite.table_id)
         self.node = SeatNode(self.ids[0], store, meta, connector=None, driver=None, say=self.said)  # type: ignore[arg-type]
         self.node.machine = self.host
+        self.node.now = lambda: 0.0  # type: ignore[method-assign]  # no trio clock here
         self.node.config = table
         self.lines: list[str] = []
 
@@ -67,8 +68,16 @@ class Table:
             {"t": "msg", "from": sender or author.public_key, "data": encode(sealed)}
         )
 
-    def back(self) -> dict[str, Any]:
-        return {"t": "back", "config": self.second.digest()}
+    def back(self, n: int | None = None) -> dict[str, Any]:
+        """The returner's ``back``; ``n``: the records it says it holds (omitted if None)."""
+        payload: dict[str, Any] = {"t": "back", "config": self.second.digest()}
+        if n is not None:
+            payload["n"] = n
+        return payload
+
+    def holds(self, author: Identity, n: int) -> None:
+        """``author`` tells the host (its signed ``have``) that it holds ``n`` records."""
+        self.deliver(author, {"t": "have", "n": n})
 
 
 @pytest.fixture
@@ -79,11 +88,41 @@ def table(tmp_path: Path) -> Table:
 def test_a_seat_sitting_out_asks_and_the_host_seats_it_at_the_boundary(table: Table) -> None:
     away = table.ids[1]
     assert table.node.away_keys() == {away.public_key}
+    table.holds(away, table.host.chain_count)  # it follows the table, not behind
     table.deliver(away, table.back())
     assert list(table.node.returners) == [away.public_key]
     assert table.host.change_wanted == "reseat"
     assert any("comes back after this hand" in line for line in table.lines)
     table.deliver(away, table.back())  # a repeat changes nothing
+    assert list(table.node.returners) == [away.public_key]
+
+
+def test_a_seat_that_follows_behind_is_seated_only_once_it_caught_up(table: Table) -> None:
+    """Seated while it still replays earlier hands, a returner would reach the next
+    configuration after its step and be timed out there (seen under load): the host waits
+    until its signed count reaches the start of the running hand; it keeps asking."""
+    away = table.ids[1]
+    start = table.host.hand_start_count
+    assert 0 < start <= table.host.chain_count
+    table.deliver(away, table.back())  # its count is not known yet
+    table.holds(away, start - 1)
+    table.deliver(away, table.back())
+    assert table.node.returners == {} and table.host.change_wanted is None
+    table.holds(away, start)
+    table.deliver(away, table.back())
+    assert list(table.node.returners) == [away.public_key]
+    assert table.host.change_wanted == "reseat"
+
+
+def test_the_count_in_a_back_is_enough(table: Table) -> None:
+    """A returner that follows live sends no ``have`` (it has nothing to ask), so its ``back``
+    carries its count; a count that is not a whole number counts as nothing."""
+    away = table.ids[1]
+    start = table.host.hand_start_count
+    for bad in (True, "many", start - 1, -5):
+        table.deliver(away, {**table.back(), "n": bad})
+    assert table.node.returners == {} and table.host.change_wanted is None
+    table.deliver(away, table.back(start))
     assert list(table.node.returners) == [away.public_key]
 
 
@@ -119,6 +158,7 @@ def test_a_host_that_leaves_after_this_hand_leaves_the_returner_to_the_next(
     table: Table,
 ) -> None:
     table.host.want_change("stand")
+    table.holds(table.ids[1], table.host.chain_count)
     table.deliver(table.ids[1], table.back())
     assert table.node.returners == {} and table.host.change_wanted == "stand"
 
