@@ -121,6 +121,7 @@ class SeatNode(JoinHandshake, CatchUp, SeatMessages, SeatChanges):
         )
         self.last_hello = -1e9
         self.linger_until: float | None = None
+        self.game_over_said = False
         self.slow_said: tuple[bytes, int] | None = None
         self.exit_code = 1
         self.nursery: trio.Nursery | None = None
@@ -345,8 +346,10 @@ class SeatNode(JoinHandshake, CatchUp, SeatMessages, SeatChanges):
             if not machine.over:
                 self._after(machine.tick(now))
                 self._report_slow(machine)
-            elif machine.seat_change is not None and not machine.left_table:
-                self._after(machine.tick(now))  # the next host may be silent (a certificate)
+            elif not machine.left_table:
+                # The next host may be silent (a certificate), or the game's last result came
+                # late and the others' certificate wins over it (protocol.md §5).
+                self._after(machine.tick(now))
             if len(machine.records) != self.last_count:
                 self.last_count, self.last_progress = len(machine.records), now
                 self.grew_at = now
@@ -487,6 +490,8 @@ class SeatNode(JoinHandshake, CatchUp, SeatMessages, SeatChanges):
         for event in events:
             if isinstance(event, TranscriptCut):
                 self.store.truncate(event.keep)
+                if self.linger_until is not None:
+                    self.linger_until = None  # the end moved: check and report it again
         self.store.append(machine.take_records())
         for event in events:
             # The hand's result is signed by every seat and on disk: resume no longer needs
@@ -582,7 +587,8 @@ class SeatNode(JoinHandshake, CatchUp, SeatMessages, SeatChanges):
                     self.cheats.append(event)  # kept to the end, whatever junk follows
                 else:
                     self.cheats_uncounted += 1
-        elif isinstance(event, GameOver):
+        elif isinstance(event, GameOver) and not self.game_over_said:
+            self.game_over_said = True  # again after a late last result's certificate: same end
             outcome = event.outcome
             winners, scores = self._game_over_words(outcome)
             self.say(f"game over: {outcome.reason}; won by {winners}; final scores: {scores}")
@@ -620,11 +626,13 @@ class SeatNode(JoinHandshake, CatchUp, SeatMessages, SeatChanges):
             self._have(machine.chain_count, True)
 
     def _peers_caught_up(self) -> bool:
-        """Every other seat has told us it holds at least our records."""
+        """Every other seat has told us it holds exactly our records. One that holds more
+        ended otherwise (its certificate against a late last result, which reaches us and
+        wins): we stay, within the linger time, until we hold the same."""
         assert self.machine is not None and self.config is not None
         n = self.machine.chain_count
         return all(
-            self.peer_counts.get(s.key, -1) >= n
+            self.peer_counts.get(s.key, -1) == n
             for s in self.machine.config.seats
             if s.key != self.key
         )

@@ -371,6 +371,7 @@ class TableMachine(ElementBodies, HandCycle, RoundFrames, SegmentSwitch, CheckLa
         self._check_pending()
         if self.over:
             self.boundary_timeouts()  # the end of a segment: is the next host silent?
+            self.votes.check_certificates()  # the game's last result came late? (§5)
         else:
             self.votes.check_timeouts()
         return self.take_events()

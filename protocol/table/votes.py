@@ -24,7 +24,13 @@ import hashlib
 from typing import Protocol
 
 from dealerless.protocol.messages import MessageError, SignedMessage, decode_message
-from dealerless.protocol.table.events import ChatReceived, TableEvent, TimeoutVoted, Violation
+from dealerless.protocol.table.events import (
+    ChatReceived,
+    SeatsChanging,
+    TableEvent,
+    TimeoutVoted,
+    Violation,
+)
 from dealerless.protocol.table.kinds import SIDE_KINDS, TABLE_REGISTRY
 from dealerless.protocol.table.steps import Phase
 
@@ -64,6 +70,8 @@ class VotingTable(Protocol):
     seen: set[bytes]
     _replaying: bool
     _rolling_back: bool
+    seat_change: SeatsChanging | None
+    left_table: bool
 
     @property
     def over(self) -> bool: ...
@@ -283,11 +291,19 @@ class VoteBook:
     # ---------------------------------------------------------------- certificates
     def check_certificates(self) -> None:
         m = self.m
-        while not m.over:
+        while not m.over or self._end_may_move():
             if not self._complete_one():
                 return
             # Elements built on the certificate may have arrived before its last vote.
             m._release_future()
+
+    def _end_may_move(self) -> bool:
+        """The game is over here, but a certificate at a head of its last hand (the last result
+        of a seat that reached the others after their deadline) may still complete: it wins
+        over the late element as it would in the hand, so every seat ends on one transcript
+        (protocol.md §5). Not at a seat change: the next segment may have begun from there."""
+        m = self.m
+        return m.seat_change is None and not m.left_table
 
     def _complete_one(self) -> bool:
         m = self.m
