@@ -224,7 +224,11 @@ class TranscriptReader(_FileHolder):
         prefix = _read_exactly(self._file, _PREFIX.size)
         magic = prefix[:8]
         if magic != MAGIC[: len(magic)]:
-            raise BadMagic(0, f"expected magic {MAGIC.hex(' ')}, got {magic.hex(' ')}")
+            raise BadMagic(
+                0,
+                "not a dealerless transcript (it does not start with the transcript's magic "
+                f"bytes {MAGIC.hex(' ')}; it starts with {magic.hex(' ')})",
+            )
         if len(prefix) < _PREFIX.size:
             raise TruncatedTranscript(
                 len(prefix), "the file ends inside the header (empty or cut short)", good_end=0

@@ -70,7 +70,7 @@ def test_simulate_every_game_for_every_player_count(
     ("argv", "message"),
     [
         (["--game", "tuppen", "--players", "9"], "tuppen is for 2 to 8 players, not 9"),
-        (["--game", "belote", "--players", "3"], "belote is for 4 to 4 players, not 3"),
+        (["--game", "belote", "--players", "3"], "belote is for exactly 4 players, not 3"),
         (["--game", "tuppen", "--rule", "bogus=1"], "tuppen has no option 'bogus'"),
         (["--game", "tuppen", "--rule", "poverty=maybe"], "option poverty takes true or false"),
         (["--game", "pottuppen", "--rule", "hands=x"], "option hands takes a whole number"),
@@ -153,7 +153,10 @@ def test_audit_of_a_missing_or_damaged_file(
     junk = tmp_path / "junk.dlt"
     junk.write_bytes(b"this is not a transcript")
     code, _, err = run(["audit", str(junk)], capsys)
-    assert code == 1 and "junk.dlt" in err
+    assert code == 1 and "junk.dlt" in err and "not a dealerless transcript" in err
+    code, _, err = run(["audit", str(tmp_path)], capsys)
+    assert code == 2 and "is a folder; give a transcript file (.dlt)" in err
+    assert "Errno" not in err
 
 
 @pytest.mark.parametrize(

@@ -118,6 +118,13 @@ def run(args: argparse.Namespace) -> int:
     except FileNotFoundError:
         print(f"dealerless audit: no such file: {args.file}", file=sys.stderr)
         return 2
+    except IsADirectoryError:
+        print(
+            f"dealerless audit: {args.file} is a folder; give a transcript file (.dlt) in it, "
+            "or a number from `dealerless games`",
+            file=sys.stderr,
+        )
+        return 2
     except (TranscriptError, ConfigError, OSError) as exc:
         print(f"dealerless audit: {args.file}: {exc}", file=sys.stderr)
         return 1

@@ -63,9 +63,12 @@ def make_config(
     if isinstance(players, bool) or not isinstance(players, int):
         raise ConfigError(f"players must be a whole number, got {players!r}")
     if not spec.min_players <= players <= spec.max_players:
-        raise ConfigError(
-            f"{game} is for {spec.min_players} to {spec.max_players} players, not {players}"
+        seats = (
+            f"exactly {spec.min_players}"
+            if spec.min_players == spec.max_players
+            else f"{spec.min_players} to {spec.max_players}"
         )
+        raise ConfigError(f"{game} is for {seats} players, not {players}")
     full: dict[str, OptionValue] = {o.name: o.default for o in spec.options}
     for name, value in (options or {}).items():
         full[name] = spec.option_spec(name).validate(value)

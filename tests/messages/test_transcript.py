@@ -151,7 +151,9 @@ def test_zero_filled_tail_is_a_torn_tail(key: IdentityKey) -> None:
 
 
 def test_bad_magic() -> None:
-    with pytest.raises(BadMagic, match="byte offset 0: expected magic 89 44 4c 53"):
+    with pytest.raises(
+        BadMagic, match=r"byte offset 0: not a dealerless transcript .* 89 44 4c 53"
+    ):
         read_all(b"PK\x03\x04" + bytes(60))
     with pytest.raises(BadMagic):
         read_all(b"\x89DLS\n\n\x1a\n" + bytes(60))  # text-mode mangled line ending
