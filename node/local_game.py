@@ -11,6 +11,7 @@ mode.
 
 from __future__ import annotations
 
+import shutil
 import subprocess
 import tempfile
 from collections.abc import Callable, Sequence
@@ -20,7 +21,7 @@ from typing import Any
 import trio
 
 from dealerless.node.app import host_table
-from dealerless.node.identity import load_or_create_identity
+from dealerless.node.identity import KEY_FILE_NAME, load_or_create_identity
 from dealerless.node.seat import Driver, NodeOptions
 from dealerless.node.store import TableMeta
 from dealerless.protocol.rules.base import GameConfig
@@ -37,6 +38,16 @@ def _stop(procs: list[subprocess.Popen[bytes]], wait: float) -> list[int]:
             proc.kill()
             proc.wait()
     return [proc.returncode for proc in procs]
+
+
+def _lend_bot_key(player_home: Path, level: str, number: int, bot_home: Path) -> None:
+    """Give a bot the same identity key in every game of this player at this level (kept in
+    ``<home>/bots/<level>-<n>``): its games, ratings and fingerprint stay one opponent, not a
+    new ``bot1`` each game. Its tables stay in the temporary home, removed afterwards."""
+    keep = player_home / "bots" / f"{level}-{number}"
+    load_or_create_identity(keep)
+    bot_home.mkdir(mode=0o700, parents=True, exist_ok=True)
+    shutil.copy2(keep / KEY_FILE_NAME, bot_home / KEY_FILE_NAME)  # keeps its 0600 mode
 
 
 async def local_game(
@@ -69,6 +80,9 @@ async def local_game(
 
         def start_bots(meta: TableMeta) -> None:
             for number in range(1, bots + 1):
+                bot_home = root / f"bot{number}"
+                if home is not None:
+                    _lend_bot_key(seat_home, bot_level, number, bot_home)
                 args = [
                     *cli,
                     "join",
@@ -76,7 +90,7 @@ async def local_game(
                     "--min-step-timeout",
                     str(step_timeout_ms / 1000),  # our own table: the floor is ours to lower
                     "--home",
-                    str(root / f"bot{number}"),
+                    str(bot_home),
                     "--bot",
                     "--name",
                     f"bot{number}",

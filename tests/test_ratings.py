@@ -282,3 +282,36 @@ def test_a_different_result_for_a_counted_table_is_refused_as_a_conflict(
     (entry,) = doc["imported"]  # type: ignore[misc]
     assert entry["file"] == str(copy) and "different result" in entry["status"]
     assert [p.name for p in (home / "imported").iterdir()] == [f"{entry['table_id']}.dlt"]
+
+
+def test_the_bots_of_play_keep_their_keys_so_ratings_name_each_once(tmp_path: Path) -> None:
+    """Two local games against one bot (real bot processes): the bot keeps its identity key
+    (in ``<home>/bots/<level>-<n>``), so ratings count both games for one ``bot1``, not a new
+    ``bot1`` each game; another level is another opponent."""
+    import subprocess
+    import sys
+
+    home = tmp_path / "home"
+
+    def play(level: str) -> None:
+        subprocess.run(
+            [sys.executable, "-m", "dealerless.client.cli", "play", "--plain", "--bot",
+             "--game", "limit-tuppen", "--bots", "1", "--rule", "hands=1", "--level", level,
+             "--home", str(home)],
+            capture_output=True, timeout=240, check=True,
+        )  # fmt: skip
+
+    play("strong")
+    play("strong")
+    play("basic")
+    listed = subprocess.run(
+        [sys.executable, "-m", "dealerless.client.cli", "ratings", "--home", str(home), "--json"],
+        capture_output=True, text=True, timeout=120, check=True,
+    )  # fmt: skip
+    doc = json.loads(listed.stdout)
+    games = {p["name"]: [] for p in doc["players"]}
+    for p in doc["players"]:
+        games[p["name"]].append(p["games"])
+    assert doc["games"] == 3, doc
+    assert sorted(games["bot1"]) == [1, 2], doc  # the strong bot1 twice, the basic one once
+    assert (home / "bots" / "strong-1" / "identity.key").stat().st_mode & 0o077 == 0
