@@ -121,6 +121,8 @@ class SeatNode(JoinHandshake, CatchUp, SeatMessages, SeatChanges):
         )
         self.last_hello = -1e9
         self.linger_until: float | None = None
+        self.end_generation = 0  # each end of the table we check (a late certificate moves it)
+        self.end_checked = -1  # the last of them whose check is done and reported
         self.game_over_said = False
         self.slow_said: tuple[bytes, int] | None = None
         self.exit_code = 1
@@ -615,8 +617,10 @@ class SeatNode(JoinHandshake, CatchUp, SeatMessages, SeatChanges):
         assert machine is not None and self.config is not None
         if self.linger_until is None:
             self.linger_until = now + self.opt.linger
-            self._finish(machine)
-        if self._peers_caught_up() or now >= self.linger_until:
+            self._check_the_end(machine)
+        checked = self.end_checked == self.end_generation
+        settled = now >= self.linger_until and not machine.certificate_waits()
+        if checked and (self._peers_caught_up() or settled):
             self.done = True
             if self.nursery is not None:
                 self.nursery.cancel_scope.deadline = now + 0.5
@@ -637,14 +641,34 @@ class SeatNode(JoinHandshake, CatchUp, SeatMessages, SeatChanges):
             if s.key != self.key
         )
 
-    def _finish(self, machine: TableMachine) -> None:
-        assert self.config is not None
-        try:
-            audit = TableMachine.resume(self.config, None, machine.records)
-            verified = audit.over and audit.state_hash() == machine.state_hash()
-        except LocalProtocolError as exc:
-            self.say(f"the auditor replay failed: {exc}")
-            verified = False
+    def _check_the_end(self, machine: TableMachine) -> None:
+        """Replay the whole transcript as an auditor would, in a worker thread: it takes
+        seconds on a long game, and meanwhile the node keeps hearing the table (a certificate
+        against a late last result may still move the end) and the screen stays live. A check
+        of an end that moved meanwhile is dropped; the new end is checked again."""
+        self.end_generation += 1
+        generation = self.end_generation
+        records, expected = list(machine.records), machine.state_hash()
+        config = self.config
+        assert config is not None
+        if self.nursery is None:  # no event loop around us: check here
+            self._finish(machine, _replay_check(config, records, expected))
+            self.end_checked = generation
+            return
+
+        async def check() -> None:
+            found = await trio.to_thread.run_sync(_replay_check, config, records, expected)
+            if generation == self.end_generation:
+                self._finish(machine, found)
+                self.end_checked = generation
+                self.wake.set()
+
+        self.nursery.start_soon(check)
+
+    def _finish(self, machine: TableMachine, found: tuple[bool, str | None]) -> None:
+        verified, failure = found
+        if failure is not None:
+            self.say(f"the auditor replay failed: {failure}")
         self.say(
             f"transcript: {len(machine.records)} records, "
             + ("verified by replay" if verified else "NOT verified")
@@ -689,3 +713,15 @@ def _result_text(outcome: Outcome, config: TableConfig) -> str:
     winners = ", ".join(names[w] for w in outcome.winners if 0 <= w < len(names))
     scores = ", ".join(str(x) for x in outcome.standings)
     return f"winners: {winners or '-'}; scores {scores}"
+
+
+def _replay_check(
+    config: TableConfig, records: list[bytes], expected: bytes
+) -> tuple[bool, str | None]:
+    """(verified, why not): the records replayed by a machine with no key, as the auditor does,
+    end the game in the state we hold. Runs in a worker thread (pure: no shared state)."""
+    try:
+        audit = TableMachine.resume(config, None, records)
+    except LocalProtocolError as exc:
+        return False, str(exc)
+    return audit.over and audit.state_hash() == expected, None

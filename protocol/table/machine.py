@@ -318,6 +318,11 @@ class TableMachine(ElementBodies, HandCycle, RoundFrames, SegmentSwitch, CheckLa
     def over(self) -> bool:
         return self.phase is Phase.OVER
 
+    def certificate_waits(self) -> bool:
+        """A complete timeout certificate of this hand waits for our own deadline: the end
+        may still move (a late last result of the game, protocol.md §5)."""
+        return self.votes.certificate_waits()
+
     @property
     def hand_start_count(self) -> int:
         """How many records of the table's chain (counted as :attr:`chain_count` counts) came

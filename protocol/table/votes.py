@@ -297,6 +297,19 @@ class VoteBook:
             # Elements built on the certificate may have arrived before its last vote.
             m._release_future()
 
+    def certificate_waits(self) -> bool:
+        """A complete timeout certificate at a head of this hand waits only for our own
+        deadline there (a node that would leave a finished table stays until it passed)."""
+        m = self.m
+        for (silent, anchor), votes in self.timeout.items():
+            if (silent, anchor) in self.timed_out or not m.can_rollback_to(anchor):
+                continue
+            if silent not in m.writers_at(anchor) or not self._complete(votes, silent):
+                continue
+            if m.seat is not None and not m.own_deadline_passed(anchor):
+                return True
+        return False
+
     def _end_may_move(self) -> bool:
         """The game is over here, but a certificate at a head of its last hand (the last result
         of a seat that reached the others after their deadline) may still complete: it wins

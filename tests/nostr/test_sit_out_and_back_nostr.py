@@ -80,9 +80,10 @@ def test_a_seat_sat_out_for_silence_comes_back_by_itself(
     """A seat stopped (SIGSTOP) for three hands is timed out in each (no cheat) and sits out
     with its chips; continued, it catches up, sees that it sits out and asks to come back."""
     relay = nostr_relays()
-    # 40 hands: long enough to come back on a loaded machine. 5 s steps: the seat back from
-    # SIGSTOP signed the game's last result late under CI load once, and a last result that
-    # misses its step is timed out by the others while that seat keeps its own (protocol.md §8).
+    # 40 hands: long enough to come back on a loaded machine. 5 s steps on a loaded machine
+    # make both races of coming back happen now and then, and the test must pass through them:
+    # a follower still replaying earlier hands is seated only once it caught up (node.md §7a),
+    # and a last result of the game signed late converges on the others' certificate (§5).
     procs = three_cash_seats(cluster, relay.url, 40, watcher=0, step_timeout=5)
     stopped = cluster.procs["seat2"]
     stopped.send_signal(signal.SIGSTOP)
