@@ -50,7 +50,10 @@ def _replay(engine: Engine, history: Sequence[Any]) -> list[TableEvent]:
         else:
             break  # an agreed end of the game: nothing more to show
         while len(engine.results) > results:
-            events.append(HandEnded(result=engine.results[results], aborted=kind == "abort"))
+            ended = engine.results[results]
+            events.append(
+                HandEnded(result=ended, aborted=kind == "abort", scores=tuple(engine.scores()))
+            )
             results += 1
     return events
 

@@ -417,14 +417,29 @@ def breakdown(snap: TableSnapshot, result: HandResult, look: Look) -> list[str]:
     return lines
 
 
-def standings_line(snap: TableSnapshot, look: Look) -> str:
+def standings_line(
+    snap: TableSnapshot, look: Look, scores: tuple[int, ...] | None = None
+) -> str:
+    """The standings (``scores``: as they were after a hand; default: now)."""
     label = tr(look.lang, f"score.{snap.score_kind}")
+    scores = snap.scores if scores is None else scores
     if snap.teams:
-        points = {t: snap.scores[t] for t in (0, 1) if t < len(snap.scores)}
+        points = {t: scores[t] for t in (0, 1) if t < len(scores)}
         parts = [f"{team_name(snap, t, look)} {p}" for t, p in points.items()]
     else:
-        parts = [f"{plain_name(snap, s, look)} {snap.scores[s]}" for s in range(snap.players)]
+        parts = [f"{plain_name(snap, s, look)} {scores[s]}" for s in range(snap.players)]
     return f"{tr(look.lang, 'end.standings')} ({label}): " + ", ".join(parts)
+
+
+def _scores_after(snap: TableSnapshot, result: HandResult | None) -> tuple[int, ...] | None:
+    """The standings right after the hand of ``result`` (None: now). A panel may wait while
+    later hands are played: it shows its own hand's standings, not today's."""
+    if result is None:
+        return None
+    for event in reversed(snap.log):
+        if isinstance(event, HandEnded) and event.result == result and event.scores:
+            return event.scores if len(event.scores) == len(snap.scores) else None
+    return None
 
 
 def summary(snap: TableSnapshot, look: Look, result: HandResult | None) -> list[str]:
@@ -458,7 +473,7 @@ def summary(snap: TableSnapshot, look: Look, result: HandResult | None) -> list[
         lines.extend(breakdown(snap, result, look))
         if not snap.teams:  # Belote's breakdown ends with the points of the hand
             lines.extend(hand_result_lines(snap, result, look)[1:])
-    lines.append(standings_line(snap, look))
+    lines.append(standings_line(snap, look, _scores_after(snap, result)))
     if result is not None and not snap.over:
         done = any(isinstance(e, HandSigned) and e.hand == result.hand_number for e in snap.log)
         lines.append(tr(lang, "end.signed" if done else "end.unsigned"))

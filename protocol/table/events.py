@@ -80,6 +80,9 @@ class HandEnded(TableEvent):
     aborted: bool = False
     culprit: int | None = None
     silent: int | None = None
+    # Every seat's score right after this hand: what its result panel shows, even when the
+    # panel opens hands later (the engine's scores have moved on by then).
+    scores: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -233,7 +233,7 @@ class HandCycle:
             result = engine.hand_result
             assert result is not None
             self.silent_streak = {}  # a hand that ends by the rules: nobody's silence goes on
-            self.events.append(HandEnded(result))
+            self.events.append(HandEnded(result, scores=tuple(engine.scores())))
             self._set_round(Phase.RESULT, list(self.participants))
             return
         request = engine.chance_request()
@@ -417,6 +417,7 @@ class HandCycle:
                 aborted=True,
                 culprit=None if silent else culprit,
                 silent=culprit if silent else None,
+                scores=tuple(self.engine.scores()),
             )
         )
         signers = [s for s in self.participants if s != culprit]
