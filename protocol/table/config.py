@@ -54,7 +54,8 @@ class TableConfig:
                 raise ConfigError(f"seat {number}: not a valid identity key ({exc})") from None
         if not MIN_STEP_TIMEOUT_MS <= self.step_timeout_ms <= MAX_STEP_TIMEOUT_MS:
             raise ConfigError(
-                f"step timeout must be {MIN_STEP_TIMEOUT_MS}..{MAX_STEP_TIMEOUT_MS} ms"
+                f"the time per step must be {MIN_STEP_TIMEOUT_MS / 1000:g}.."
+                f"{MAX_STEP_TIMEOUT_MS / 1000:g} seconds, got {self.step_timeout_ms / 1000:g}"
             )
         if self.version != PROTOCOL_VERSION:
             raise ConfigError(f"protocol version {self.version} is not supported")
