@@ -145,6 +145,13 @@ def test_audit_names_the_first_record_that_does_not_check(
     assert "DAMAGED at record 7" in out
 
 
+def test_audit_counts_seats_from_one(capsys: pytest.CaptureFixture[str]) -> None:
+    vectors = Path(__file__).resolve().parents[1] / "spec" / "vectors" / "protocol"
+    code, out, _ = run(["audit", str(vectors / "tuppen-2p.dlt")], capsys)
+    listed = [line.split(":")[0].strip() for line in out.splitlines() if line.startswith("  seat")]
+    assert code == 0 and listed == ["seat 1", "seat 2"], out
+
+
 def test_audit_of_a_missing_or_damaged_file(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -69,7 +69,7 @@ def _text(report: AuditReport) -> str:
         f"table {report.config.table_id.hex()}, configuration {report.config.digest().hex()}",
     ]
     lines += [
-        f"  seat {s['seat'] + 1}: {printable(str(s['name']), 24)}  {s['fingerprint']}"
+        f"  seat {s['seat']}: {printable(str(s['name']), 24)}  {s['fingerprint']}"  # from 1
         for s in report.seats()
     ]
     for hand in report.hands:
