@@ -140,7 +140,12 @@ class SeatMessages:
                 self.peers_up.add(key)  # bounded: a hub can name any number of keys
             else:
                 self.peers_up.discard(key)
-            self.say(f"{self._who(key)} {'connected' if up else 'disconnected'}")
+            machine = self.machine
+            if not up and machine is not None and machine.over and machine.seat_change is None:
+                # The game is over: leaving now is the normal end, not a lost connection.
+                self.say(f"{self._who(key)} left after the end of the game")
+            else:
+                self.say(f"{self._who(key)} {'connected' if up else 'disconnected'}")
             if not up and self.is_host and self.config is None:
                 self.lobby = [(k, n) for k, n in self.lobby if k != key]
                 self._admit()

@@ -402,6 +402,11 @@ RULES: tuple[NodeRule, ...] = (
         lambda lg, m: tr(lg, "node.peer_up", name=who_text(m.group(1), lg)),
     ),
     _rule(
+        "peer_left_end",
+        r"^(.+) left after the end of the game$",
+        lambda lg, m: tr(lg, "node.peer_left_end", name=who_text(m.group(1), lg)),
+    ),
+    _rule(
         "peer_down",
         r"^(.+) disconnected$",
         lambda lg, m: tr(lg, "node.peer_down", name=who_text(m.group(1), lg)),

@@ -376,6 +376,7 @@ TEXTS: dict[str, str] = {
     "node.joined": "{name} hat Platz genommen ({k} von {n})",
     "node.bad_signature": "Nachricht mit ungültiger Unterschrift von {name} abgelehnt",
     "node.peer_up": "{name} ist verbunden",
+    "node.peer_left_end": "{name} ist gegangen: das Spiel ist vorbei",
     "node.peer_down": "{name} hat die Verbindung verloren",
     "node.invalid_key": "ein unbekannter Spieler",
     "node.released": "ein Mitspieler hat geantwortet: das Spiel geht weiter",

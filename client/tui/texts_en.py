@@ -355,6 +355,7 @@ TEXTS: dict[str, str] = {
     "node.joined": "{name} sat down ({k} of {n})",
     "node.bad_signature": "refused a message with a bad signature from {name}",
     "node.peer_up": "{name} is connected",
+    "node.peer_left_end": "{name} left: the game is over",
     "node.peer_down": "{name} lost the connection",
     "node.invalid_key": "an unknown player",
     "node.released": "another player answered: the game goes on",

@@ -371,6 +371,7 @@ TEXTS: dict[str, str] = {
     "node.joined": "{name} is aangeschoven ({k} van {n})",
     "node.bad_signature": "bericht met een ongeldige handtekening van {name} geweigerd",
     "node.peer_up": "{name} is verbonden",
+    "node.peer_left_end": "{name} is weg: het spel is voorbij",
     "node.peer_down": "{name} is de verbinding kwijt",
     "node.invalid_key": "een onbekende speler",
     "node.released": "een medespeler heeft geantwoord: het spel gaat verder",

@@ -37,6 +37,8 @@ def test_play_plain_against_a_bot_process(args: tuple[str, ...]) -> None:
     # no developer text: no repr, no Python lists, seats by name
     assert "Outcome(" not in out and "scores: [" not in out and "seat 0" not in out
     assert "verified by replay" in out
+    # the bot leaving after the end is the normal end, not a lost connection
+    assert "lost the connection" not in out and "disconnected" not in out, out
 
 
 def test_play_rejects_a_bad_rule_and_has_no_seed() -> None:

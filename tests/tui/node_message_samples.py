@@ -334,6 +334,10 @@ SAMPLES: dict[str, Samples] = {
         "refused a message from 'bob': not msgpack",
         "refused a message from 7KQ2M4XA9: truncated",
     ),
+    "seat_messages.py: {} left after the end of the game": (
+        "seat 2 (bob) left after the end of the game",
+        "'bob' left after the end of the game",
+    ),
     "seat_messages.py: {} {connected|disconnected}": (
         "seat 2 (bob) connected",
         "'bob' disconnected",
