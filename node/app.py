@@ -30,6 +30,7 @@ from dealerless.node.links import (
 )
 from dealerless.node.nostr.link import SERVE_GRACE as NOSTR_SERVE_GRACE
 from dealerless.node.nostr.link import NostrTable
+from dealerless.node.portable import hold_lock
 from dealerless.node.relay_pins import RelayPins
 from dealerless.node.seat import Driver, NodeOptions, SeatNode
 from dealerless.node.store import TableMeta, TableStore, list_tables, prune
@@ -135,6 +136,41 @@ async def _run_node(
     seat_driver = _driver(meta, driver, bot_driver)  # a caller's mistake: before any I/O
     table_id = bytes.fromhex(meta.table_id)
     store = TableStore(home, table_id)
+    # One node per seat: a second process with our key at this table would sign its own
+    # elements at the same heads (equivocation, a proven cheat), or fight for our link.
+    store.dir.mkdir(mode=0o700, parents=True, exist_ok=True)
+    lock = hold_lock(store.dir / "node.lock")
+    if lock is None:
+        say(
+            f"table {meta.table_id[:12]} is already open in another dealerless process on "
+            "this computer (with this home): one node per seat"
+        )
+        return 1
+    try:
+        return await _run_locked(
+            identity, home, meta, store, game=game, seat_driver=seat_driver, say=say, log=log,
+            options=options, hub=hub, on_ready=on_ready, make_node=make_node,
+        )  # fmt: skip
+    finally:
+        lock()
+
+
+async def _run_locked(
+    identity: Identity,
+    home: Path,
+    meta: TableMeta,
+    store: TableStore,
+    *,
+    game: GameConfig | None,
+    seat_driver: Driver,
+    say: Say,
+    log: Callable[[dict[str, Any]], None] | None,
+    options: NodeOptions | None,
+    hub: Hub | None,
+    on_ready: Callable[[TableMeta], None] | None,
+    make_node: Callable[..., SeatNode],
+) -> int:
+    table_id = store.table_id
     pruned = prune(home)
     if pruned:
         NODE_LOG.info("deleted %d key share(s) of finished or abandoned tables", pruned)
@@ -477,7 +513,11 @@ async def resume_table(
     say: Say = print,
     log: Callable[[dict[str, Any]], None] | None = None,
     options: NodeOptions | None = None,
+    on_chosen: Callable[[TableMeta], None] | None = None,
 ) -> int:
+    """Carry on with a stored table (``table``: its id or first characters; default the most
+    recent unfinished one). ``on_chosen`` sees the table before its node starts (the client
+    resumes the bots of a local game there)."""
     tables, problems = list_tables(home)
     for problem in problems:  # said, never skipped silently
         say(f"cannot use a stored table: {problem}")
@@ -498,6 +538,8 @@ async def resume_table(
     if meta.role == "host":
         game = make_config(meta.game, meta.seats, meta.options)
     say(f"resuming table {meta.table_id[:12]} ({meta.game}, {meta.role})")
+    if on_chosen is not None:
+        on_chosen(meta)
     return await _run_node(
         identity,
         home,

@@ -29,7 +29,7 @@ from dealerless.protocol.rules.base import GameConfig
 __all__ = ["local_game", "run_local_game"]
 
 
-def _stop(procs: list[subprocess.Popen[bytes]], wait: float) -> list[int]:
+def stop_bots(procs: list[subprocess.Popen[bytes]], wait: float) -> list[int]:
     """Wait up to ``wait`` seconds for each bot, then kill it; their exit codes."""
     for proc in procs:
         try:
@@ -43,7 +43,7 @@ def _stop(procs: list[subprocess.Popen[bytes]], wait: float) -> list[int]:
 def _lend_bot_key(player_home: Path, level: str, number: int, bot_home: Path) -> None:
     """Give a bot the same identity key in every game of this player at this level (kept in
     ``<home>/bots/<level>-<n>``): its games, ratings and fingerprint stay one opponent, not a
-    new ``bot1`` each game. Its tables stay in the temporary home, removed afterwards."""
+    new ``bot1`` each game."""
     keep = player_home / "bots" / f"{level}-{number}"
     load_or_create_identity(keep)
     bot_home.mkdir(mode=0o700, parents=True, exist_ok=True)
@@ -78,10 +78,14 @@ async def local_game(
         identity, _ = load_or_create_identity(seat_home)
         procs: list[subprocess.Popen[bytes]] = []
 
+        kept: list[Path] = []  # the bots' homes of this table, kept for a resume
+
         def start_bots(meta: TableMeta) -> None:
             for number in range(1, bots + 1):
                 bot_home = root / f"bot{number}"
                 if home is not None:
+                    bot_home = bot_homes_dir(seat_home, meta.table_id) / f"bot{number}"
+                    kept.append(bot_home.parent)
                     _lend_bot_key(seat_home, bot_level, number, bot_home)
                 args = [
                     *cli,
@@ -130,11 +134,37 @@ async def local_game(
                 for proc in procs:
                     proc.kill()
             with trio.CancelScope(shield=True):
-                bot_codes = await trio.to_thread.run_sync(_stop, procs, 10.0 if finished else 2.0)
+                wait = 10.0 if finished else 2.0
+                bot_codes = await trio.to_thread.run_sync(stop_bots, procs, wait)
+        if finished and code == 0 and kept:
+            # The game is over: the bots' copies of it are not needed (ours is the record).
+            # Stopped before its end, they stay for `dealerless resume`.
+            shutil.rmtree(kept[0], ignore_errors=True)
         if code == 0 and any(c != 0 for c in bot_codes):
             say(f"a bot process failed: exit codes {bot_codes}")
             return 1
         return code
+
+
+def bot_homes_dir(player_home: Path, table_id: str) -> Path:
+    """Where the bots of a local game at ``table_id`` keep their tables until it ends."""
+    return player_home / "bots" / "tables" / table_id
+
+
+def start_kept_bots(
+    player_home: Path, table_id: str, cli: Sequence[str], output: int | None = subprocess.DEVNULL
+) -> list[subprocess.Popen[bytes]]:
+    """Resume the bot seats of a local game stopped before its end (each ``cli resume TABLE
+    --bot`` in its own kept home); none if this table has no kept bots."""
+    folder = bot_homes_dir(player_home, table_id)
+    homes = sorted(p for p in folder.glob("bot*") if p.is_dir()) if folder.is_dir() else []
+    procs = []
+    for bot_home in homes:
+        args = [*cli, "resume", table_id, "--bot", "--home", str(bot_home), "--linger", "5"]
+        procs.append(
+            subprocess.Popen(args, stdin=subprocess.DEVNULL, stdout=output, stderr=output)  # noqa: S603
+        )
+    return procs
 
 
 def run_local_game(

@@ -12,6 +12,8 @@ under that one directory (``config.toml``, ``logs/``, ``store.sqlite``, ``tables
 from __future__ import annotations
 
 import os
+import sys
+from collections.abc import Callable
 from pathlib import Path
 
 __all__ = [
@@ -120,3 +122,29 @@ def killed_by_kill(returncode: int | None) -> bool:
     if sigkill is None:
         return returncode == 1
     return returncode == -int(sigkill)
+
+
+def hold_lock(path: Path) -> Callable[[], None] | None:
+    """Hold an exclusive lock on ``path`` for this process (its pid written in it); returns the
+    function that lets it go, or None when another process holds it. The operating system
+    lets it go when the process dies, so a crash leaves nothing to clean up."""
+    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
+    try:
+        if sys.platform == "win32":
+            import msvcrt
+
+            msvcrt.locking(fd, msvcrt.LK_NBLCK, 1)
+        else:
+            import fcntl
+
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        os.close(fd)
+        return None
+    os.ftruncate(fd, 0)
+    os.write(fd, str(os.getpid()).encode())
+
+    def release() -> None:
+        os.close(fd)  # closing the descriptor lets the lock go
+
+    return release
