@@ -334,6 +334,11 @@ RULES: tuple[NodeRule, ...] = (
         lambda lg, m: tr(lg, "node.unanswered", seconds=m.group(1)),
     ),
     _rule("no_seat", r"^the table configuration has no seat for us$", _say("node.no_seat")),
+    _rule(
+        "seat_open_elsewhere",
+        r"^table ([0-9a-f]+) is already open in another dealerless process on this computer ",
+        lambda lg, m: tr(lg, "node.seat_open_elsewhere", table=m.group(1)),
+    ),
     # a newcomer at a running table checks it from its start (node/arrival.py)
     _rule(
         "offer_unproven",

@@ -346,6 +346,10 @@ TEXTS: dict[str, str] = {
     "node.config_not_host": (
         "Tischregeln von einem Platz, der den Tisch nicht leitet, wurden ignoriert"
     ),
+    "node.seat_open_elsewhere": (
+        "Tisch {table} ist schon in einem anderen dealerless-Programm auf diesem Rechner offen: "
+        "ein Programm pro Platz"
+    ),
     "node.unanswered": (
         "Niemand am Tisch hat {seconds} s lang geantwortet: das "
         "Spiel ist wohl vorbei oder der Gastgeber weg"

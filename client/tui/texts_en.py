@@ -246,8 +246,7 @@ TEXTS: dict[str, str] = {
     "line.scores": "standings: {scores}",
     "line.choice": "your move (a number from 1 to {n})> ",
     "line.stdin_closed": (
-        "standard input is closed: nobody can move for "
-        "you, so your seat is timed out at its turns"
+        "standard input is closed: nobody can move for you, so your seat is timed out at its turns"
     ),
     "line.bad_choice": "type a number from 1 to {n}",
     "line.note": "({text})",
@@ -330,6 +329,10 @@ TEXTS: dict[str, str] = {
     "node.config_unreadable": "the host sent an unreadable table configuration; ignored",
     "node.config_not_host": (
         "a table configuration from a seat that does not host the table was ignored"
+    ),
+    "node.seat_open_elsewhere": (
+        "table {table} is already open in another dealerless program on this computer: "
+        "one program per seat"
     ),
     "node.unanswered": (
         "nobody at the table answered for {seconds} s: the game may be over, or its host gone"

@@ -339,6 +339,10 @@ TEXTS: dict[str, str] = {
     "node.lobby_broken": "de gastheer stuurde een kapotte spelerslijst; genegeerd",
     "node.config_unreadable": "de gastheer stuurde onleesbare tafelafspraken; genegeerd",
     "node.config_not_host": "tafelregels van een plaats die de tafel niet leidt zijn genegeerd",
+    "node.seat_open_elsewhere": (
+        "tafel {table} is al open in een ander dealerless-programma op deze computer: "
+        "één programma per plaats"
+    ),
     "node.unanswered": (
         "niemand aan tafel antwoordde {seconds} s lang: het spel is "
         "misschien voorbij of de gastheer weg"

@@ -206,7 +206,8 @@ def check_tournament(cluster: Cluster, finished: list[int]) -> Tournament:
     assert said.startswith("one seat has all the chips; won by seat "), said
     winner = final.index(total)
     assert f"won by seat {winner} (seat" in said and "Outcome(" not in said, said
-    assert said.endswith(", ".join(f"{n} {x}" for n, x in zip(NAMES, final, strict=True))), said
+    seated = [seat.name for seat in config.seats]  # in joining order, as the audit counts them
+    assert said.endswith(", ".join(f"{n} {x}" for n, x in zip(seated, final, strict=True))), said
     assert history.endswith("scores " + ", ".join(str(x) for x in final)), history
     return tournament
 

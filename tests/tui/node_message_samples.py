@@ -322,6 +322,10 @@ SAMPLES: dict[str, Samples] = {
     "seat_changes.py: the next host sent no configuration in {} s: the": (
         "the next host sent no configuration in 360 s: the table ends here",
     ),
+    "app.py: table {} is already open in another dealerless p": (
+        "table 85cbb126cda6 is already open in another dealerless process on this computer (with "
+        "this home): one node per seat",
+    ),
     # ---- node/seat_messages.py
     "seat_messages.py: refused a {} message with a bad signature ({})": (
         "refused a 'have' message with a bad signature (seat 2 (bob))",

@@ -237,7 +237,12 @@ def test_a_seat_sits_out_watches_the_table_comes_back_from_the_screen_and_plays_
     assert any(isinstance(e, ActionApplied) for e in watched.log)
     assert watched.hand == () and watched.coming_back
     assert node.coming_back and node.signed
-    assert node.signed[0] == {"t": "back", "config": second.table.digest()}
+    # with the records it holds: the host seats it only once it caught up (node.md §7a)
+    assert node.signed[0] == {
+        "t": "back",
+        "config": second.table.digest(),
+        "n": away.chain_count,
+    }
     assert "we asked to come back" in node.said[0]
 
     seen.clear()
