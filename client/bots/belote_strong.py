@@ -1,13 +1,13 @@
-"""The strong Belote bot: bids and plays by playing sampled deals out.
+"""The strong Belote bot: bids from what its hand can win, plays from the cards still out.
 
 It reads only its own cards and the public state (turned-up card, bids, trump, tricks).
 
-* Bidding: the basic bot's hand value (trumps, side aces, belote) with the turned-up card,
-  against a fixed threshold. (Choosing the bid by playing sampled deals out with the fast
-  policy was tried and measured weaker: the policy plays the first five cards' hands too
-  crudely to value a contract; see spec/client.md.)
-* Card play: :mod:`belote_sampled_play` (sampled deals played out; the ``normal`` level plays
-  its cards the same way).
+* Bidding (:mod:`belote_bidding`): for every suit it may name, the points taking it should gain
+  over passing, from the hand as the taker would hold it (the turned-up card included), its
+  seat relative to the dealer and the round; it takes the best suit when that gain is positive.
+* Card play (:mod:`belote_strong_play`): deals of the unseen cards consistent with every play's
+  obligation, drawn by how well they explain the bids, each legal card played out on them with a
+  full-information policy and an exact end (exact search once three tricks are left).
 """
 
 from __future__ import annotations
@@ -15,13 +15,11 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from dealerless.client.bots.belote import hand_value
-from dealerless.client.bots.belote_sampled_play import choose_card
-from dealerless.protocol.cards import Card
+from dealerless.client.bots.belote_bidding import choose_bid
+from dealerless.client.bots.belote_strong_play import choose_card
 from dealerless.protocol.rules.base import Action, ActionKind, Engine
 
-K = ActionKind
-BID_VALUE = 46  # the basic bot's threshold, without its random jitter
+SEATS = 4
 
 
 def choose_action(engine: Engine, seat: int, rng: random.Random, required: bool) -> Action | None:
@@ -30,22 +28,15 @@ def choose_action(engine: Engine, seat: int, rng: random.Random, required: bool)
         return None
     state: dict[str, Any] = engine.public_state()
     if state["phase"] == "bidding":
-        mine = [s.card for s in engine.hand(seat) if s.card is not None]
-        return _value_bid(state, mine, legal)
+        return _bid(state, seat, [s.card.index for s in engine.hand(seat) if s.card], legal)
     return choose_card(engine, seat, rng)
 
 
-def _value_bid(state: dict[str, Any], mine: list[Card], legal: list[Action]) -> Action:
-    """Take the suit with the best hand value (the basic bot's measure, the turned-up card
-    counted) when it clears :data:`BID_VALUE`."""
-    turned = Card.from_index(state["turned"][1])
-    best: tuple[int, Action] | None = None
-    for action in legal:
-        if action.kind == K.BID and action.suit is not None:
-            value = hand_value([*mine, turned], action.suit)
-            if best is None or value > best[0]:
-                best = (value, action)
-    if best is not None and best[0] >= BID_VALUE:
-        return best[1]
-    return next(a for a in legal if a.kind == K.PASS)
-
+def _bid(state: dict[str, Any], seat: int, mine: list[int], legal: list[Action]) -> Action:
+    turned = int(state["turned"][1])
+    offers = {int(a.suit): a for a in legal if a.kind == ActionKind.BID and a.suit is not None}
+    second_round = len(state["bids"]) >= SEATS
+    suit = choose_bid([*mine, turned], list(offers), seat, int(state["dealer"]), second_round)
+    if suit is not None:
+        return offers[suit]
+    return next(a for a in legal if a.kind == ActionKind.PASS)
