@@ -12,6 +12,7 @@ from dealerless.client.bots.belote_fast import (
     SEATS,
     FastRules,
     Position,
+    hand_diff,
     legal,
     winning_index,
 )
@@ -30,8 +31,9 @@ class _Search:
         self.nodes += 1
         seat = pos.to_play
         hand = pos.hands[seat]
-        if not hand:
-            return pos.diff(rules, self.team)
+        if len(hand) <= 1:
+            # the last trick: every card left is forced, no branching to search
+            return self._forced()
         moves = _distinct(legal(hand, pos.plays, seat, rules), pos, rules)
         maximise = seat % 2 == self.team
         best = -100_000 if maximise else 100_000
@@ -49,6 +51,21 @@ class _Search:
             if alpha >= beta:
                 break
         return best
+
+    def _forced(self) -> int:
+        pos = self.pos
+        rules = self.rules
+        plays = list(pos.plays)
+        seat = pos.to_play
+        while len(plays) < SEATS:
+            plays.append((seat, pos.hands[seat][0]))
+            seat = (seat + 1) % SEATS
+        winner = plays[winning_index(plays, rules)][0]
+        team_points = list(pos.team_points)
+        team_points[winner % 2] += sum(rules.points[c] for _, c in plays)
+        seat_tricks = list(pos.seat_tricks)
+        seat_tricks[winner] += 1
+        return hand_diff(team_points, seat_tricks, winner, pos.belote, rules, self.team)
 
 
 Undo = tuple[list[tuple[int, int]], int, int, int]  # closed trick, winner, points, last winner

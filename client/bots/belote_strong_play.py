@@ -32,9 +32,9 @@ from dealerless.client.bots.sampling import deal
 from dealerless.protocol.cards import Card, Suit
 from dealerless.protocol.rules.base import Action, Engine
 
-PLAYOUT_BUDGET = 240  # playouts per decision, shared among the legal cards
-MIN_DEALS = 12
-MAX_DEALS = 60
+PLAYOUT_BUDGET = 400  # playouts per decision, shared among the legal cards
+MIN_DEALS = 16
+MAX_DEALS = 80
 CANDIDATE_FACTOR = 3  # deals dealt per deal kept, to choose them by the bidding
 EXACT_TRICKS = 3
 EXACT_DEALS = 24
