@@ -4,10 +4,13 @@ It reads only its own cards and the public state (turned-up card, bids, trump, t
 
 * Bidding (:mod:`belote_bidding`): for every suit it may name, the points taking it should gain
   over passing, from the hand as the taker would hold it (the turned-up card included), its
-  seat relative to the dealer and the round; it takes the best suit when that gain is positive.
+  seat relative to the dealer and the round; it takes the best suit when that gain clears
+  :data:`belote_bidding.TAKE_MARGIN`.
 * Card play (:mod:`belote_strong_play`): deals of the unseen cards consistent with every play's
   obligation, drawn by how well they explain the bids, each legal card played out on them with a
-  full-information policy and an exact end (exact search once three tricks are left).
+  full-information policy and an exact end (exact search once three tricks are left). What
+  the discards say enters through the obligations: a seat that did not follow or trump is dealt
+  none of the cards its play showed it does not hold.
 """
 
 from __future__ import annotations

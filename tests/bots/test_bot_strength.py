@@ -66,7 +66,9 @@ LONG_LINES = [
         for other in ("basic", "passive")
     ],
     ("pottuppen", ["strong", "basic", "basic", "basic"], 400, "mean_standing", 0.0),
-    ("belote", ["strong", "basic", "strong", "basic"], 1000, "win_rate", 0.6),
+    # issue 28: the strong team against basic and against normal
+    ("belote", ["strong", "basic", "strong", "basic"], 1000, "win_rate", 0.66),
+    ("belote", ["strong", "normal", "strong", "normal"], 1000, "win_rate", 0.58),
 ]
 
 
