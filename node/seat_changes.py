@@ -34,6 +34,7 @@ CONFIG_LABEL = b"dealerless/node/config"
 MAX_WAITING = 8  # newcomers a host keeps waiting for the next hand boundary
 NEXT_HOST_WAIT = 3  # step timeouts a seat that stays waits for the next host's configuration
 AWAY_QUIET = 3  # step timeouts without a new record before a seat sitting out stops following
+BEHIND_FACTOR = 4  # ... times this while a peer says it holds more records than we do
 BACK_EVERY = 2.0  # a seat coming back repeats its signed ask this often (a hub may drop one)
 
 
@@ -130,7 +131,11 @@ class SeatChanges:
         """Sitting out and following: the table made no progress for AWAY_QUIET step timeouts
         (its seats are gone, or we lost it): we stop following, bounded like a seat that
         waits for the next host."""
-        if not machine.sitting_out or now - since < AWAY_QUIET * machine.timeout:
+        # A peer that told us it holds more than we do shows the table is alive and we are
+        # only behind (catch-up over a paced relay, a loaded machine): wait longer, still bounded.
+        behind = any(c > machine.chain_count for c in self.peer_counts.values())
+        quiet = AWAY_QUIET * machine.timeout * (BEHIND_FACTOR if behind else 1)
+        if not machine.sitting_out or now - since < quiet:
             return False
         self.say(f"the table made no progress for {now - since:.0f} s: we stop following it")
         return True
