@@ -40,6 +40,7 @@ from dealerless.node.nostr.defaults import MAX_RELAYS, relay_url_problem
 from dealerless.node.portable import config_dir, fsync_directory, user_name
 from dealerless.protocol.rules.base import ConfigError, OptionValue
 from dealerless.protocol.rules.registry import GameSpec, game_spec
+from dealerless.protocol.table.carry import NAME_CHARS  # the longest name a table carries
 
 __all__ = [
     "CONFIG_NAME",
@@ -57,7 +58,6 @@ LANGUAGES = ("en", "de", "nl")
 LEVELS = ("strong", "normal", "basic")  # client/bots: what a person may choose
 MAX_TIME_PER_MOVE_S = 24 * 3600
 MAX_BOTS = 7  # the start screen's bots: a table has at most 8 seats
-NAME_CHARS = 40  # the table keeps this much of a name (node/join_handshake.py)
 
 
 class ConfigFileError(Exception):

@@ -20,7 +20,7 @@ from dealerless.protocol.rules.belote import BeloteEngine
 from dealerless.protocol.rules.belote_tricks import card_points, strength, winning_play
 
 BID_THRESHOLD = 46
-_TRUMP_VALUE = {
+TRUMP_VALUE = {  # what a trump of each rank adds to a hand's value
     Rank.JACK: 26,
     Rank.NINE: 18,
     Rank.ACE: 12,
@@ -37,7 +37,7 @@ def hand_value(cards: list[Card], trump: Suit) -> int:
     value = 0
     trumps = [c for c in cards if c.suit == trump]
     for card in trumps:
-        value += _TRUMP_VALUE[card.rank]
+        value += TRUMP_VALUE[card.rank]
     if len(trumps) >= 3:
         value += 6 * (len(trumps) - 2)
     for card in cards:

@@ -21,9 +21,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-JACK, NINE, TEN, QUEEN, KING, ACE = 4, 2, 3, 5, 6, 7
+from dealerless.client.bots.belote_fast import ACE, JACK, KING, NINE, QUEEN, SEATS, TEN
+
 HONOURS = (JACK, NINE, ACE, TEN)
-SEATS = 4
 
 GAIN_WEIGHTS: dict[str, float] = {
     "base": -101.5,

@@ -12,18 +12,24 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from dealerless.protocol.cards import Rank
+from dealerless.protocol.rules import belote_scoring as rules_scoring
+from dealerless.protocol.rules import belote_tricks as rules_tricks
+
 SEATS = 4
-TRICKS = 8
-LAST_TRICK_BONUS = 10
-BELOTE_BONUS = 20
-TEAM_CAPOT = 252
-SOLO_CAPOT = 350
-# by rank index (7 8 9 10 J Q K A)
-PLAIN_STRENGTH = (0, 1, 2, 6, 3, 4, 5, 7)
-TRUMP_STRENGTH = (0, 1, 6, 4, 7, 2, 3, 5)
-PLAIN_POINTS = (0, 0, 0, 10, 2, 3, 4, 11)
-TRUMP_POINTS = (0, 0, 14, 10, 20, 3, 4, 11)
-JACK, NINE, TEN, QUEEN, KING, ACE = 4, 2, 3, 5, 6, 7
+TRICKS = rules_tricks.TRICKS_PER_HAND
+LAST_TRICK_BONUS = rules_tricks.LAST_TRICK_BONUS
+BELOTE_BONUS = rules_scoring.BELOTE_BONUS
+TEAM_CAPOT = rules_scoring.TEAM_CAPOT
+SOLO_CAPOT = rules_scoring.SOLO_CAPOT
+# The rules' tables as tuples by rank index (7 8 9 10 J Q K A): plain ints on the hot path.
+PLAIN_STRENGTH = tuple(rules_tricks.PLAIN_ORDER.index(r) for r in Rank)
+TRUMP_STRENGTH = tuple(rules_tricks.TRUMP_ORDER.index(r) for r in Rank)
+PLAIN_POINTS = tuple(rules_tricks.PLAIN_POINTS.get(r, 0) for r in Rank)
+TRUMP_POINTS = tuple(rules_tricks.TRUMP_POINTS.get(r, 0) for r in Rank)
+JACK, NINE, TEN, QUEEN, KING, ACE = (
+    int(r) for r in (Rank.JACK, Rank.NINE, Rank.TEN, Rank.QUEEN, Rank.KING, Rank.ACE)
+)
 
 Play = tuple[int, int]  # (seat, card)
 

@@ -15,18 +15,28 @@ import math
 import random
 from collections.abc import Sequence
 
-from dealerless.client.bots.belote_fast import FastRules, Play, Position, belote_team
+from dealerless.client.bots.belote import TRUMP_VALUE
+from dealerless.client.bots.belote_fast import (
+    ACE,
+    KING,
+    QUEEN,
+    SEATS,
+    TEN,
+    FastRules,
+    Play,
+    Position,
+    belote_team,
+)
 from dealerless.client.bots.belote_playout import policy
+from dealerless.protocol.cards import Rank
 
 TAKE_CENTRE = 44.0
 PARTNER_CENTRE = 44.0
 TAKE_SCALE = 3.0
 FLOOR = 0.04
-SEATS = 4
 FIRST_CARDS = 5
-# hand_value's trump values by rank index (7 8 9 10 J Q K A)
-_TRUMP_VALUE = (5, 5, 18, 10, 26, 6, 7, 12)
-_ACE, _TEN, _KING, _QUEEN = 7, 3, 6, 5
+# belote.hand_value's trump values as a tuple by rank index (7 8 9 10 J Q K A)
+_TRUMP_VALUE = tuple(TRUMP_VALUE[r] for r in Rank)
 
 
 def hand_value(cards: Sequence[int], trump: int) -> int:
@@ -39,16 +49,16 @@ def hand_value(cards: Sequence[int], trump: int) -> int:
         if card >> 3 == trump:
             trumps += 1
             value += _TRUMP_VALUE[card & 7]
-            if card & 7 in (_KING, _QUEEN):
+            if card & 7 in (KING, QUEEN):
                 honours += 1
         else:
             suits.add(card)
     if trumps >= 3:
         value += 6 * (trumps - 2)
     for card in suits:
-        if card & 7 == _ACE:
+        if card & 7 == ACE:
             value += 11
-        elif card & 7 == _TEN and (card | 7) in suits:
+        elif card & 7 == TEN and (card | 7) in suits:
             value += 6
     if honours == 2:
         value += 8

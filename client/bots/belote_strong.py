@@ -19,10 +19,9 @@ import random
 from typing import Any
 
 from dealerless.client.bots.belote_bidding import choose_bid
+from dealerless.client.bots.belote_fast import SEATS
 from dealerless.client.bots.belote_strong_play import choose_card
 from dealerless.protocol.rules.base import Action, ActionKind, Engine
-
-SEATS = 4
 
 
 def choose_action(engine: Engine, seat: int, rng: random.Random, required: bool) -> Action | None:

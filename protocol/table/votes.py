@@ -301,14 +301,10 @@ class VoteBook:
         """A complete timeout certificate at a head of this hand waits only for our own
         deadline there (a node that would leave a finished table stays until it passed)."""
         m = self.m
-        for (silent, anchor), votes in self.timeout.items():
-            if (silent, anchor) in self.timed_out or not m.can_rollback_to(anchor):
-                continue
-            if silent not in m.writers_at(anchor) or not self._complete(votes, silent):
-                continue
-            if m.seat is not None and not m.own_deadline_passed(anchor):
-                return True
-        return False
+        return m.seat is not None and any(
+            self._complete_here(key, votes) and not m.own_deadline_passed(key[1])
+            for key, votes in self.timeout.items()
+        )
 
     def _end_may_move(self) -> bool:
         """The game is over here, but a certificate at a head of its last hand (the last result
@@ -361,9 +357,7 @@ class VoteBook:
         follows the transcript."""
         m = self.m
         silent, anchor = key
-        if key in self.timed_out or not m.can_rollback_to(anchor):
-            return False
-        if silent not in m.writers_at(anchor) or not self._complete(votes, silent):
+        if not self._complete_here(key, votes):
             return False
         if m.seat is not None:
             if not m.own_deadline_passed(anchor):
@@ -376,6 +370,15 @@ class VoteBook:
             if m.moved_in_time(anchor, silent):
                 return False  # the element there refutes it: the seat was not silent for us
         return True
+
+    def _complete_here(self, key: tuple[int, bytes], votes: dict[int, SignedMessage]) -> bool:
+        """A complete, not yet applied certificate against a seat that had to write at a head
+        of this hand (whether we take it depends on our clock and what reached us)."""
+        m = self.m
+        silent, anchor = key
+        if key in self.timed_out or not m.can_rollback_to(anchor):
+            return False
+        return silent in m.writers_at(anchor) and self._complete(votes, silent)
 
     def _carry_out_timeout(
         self, silent: int, anchor: bytes, votes: dict[int, SignedMessage]

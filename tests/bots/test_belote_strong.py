@@ -8,6 +8,7 @@ import random
 from collections.abc import Sequence
 
 import pytest
+from belote_positions import trick_positions
 
 from dealerless.client.bots import (
     belote_endgame,
@@ -49,15 +50,7 @@ def ids(text: str) -> list[int]:
 
 
 def test_fast_obligations_and_hand_value_agree_with_the_rules_module() -> None:
-    rng = random.Random(7)
-    for _ in range(2000):
-        deck = list(DECK)
-        rng.shuffle(deck)
-        trump = Suit(rng.randrange(4))
-        leader = rng.randrange(4)
-        plays = [((leader + i) % 4, deck[i]) for i in range(rng.randrange(4))]
-        seat = (leader + len(plays)) % 4
-        hand = deck[4 : 4 + rng.randrange(1, 9)]
+    for trump, plays, seat, hand in trick_positions(random.Random(7), 2000):
         for partner_rule in (False, True):
             rules = make_rules(int(trump), 0, overtrump_partner=partner_rule)
             expected = legal_cards(

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import random
 
+from belote_positions import trick_positions
+
 from dealerless.client.bots.belote_sim import Rules, legal
 from dealerless.client.bots.sampling import DealProblem, deal
 from dealerless.client.bots.tuppen_sim import read_view, sample_deals
@@ -62,15 +64,7 @@ def test_a_tuppen_view_sees_voids_and_never_deals_a_seen_card() -> None:
 
 
 def test_fast_belote_obligations_agree_with_the_rules_module() -> None:
-    rng = random.Random(4)
-    for _ in range(3000):
-        deck = list(DECK)
-        rng.shuffle(deck)
-        trump = Suit(rng.randrange(4))
-        leader = rng.randrange(4)
-        plays = [((leader + i) % 4, deck[i]) for i in range(rng.randrange(4))]
-        seat = (leader + len(plays)) % 4
-        hand = deck[4 : 4 + rng.randrange(1, 9)]
+    for trump, plays, seat, hand in trick_positions(random.Random(4), 3000):
         for partner_rule in (False, True):
             rules = Rules(trump=trump, taker=0, overtrump_partner=partner_rule)
             expected = legal_cards(
