@@ -116,6 +116,8 @@ class SeatNode(JoinHandshake, CatchUp, SeatMessages, SeatChanges):
         self.last_count = -1
         self.last_progress = 0.0
         self.grew_at = 0.0  # when our transcript last grew
+        self.heard_up_to = (0, 0)  # the machine's furthest step heard of a seat's frame ...
+        self.heard_at = 0.0  # ... and when it last moved
         self.arrivals: collections.deque[tuple[int, float]] = collections.deque(
             maxlen=ARRIVALS_KEPT
         )
@@ -329,49 +331,57 @@ class SeatNode(JoinHandshake, CatchUp, SeatMessages, SeatChanges):
     async def _ticker(self) -> None:
         while not self.done:
             await trio.sleep(self.opt.tick)
-            now = self.now()
-            machine = self.machine
-            if machine is None:
-                if self.resync is not None and self.config is not None:
-                    self._maybe_resume()
-                elif self.link is not None and not self.is_host and self.config is None:
-                    if self.arrival_tick(now):
-                        continue  # fetching a running table's chain: no hello meanwhile
-                    if self._unanswered():
-                        self._stop(
-                            f"nobody at the table answered for {self.opt.first_join_wait:.0f} s "
-                            "(the game may be over, or its host gone)"
-                        )
-                    elif now - self.last_hello >= self._hello_every(now):
-                        self._hello()
-                continue
-            if not machine.over:
-                self._after(machine.tick(now))
-                self._report_slow(machine)
-            elif not machine.left_table:
-                # The next host may be silent (a certificate), or the game's last result came
-                # late and the others' certificate wins over it (protocol.md §5).
-                self._after(machine.tick(now))
-            if len(machine.records) != self.last_count:
-                self.last_count, self.last_progress = len(machine.records), now
-                self.grew_at = now
-                self._grew(machine.chain_count, now)
-                self.quiet = self.opt.stall
-            if self.link is not None and (self.ask_now or now - self.last_progress >= self.quiet):
-                # Nothing changed: announce, then less and less often while nothing is
-                # missing (an idle table is quiet); at once again when a seat is ahead of us.
-                behind = any(c > machine.chain_count for c in self.peer_counts.values())
-                self.ask_now = False
-                self.last_progress = now
-                self._announce(ask=behind or machine.held)
-                self.quiet = self.opt.stall if behind else min(self.quiet * 2, self.opt.quiet_every)
-            self._ask_back(now)
-            if machine.over and not self.segment_pending(machine, now):
-                self._linger(now)
-            elif machine.sitting_out and not self.follows_away():
-                self._linger(now)  # sitting out for good: our part of the table is over
-            elif self.linger_until is not None or self.away_quiet(machine, now, self.grew_at):
-                self._linger(now)
+            self.tick(self.now())
+
+    def tick(self, now: float) -> None:
+        """One beat of the node's clock (every ``opt.tick`` seconds): time-outs, asks, and
+        whether our part of the table is over."""
+        machine = self.machine
+        if machine is None:
+            if self.resync is not None and self.config is not None:
+                self._maybe_resume()
+            elif self.link is not None and not self.is_host and self.config is None:
+                if self.arrival_tick(now):
+                    return  # fetching a running table's chain: no hello meanwhile
+                if self._unanswered():
+                    self._stop(
+                        f"nobody at the table answered for {self.opt.first_join_wait:.0f} s "
+                        "(the game may be over, or its host gone)"
+                    )
+                elif now - self.last_hello >= self._hello_every(now):
+                    self._hello()
+            return
+        if not machine.over:
+            self._after(machine.tick(now))
+            self._report_slow(machine)
+        elif not machine.left_table:
+            # The next host may be silent (a certificate), or the game's last result came
+            # late and the others' certificate wins over it (protocol.md §5).
+            self._after(machine.tick(now))
+        if len(machine.records) != self.last_count:
+            self.last_count, self.last_progress = len(machine.records), now
+            self.grew_at = now
+            self._grew(machine.chain_count, now)
+            self.quiet = self.opt.stall
+        if machine.heard_up_to != self.heard_up_to:
+            self.heard_up_to, self.heard_at = machine.heard_up_to, now
+        if self.link is not None and (self.ask_now or now - self.last_progress >= self.quiet):
+            # Nothing changed: announce, then less and less often while nothing is
+            # missing (an idle table is quiet); at once again when a seat is ahead of us.
+            behind = any(c > machine.chain_count for c in self.peer_counts.values())
+            self.ask_now = False
+            self.last_progress = now
+            self._announce(ask=behind or machine.held)
+            self.quiet = self.opt.stall if behind else min(self.quiet * 2, self.opt.quiet_every)
+        self._ask_back(now)
+        if machine.over and not self.segment_pending(machine, now):
+            self._linger(now)
+        elif machine.sitting_out and not self.follows_away():
+            self._linger(now)  # sitting out for good: our part of the table is over
+        elif self.linger_until is not None or self.away_quiet(
+            machine, now, max(self.grew_at, self.heard_at)
+        ):
+            self._linger(now)
 
     # ---------------------------------------------------------------- starting and resuming
     def _start(self, extension: list[bytes]) -> None:

@@ -33,7 +33,8 @@ from dealerless.protocol.table.segments import Newcomer, SegmentError
 CONFIG_LABEL = b"dealerless/node/config"
 MAX_WAITING = 8  # newcomers a host keeps waiting for the next hand boundary
 NEXT_HOST_WAIT = 3  # step timeouts a seat that stays waits for the next host's configuration
-AWAY_QUIET = 3  # step timeouts without a new record before a seat sitting out stops following
+# Step timeouts without a new record or step heard before a seat sitting out stops following.
+AWAY_QUIET = 3
 BEHIND_FACTOR = 4  # ... times this while a peer says it holds more records than we do
 BACK_EVERY = 2.0  # a seat coming back repeats its signed ask this often (a hub may drop one)
 
@@ -129,8 +130,10 @@ class SeatChanges:
 
     def away_quiet(self, machine: TableMachine, now: float, since: float) -> bool:
         """Sitting out and following: the table made no progress for AWAY_QUIET step timeouts
-        (its seats are gone, or we lost it): we stop following, bounded like a seat that
-        waits for the next host."""
+        since ``since`` (our chain last grew, or a seat's signed frame named a step further
+        than any before: the table plays on while our catch-up crawls behind it): its seats
+        are gone, or we lost it, and we stop following, bounded like a seat that waits for
+        the next host."""
         # A peer that told us it holds more than we do shows the table is alive and we are
         # only behind (catch-up over a paced relay, a loaded machine): wait longer, still bounded.
         behind = any(c > machine.chain_count for c in self.peer_counts.values())

@@ -164,6 +164,9 @@ class TableMachine(ElementBodies, HandCycle, RoundFrames, SegmentSwitch, CheckLa
         self._untimed_head: bytes | None = None  # resumed here: how long it waited is unknown
         self._head_since: dict[bytes, float] = {}  # heads of this hand -> when we reached them
         self.future = FutureFrames(MAX_FUTURE)
+        # The furthest (hand, seq) a seat's signed frame of this segment named, applied or
+        # not: a follower far behind sees by it that the table is alive (replays move nothing).
+        self.heard_up_to: tuple[int, int] = (self.hand, self.seq)
         self.requests: list[SignedMessage] = []
         self.results: dict[int, bytes] = {}
         self.votes = VoteBook(self)
@@ -505,6 +508,7 @@ class TableMachine(ElementBodies, HandCycle, RoundFrames, SegmentSwitch, CheckLa
         if culprit is None:
             return
         self.seen.add(frame)
+        self.heard_up_to = max(self.heard_up_to, (message.hand, message.seq))
         if message.kind == NEXT_CONFIG:
             self._on_next_config(message, culprit)
             return
