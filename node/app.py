@@ -30,9 +30,10 @@ from dealerless.node.links import (
 )
 from dealerless.node.nostr.link import SERVE_GRACE as NOSTR_SERVE_GRACE
 from dealerless.node.nostr.link import NostrTable
+from dealerless.node.options import NodeOptions
 from dealerless.node.portable import hold_lock
 from dealerless.node.relay_pins import RelayPins
-from dealerless.node.seat import Driver, NodeOptions, SeatNode
+from dealerless.node.seat import Driver, SeatNode
 from dealerless.node.store import TableMeta, TableStore, list_tables, prune
 from dealerless.node.table_ways import Connector, start_ways
 from dealerless.node.transport import PeerPin

@@ -16,7 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from dealerless.node.drivers import NodeOptions
+from dealerless.node.options import NodeOptions
 from dealerless.protocol.table import TableMachine
 from dealerless.protocol.table.events import TableEvent
 

@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import argparse
-import logging
 import os
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from dealerless.node.identity import Identity, IdentityError, load_or_create_identity, resolve_home
+from dealerless.node.options import NodeOptions
 from dealerless.node.portable import user_name
-from dealerless.node.seat import NodeOptions
+
+if TYPE_CHECKING:
+    from dealerless.node.identity import Identity
 
 __all__ = [
     "add_common",
@@ -20,7 +22,6 @@ __all__ = [
     "write_private",
 ]
 
-_LOG = logging.getLogger("dealerless.node")
 
 
 def add_common(parser: argparse.ArgumentParser, *, seat: bool = True) -> None:
@@ -155,13 +156,20 @@ def write_private(path: str, text: str) -> None:
 
 
 def load_identity_or_say(home: str | None) -> tuple[Identity, Path] | None:
+    # Here, not at the top: the key's cryptography is not needed to parse (or --help) a command.
+    import logging
+
+    from dealerless.node.identity import IdentityError, load_or_create_identity, resolve_home
+
+    log = logging.getLogger("dealerless.node")
+
     try:
         identity, created = load_or_create_identity(home)
     except IdentityError as exc:
-        _LOG.error("dealerless: %s", exc)
+        log.error("dealerless: %s", exc)
         return None
     if created:  # stderr and the log: stdout is the invite line's (spec/node.md)
-        _LOG.info("created a new identity %s in %s", identity.fingerprint, identity.path)
+        log.info("created a new identity %s in %s", identity.fingerprint, identity.path)
     return identity, resolve_home(home)
 
 

@@ -29,10 +29,11 @@ from typing import Any
 import trio
 
 from dealerless.node.app import _run_node, host_table, meta_for_invite
-from dealerless.node.drivers import Driver, NodeOptions
+from dealerless.node.drivers import Driver
 from dealerless.node.hub import Hub, Member
 from dealerless.node.identity import Identity
 from dealerless.node.invite import Invite
+from dealerless.node.options import NodeOptions
 from dealerless.node.seat import SeatNode
 from dealerless.node.store import TableMeta, TableStore
 from dealerless.protocol.messages import SignedMessage, decode_message, sign_message

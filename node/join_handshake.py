@@ -14,9 +14,10 @@ from typing import Any
 import trio
 
 from dealerless.node.arrival import Arrival, Offer
-from dealerless.node.drivers import Driver, LobbyView, NodeOptions
+from dealerless.node.drivers import Driver, LobbyView
 from dealerless.node.identity import Identity, PeerId, format_fingerprint
 from dealerless.node.invite import Invite
+from dealerless.node.options import NodeOptions
 from dealerless.node.store import TableMeta, TableStore
 from dealerless.protocol.rules.base import ConfigError, Engine, GameConfig
 from dealerless.protocol.rules.registry import new_engine

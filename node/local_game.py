@@ -22,7 +22,8 @@ import trio
 
 from dealerless.node.app import host_table
 from dealerless.node.identity import KEY_FILE_NAME, load_or_create_identity
-from dealerless.node.seat import Driver, NodeOptions
+from dealerless.node.options import NodeOptions
+from dealerless.node.seat import Driver
 from dealerless.node.store import TableMeta
 from dealerless.protocol.rules.base import GameConfig
 

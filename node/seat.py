@@ -20,11 +20,12 @@ import trio
 
 from dealerless.node.arrival import Arrival, Offer
 from dealerless.node.catch_up import ARRIVALS_KEPT, NONCE_BYTES, CatchUp, PeerBudget, Resync
-from dealerless.node.drivers import Driver, NodeOptions
+from dealerless.node.drivers import Driver
 from dealerless.node.identity import Identity
 from dealerless.node.invite import Invite
 from dealerless.node.join_handshake import HOST_AWAY, JoinHandshake, config_signature_ok
 from dealerless.node.links import FatalLinkError, Link, LinkError
+from dealerless.node.options import NodeOptions
 from dealerless.node.seat_changes import SeatChanges
 from dealerless.node.seat_messages import SeatMessages
 from dealerless.node.store import TableMeta, TableStore

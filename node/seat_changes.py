@@ -21,9 +21,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from dealerless.node.drivers import NodeOptions
 from dealerless.node.identity import Identity, format_fingerprint
 from dealerless.node.join_handshake import default_buy_in
+from dealerless.node.options import NodeOptions
 from dealerless.node.store import TableStore
 from dealerless.protocol.rules.base import ConfigError
 from dealerless.protocol.table import SeatInfo, TableConfig, TableMachine

@@ -10,9 +10,9 @@ from collections.abc import Callable
 from typing import Any
 
 from dealerless.node.arrival import Arrival
-from dealerless.node.drivers import NodeOptions
 from dealerless.node.identity import PeerId
 from dealerless.node.links import Link, LinkError
+from dealerless.node.options import NodeOptions
 from dealerless.node.store import TableStore
 from dealerless.node.wire import (
     SIGNED_KINDS,

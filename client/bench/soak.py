@@ -33,9 +33,9 @@ import trio
 from dealerless.client.bots.driver import BotDriver
 from dealerless.node.app import host_table
 from dealerless.node.cli_common import write_private
-from dealerless.node.drivers import NodeOptions
 from dealerless.node.hostile import FaultyHub
 from dealerless.node.identity import Identity
+from dealerless.node.options import NodeOptions
 from dealerless.node.portable import killed_by_kill
 from dealerless.node.store import TableMeta, TableStore
 from dealerless.protocol.rules.base import ConfigError, GameConfig

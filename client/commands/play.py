@@ -16,11 +16,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from dealerless.node.cli_common import node_options
-from dealerless.node.drivers import NodeOptions
+from dealerless.node.options import NodeOptions
 from dealerless.node.portable import data_dir, user_name
 from dealerless.protocol.rules.base import ConfigError
 from dealerless.protocol.rules.registry import game_names, game_spec, make_config, parse_rule_args
-from dealerless.protocol.table.config import MAX_STEP_TIMEOUT_MS
 
 if TYPE_CHECKING:
     from dealerless.client.line_mode import TextLineDriver
@@ -195,6 +194,8 @@ def run(args: argparse.Namespace) -> int:
     try:
         config = make_config(args.game, bots + 1, parse_rule_args(args.game, args.rule))
         step_ms = timeout * 1000
+        from dealerless.protocol.table.config import MAX_STEP_TIMEOUT_MS  # heavy: not for --help
+
         if timeout < 1 or step_ms > MAX_STEP_TIMEOUT_MS:
             raise ConfigError(f"--timeout must be 1..{MAX_STEP_TIMEOUT_MS // 1000} s")
     except ConfigError as exc:

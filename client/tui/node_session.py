@@ -40,7 +40,8 @@ import trio
 from dealerless.client.tui.log_rebuild import rebuild_log
 from dealerless.client.tui.model import TableSnapshot, build_snapshot, part_ended
 from dealerless.client.tui.node_text import node_notice
-from dealerless.node.drivers import LobbyView, NodeOptions
+from dealerless.node.drivers import LobbyView
+from dealerless.node.options import NodeOptions
 from dealerless.protocol.rules.base import Action, IllegalAction
 from dealerless.protocol.table import TableConfig, TableMachine
 from dealerless.protocol.table.events import (

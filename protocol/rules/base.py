@@ -21,14 +21,11 @@ Engines are pure: no I/O, no clock, no randomness.
 
 from __future__ import annotations
 
-import hashlib
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, ClassVar, TypeAlias
-
-import msgpack
 
 from dealerless.protocol.cards import Card, Suit
 
@@ -474,6 +471,12 @@ class Engine(ABC):
 
     def public_digest(self) -> bytes:
         """SHA-256 of the canonical msgpack encoding of :meth:`public_state`."""
+        # Imported here: the command line reads the rules' names and options (``--help``)
+        # without loading the codec; once loaded, this is a dictionary lookup.
+        import hashlib
+
+        import msgpack
+
         packed = msgpack.packb(_canonical(self.public_state()), use_bin_type=True)
         return hashlib.sha256(packed).digest()
 

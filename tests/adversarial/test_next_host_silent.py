@@ -9,8 +9,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from dealerless.client.bots.driver import BotDriver
-from dealerless.node.drivers import NodeOptions
 from dealerless.node.hostile import Attack, HostileSeatNode, decode, run_table
+from dealerless.node.options import NodeOptions
 from dealerless.protocol.rules.registry import make_config
 from dealerless.protocol.table import TableMachine
 from dealerless.protocol.table.audit import audit_records

@@ -15,7 +15,8 @@ import trio
 from dealerless.client.bots.driver import BotDriver
 from dealerless.node.app import host_table
 from dealerless.node.identity import Identity
-from dealerless.node.seat import NodeOptions, SeatNode
+from dealerless.node.options import NodeOptions
+from dealerless.node.seat import SeatNode
 from dealerless.node.store import TableMeta, TableStore
 from dealerless.protocol.rules.registry import make_config
 

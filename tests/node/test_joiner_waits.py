@@ -18,7 +18,7 @@ from dealerless.node.hostile import run_table
 from dealerless.node.hub import Hub, Member
 from dealerless.node.identity import Identity
 from dealerless.node.invite import Invite
-from dealerless.node.seat import NodeOptions
+from dealerless.node.options import NodeOptions
 from dealerless.node.store import TableMeta
 from dealerless.node.wire import WireError, decode
 from dealerless.protocol.rules.registry import make_config

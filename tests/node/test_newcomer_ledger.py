@@ -16,7 +16,8 @@ from dealerless.node.app import meta_for_invite
 from dealerless.node.identity import Identity
 from dealerless.node.invite import Invite
 from dealerless.node.join_handshake import CONFIG_LABEL
-from dealerless.node.seat import NodeOptions, SeatNode
+from dealerless.node.options import NodeOptions
+from dealerless.node.seat import SeatNode
 from dealerless.node.store import TableStore
 from dealerless.node.wire import encode, seal
 from dealerless.protocol.rules.registry import make_config, new_engine

@@ -16,7 +16,7 @@ from dealerless.node.hub import Hub, Member, bound_port
 from dealerless.node.identity import Identity
 from dealerless.node.invite import Invite, host_pin
 from dealerless.node.links import FatalLinkError, attach_message
-from dealerless.node.seat import NodeOptions
+from dealerless.node.options import NodeOptions
 from dealerless.node.store import TableMeta, TableStore
 from dealerless.node.wire import decode, encode
 from dealerless.protocol.rules.registry import make_config

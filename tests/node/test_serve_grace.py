@@ -15,7 +15,7 @@ import pytest
 
 from dealerless.client.protocol_sim import run_game, start_game
 from dealerless.node.catch_up import ARRIVALS_KEPT, CatchUp, PeerBudget, Resync
-from dealerless.node.drivers import NodeOptions
+from dealerless.node.options import NodeOptions
 from dealerless.protocol.rules.registry import make_config
 from dealerless.protocol.table import TableMachine
 

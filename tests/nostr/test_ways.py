@@ -192,7 +192,7 @@ def test_a_joiner_that_reaches_nothing_says_what_it_tried_and_gives_up(tmp_path:
     from dealerless.client.bench.nostr_relay import free_port
     from dealerless.client.bots.driver import BotDriver
     from dealerless.node.app import join_table
-    from dealerless.node.drivers import NodeOptions
+    from dealerless.node.options import NodeOptions
 
     closed_direct, closed_relay = free_port(), free_port()
     invite = dataclasses.replace(

@@ -14,9 +14,9 @@ from pathlib import Path
 from seat_change_sim import next_segment, play_segment, start
 
 from dealerless.node.app import meta_for_invite
-from dealerless.node.drivers import NodeOptions
 from dealerless.node.identity import Identity
 from dealerless.node.invite import Invite
+from dealerless.node.options import NodeOptions
 from dealerless.node.seat import SeatNode
 from dealerless.node.seat_changes import AWAY_QUIET
 from dealerless.node.store import TableStore

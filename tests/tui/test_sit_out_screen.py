@@ -20,7 +20,7 @@ from dealerless.client.tui import presenter as P
 from dealerless.client.tui.app import TableApp
 from dealerless.client.tui.i18n import tr
 from dealerless.client.tui.node_session import DriverSession
-from dealerless.node.drivers import NodeOptions
+from dealerless.node.options import NodeOptions
 from dealerless.node.seat_changes import SeatChanges
 from dealerless.protocol.rules.registry import make_config
 from dealerless.protocol.table import TableMachine
