@@ -7,14 +7,18 @@ a discrete-log relation between any two of them.
 * ``h``       = hash_to_curve(b"h", GEN_DST)           base of the shuffle commitment chain
 * ``h_i``     = hash_to_curve(b"h_i:" || I2OSP(i, 2), GEN_DST)   Pedersen bases of the shuffle
 * ``M_i``     = hash_to_curve(b"card:" || I2OSP(i, 1), CARD_DST) card with index i (0..31)
+
+The points are read from generator_points.py, where they are written down; ``derive_*`` give
+them from hash-to-curve, and a test holds the two equal.
 """
 
 from __future__ import annotations
 
 from functools import cache
 
+from . import generator_points as points
 from .errors import NotACard
-from .group import FixedBase, Point
+from .group import FixedBase, Point, decode_point
 from .h2c import SUITE_ID, hash_to_curve
 
 GEN_DST = b"dealerless-v1-generator-with-" + SUITE_ID
@@ -23,9 +27,29 @@ DECK_SIZE = 32
 MAX_SHUFFLE = 64
 
 
+def derive_g() -> Point:
+    return hash_to_curve(b"g", GEN_DST)
+
+
+def derive_h() -> Point:
+    return hash_to_curve(b"h", GEN_DST)
+
+
+def derive_h_i(i: int) -> Point:
+    return hash_to_curve(b"h_i:" + i.to_bytes(2, "big"), GEN_DST)
+
+
+def derive_card(i: int) -> Point:
+    return hash_to_curve(b"card:" + bytes([i]), CARD_DST)
+
+
+def _written(hex_point: str) -> Point:
+    return decode_point(bytes.fromhex(hex_point), "generator")
+
+
 @cache
 def g() -> Point:
-    return hash_to_curve(b"g", GEN_DST)
+    return _written(points.G)
 
 
 @cache
@@ -36,7 +60,7 @@ def g_table() -> FixedBase:
 
 @cache
 def h() -> Point:
-    return hash_to_curve(b"h", GEN_DST)
+    return _written(points.H)
 
 
 @cache
@@ -55,12 +79,12 @@ def shuffle_bases(n: int) -> tuple[Point, ...]:
 
 @cache
 def _h_i(i: int) -> Point:
-    return hash_to_curve(b"h_i:" + i.to_bytes(2, "big"), GEN_DST)
+    return _written(points.H_I[i])
 
 
 @cache
 def card_points() -> tuple[Point, ...]:
-    return tuple(hash_to_curve(b"card:" + bytes([i]), CARD_DST) for i in range(DECK_SIZE))
+    return tuple(_written(points.CARDS[i]) for i in range(DECK_SIZE))
 
 
 @cache
