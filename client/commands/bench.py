@@ -10,8 +10,8 @@ import argparse
 import importlib
 import importlib.util
 
-HELP = "measure speed and robustness: cli, crypto, hand, relay, fuzz, soak, bots"
-TARGETS = ("cli", "crypto", "hand", "relay", "fuzz", "soak", "bots")
+HELP = "measure speed and robustness: cli, crypto, hand, end, relay, fuzz, soak, bots"
+TARGETS = ("cli", "crypto", "hand", "end", "relay", "fuzz", "soak", "bots")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

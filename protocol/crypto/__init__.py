@@ -68,6 +68,7 @@ from .deck import (
     make_shuffle,
     open_card,
     recover_card,
+    share_of,
     verify_nonmembership_message,
     verify_share,
     verify_shuffle_message,
@@ -85,7 +86,7 @@ from .errors import (
 )
 from .generators import card_index, card_point, card_points, g, h, shuffle_bases
 from .group import IDENTITY, Point, decode_point, encode_point, sum_points
-from .keys import KeyCommit, KeyReveal, PlayerSecret, joint_key, verify_key_reveal
+from .keys import KeyCommit, KeyReveal, PlayerSecret, joint_key, opened_key, verify_key_reveal
 from .share_batch import ShareBatchMessage, make_share_batch, verify_share_batch
 from .transcript import HandDeckContext, ProofContext
 
@@ -126,7 +127,9 @@ __all__ = [
     "make_share_batch",
     "make_shuffle",
     "open_card",
+    "opened_key",
     "recover_card",
+    "share_of",
     "shuffle_bases",
     "sum_points",
     "verify_key_reveal",

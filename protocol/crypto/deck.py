@@ -212,10 +212,7 @@ def verify_share(
     step: str = "deal",
 ) -> Point:
     """Check seat ``seat``'s share for ``position`` (``y_j`` its key share); return the share."""
-    _check_position(position)
-    _check_seat(msg.seat, seat, f"share for position {position}")
-    if msg.position != position:
-        raise ProofError(f"share from seat {seat} is for position {msg.position}, not {position}")
+    share_of(msg, position, seat)
     ctx = hctx.proof_context(seat, "share", step)
     try:
         verify_dleq(ctx, g(), y_j, ct.c1, msg.share, msg.proof, _share_extra(position, ct))
@@ -223,6 +220,16 @@ def verify_share(
         raise ProofError(
             f"decryption share of seat {seat} for position {position} ({step}) does not verify"
         ) from None
+    return msg.share
+
+
+def share_of(msg: ShareMessage, position: int, seat: int) -> Point:
+    """The share of a message for ``position`` from ``seat``, its proof not verified: for a
+    replay of records whose proofs this process already verified."""
+    _check_position(position)
+    _check_seat(msg.seat, seat, f"share for position {position}")
+    if msg.position != position:
+        raise ProofError(f"share from seat {seat} is for position {msg.position}, not {position}")
     return msg.share
 
 

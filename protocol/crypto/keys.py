@@ -120,16 +120,23 @@ class PlayerSecret:
 
 def verify_key_reveal(hctx: HandDeckContext, commit: KeyCommit, reveal: KeyReveal) -> Point:
     """Check a reveal against its commitment and its proof; return the player's Y_j."""
+    opened_key(hctx, commit, reveal)
+    try:
+        verify_schnorr(hctx.proof_context(reveal.seat, "key"), reveal.y, reveal.proof)
+    except ProofError as exc:
+        raise ProofError(f"seat {reveal.seat}: {exc}") from None
+    return reveal.y
+
+
+def opened_key(hctx: HandDeckContext, commit: KeyCommit, reveal: KeyReveal) -> Point:
+    """Check a reveal against its commitment only (not its proof of knowledge): for a replay
+    of records whose proofs this process already verified (``HandDeck.proofs_checked``)."""
     if commit.seat != reveal.seat:
         raise DecodeError(f"key reveal from seat {reveal.seat} matched to seat {commit.seat}")
     if reveal.y.is_identity:
         raise ProofError(f"seat {reveal.seat}: public key share is the identity")
     if key_commitment(hctx, reveal.seat, reveal.y, reveal.nonce) != commit.commitment:
         raise CommitmentError(f"seat {reveal.seat}: key reveal does not match its commitment")
-    try:
-        verify_schnorr(hctx.proof_context(reveal.seat, "key"), reveal.y, reveal.proof)
-    except ProofError as exc:
-        raise ProofError(f"seat {reveal.seat}: {exc}") from None
     return reveal.y
 
 

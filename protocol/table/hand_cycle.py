@@ -68,6 +68,7 @@ class HandCycle:
     engine: Engine
     deck: HandDeck | None
     secret: PlayerSecret | None
+    proofs_checked: bool  # a confirming replay: proofs verified when the records came
     phase: Phase
     round: Round | None
     participants: tuple[int, ...]
@@ -180,7 +181,9 @@ class HandCycle:
         self.secret = (
             self._hand_secret(hctx, self.seat) if playing and self.seat is not None else None
         )
-        self.deck = HandDeck(hctx, self.participants, self.secret)
+        self.deck = HandDeck(
+            hctx, self.participants, self.secret, proofs_checked=self.proofs_checked
+        )
         self._hand_start = (copy.deepcopy(self.engine), self.head, self.seq, len(self.records))
         self._hand_frames = []
         self.hand_heads = []
@@ -377,7 +380,9 @@ class HandCycle:
         self.changes, self.silent_in_hand = {}, None
         self.reveal_due = None
         hctx = HandDeckContext(self.config.table_id, self.hand, self.config.digest())
-        self.deck = HandDeck(hctx, self.participants, self.secret)
+        self.deck = HandDeck(
+            hctx, self.participants, self.secret, proofs_checked=self.proofs_checked
+        )
         self._set_round(Phase.KEY_COMMIT, list(self.participants))
         # The segment's first hand: its rules start again after the reveals draw the dealer.
         self._dealer_due = self.hand == self.first_hand

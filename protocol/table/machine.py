@@ -79,11 +79,13 @@ class TableMachine(ElementBodies, HandCycle, RoundFrames, SegmentSwitch, CheckLa
         now: float = 0.0,
         secrets: Mapping[int, bytes] | None = None,
         replay: bool = False,
+        proofs_checked: bool = False,
     ) -> None:
         # What lasts for the whole table, across seat changes (segments).
         self._stored_secrets = dict(secrets or {})
         self._new_secrets: list[tuple[int, bytes]] = []
         self._replaying = replay
+        self.proofs_checked = proofs_checked  # only TableMachine.confirm sets it
         self._rolling_back = False
         self.key = key
         self.records: list[bytes] = []  # the transcript: every chain frame and certificate vote
@@ -212,14 +214,7 @@ class TableMachine(ElementBodies, HandCycle, RoundFrames, SegmentSwitch, CheckLa
         corrupt and nothing is written.
         """
         machine = cls(config, key, now=now, secrets=secrets, replay=True)
-        for number, frame in enumerate(records):
-            before = len(machine.records)
-            machine._receive(frame)
-            machine.votes.check_certificates()
-            replayed = len(machine.records) > before or frame in machine.records
-            waiting = machine._is_pending_vote(frame) or machine.in_open_round(frame)
-            if not replayed and not waiting:
-                raise LocalProtocolError(f"transcript record {number} does not replay")
+        machine._replay_records(records)
         machine._take_stored_round_frame()
         machine._replaying = False
         machine.follow_away = machine.sitting_out  # following already, else as the node says
@@ -234,6 +229,29 @@ class TableMachine(ElementBodies, HandCycle, RoundFrames, SegmentSwitch, CheckLa
         machine.held = hold
         machine._drive()
         return machine
+
+    @classmethod
+    def confirm(cls, config: TableConfig, records: Sequence[bytes]) -> TableMachine:
+        """The check at the end of a game by a seat that checked every record as it came:
+        the records replayed by a machine with no key, every signature, chain link, rule,
+        commitment, seat and position checked again, but not the zero-knowledge proofs, which
+        this process verified when each record arrived (or made itself). The proofs are the
+        dearest part (about 70 % of a replay); ``dealerless audit`` redoes them all. Raises
+        LocalProtocolError if a record does not fit."""
+        machine = cls(config, None, replay=True, proofs_checked=True)
+        machine._replay_records(records)
+        machine._replaying = False
+        return machine
+
+    def _replay_records(self, records: Sequence[bytes]) -> None:
+        for number, frame in enumerate(records):
+            before = len(self.records)
+            self._receive(frame)
+            self.votes.check_certificates()
+            replayed = len(self.records) > before or frame in self.records
+            waiting = self._is_pending_vote(frame) or self.in_open_round(frame)
+            if not replayed and not waiting:
+                raise LocalProtocolError(f"transcript record {number} does not replay")
 
     def _after_replay(self) -> None:
         """A hand we are in but whose key share is missing: if nothing of ours is on its chain
