@@ -68,6 +68,7 @@ class CatchUp:
     budgets: dict[bytes, PeerBudget]
     resync: Resync | None
     nonce: bytes
+    coming_back: bool  # of the seat-change mixin: sitting out, we asked to sit down again
     arrivals: collections.deque[tuple[int, float]]  # (chain count, when), ARRIVALS_KEPT at most
     opt: NodeOptions
     say: Callable[[str], None]
@@ -89,14 +90,22 @@ class CatchUp:
 
     def _have(self, n: int, ask: bool, to: bytes | None = None, echo: bytes = b"") -> None:
         payload: dict[str, Any] = {"t": "have", "n": n, "ask": ask}
-        if ask and self._waiting_for_proof():
+        if ask and self._waiting_for_records():
             payload["nonce"] = self.nonce
         if echo:
             payload["echo"] = echo
         self.queue_signed(payload, to)
 
-    def _waiting_for_proof(self) -> bool:
-        return self.resync is not None or (self.machine is not None and self.machine.held)
+    def _waiting_for_records(self) -> bool:
+        """Can we not go on before the peers' records reach us? Back from a crash (resync, or
+        held until a peer answers), or sitting out and coming back: the host seats a returner
+        only once it caught up (node.md §7a), and catch-up at its own slow pace over Nostr
+        falls ever further behind a table that plays fast. Our asks then carry a nonce, and the
+        records that answer it travel at the table's pace."""
+        machine = self.machine
+        if self.resync is not None or (machine is not None and machine.held):
+            return True
+        return machine is not None and machine.sitting_out and self.coming_back
 
     def new_nonce(self) -> None:
         self.nonce = secrets.token_bytes(NONCE_BYTES)

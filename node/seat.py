@@ -372,7 +372,7 @@ class SeatNode(JoinHandshake, CatchUp, SeatMessages, SeatChanges):
             behind = any(c > machine.chain_count for c in self.peer_counts.values())
             self.ask_now = False
             self.last_progress = now
-            self._announce(ask=behind or machine.held)
+            self._announce(ask=behind or self._waiting_for_records())
             self.quiet = self.opt.stall if behind else min(self.quiet * 2, self.opt.quiet_every)
         self._ask_back(now)
         if machine.over and not self.segment_pending(machine, now):
@@ -641,16 +641,17 @@ class SeatNode(JoinHandshake, CatchUp, SeatMessages, SeatChanges):
             self._have(machine.chain_count, True)
 
     def _peers_caught_up(self) -> bool:
-        """Every other seat has told us it holds exactly our records. One that holds more
-        ended otherwise (its certificate against a late last result, which reaches us and
-        wins): we stay, within the linger time, until we hold the same."""
+        """Every other seat (and every seat sitting out that told us its count) has told us it
+        holds exactly our records. One that holds more ended otherwise (its certificate against
+        a late last result, which reaches us and wins): we stay, within the linger time, until
+        we hold the same."""
         assert self.machine is not None and self.config is not None
         n = self.machine.chain_count
-        return all(
-            self.peer_counts.get(s.key, -1) == n
-            for s in self.machine.config.seats
-            if s.key != self.key
-        )
+        keys = [s.key for s in self.machine.config.seats]
+        # A seat sitting out that follows the table and told us its count fetches the last
+        # records from us too (one that never spoke is not waited for: silence).
+        keys += [k for k in self.away_keys() if k in self.peer_counts]
+        return all(self.peer_counts.get(k, -1) == n for k in keys if k != self.key)
 
     def _check_the_end(self, machine: TableMachine) -> None:
         """Replay the whole transcript as an auditor would, in a worker thread: it takes

@@ -10,6 +10,7 @@ import random
 import secrets
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from seat_change_sim import next_segment, play_segment, start
 
@@ -20,6 +21,7 @@ from dealerless.node.options import NodeOptions
 from dealerless.node.seat import SeatNode
 from dealerless.node.seat_changes import AWAY_QUIET
 from dealerless.node.store import TableStore
+from dealerless.node.wire import decode, unseal
 from dealerless.protocol.messages import IdentityKey, decode_message, sign_message
 from dealerless.protocol.rules.registry import make_config
 from dealerless.protocol.table import TableMachine
@@ -35,6 +37,7 @@ class Behind:
 
     away: TableMachine
     later: list[bytes]  # the table's records the follower lacks, in order
+    host: TableMachine  # the host of the segment the follower sits out, at the game's end
 
 
 def behind() -> Behind:
@@ -49,7 +52,7 @@ def behind() -> Behind:
     host = second.machines[0]
     later = list(host.records[len(away.records) :])
     assert len(later) > 40
-    return Behind(away, later)
+    return Behind(away, later, host)
 
 
 def test_a_later_frame_of_a_seat_moves_what_the_follower_heard_without_growing_its_chain() -> None:
@@ -110,6 +113,7 @@ class Follower:
 
 
 def follower_node(tmp: Path, away: TableMachine) -> tuple[SeatNode, list[str]]:
+    """A node around ``away`` (a fresh identity: only its machine's view matters here)."""
     ident = Identity.generate()
     token = secrets.token_bytes(16)
     invite = Invite.create(ident.public_key, away.config.game, 60_000, token=token)
@@ -153,3 +157,43 @@ def test_a_replayed_frame_does_not_keep_a_follower_of_a_dead_table(tmp_path: Pat
         table.away.receive(table.later[15], quiet * at)  # the same frame, again and again
         follower.at(quiet * at)
     assert follower.stopped_following()
+
+
+def last_have(node: SeatNode) -> dict[str, Any]:
+    message, _size = node.outbox[-1]  # {t: send, data: the sealed message}
+    payload, _body, _signature = unseal(decode(message["data"]))
+    assert payload["t"] == "have"
+    return payload
+
+
+def test_a_follower_coming_back_asks_for_records_with_a_nonce(tmp_path: Path) -> None:
+    """The host seats a returner only once it caught up; records that answer a nonce travel
+    at the table's pace over Nostr, not at catch-up's (a CI run: the follower was still at
+    hand 13 when the two others finished hand 40, and never came back)."""
+    table = behind()
+    follower = Follower(tmp_path, table.away)
+    node = follower.node
+    node._have(len(table.away.records), True)
+    assert "nonce" not in last_have(node)  # merely following: catch-up at its own pace
+    node.come_back()
+    node._have(len(table.away.records), True)
+    assert last_have(node)["nonce"] == node.nonce
+    node._have(len(table.away.records), False)  # a count that asks nothing carries none
+    assert "nonce" not in last_have(node)
+
+
+def test_a_lingering_seat_waits_for_a_follower_that_told_its_count(tmp_path: Path) -> None:
+    table = behind()
+    host = table.host
+    assert host.over
+    node, _lines = follower_node(tmp_path / "host", host)
+    n = host.chain_count
+    node.peer_counts = {s.key: n for s in host.config.seats}
+    assert node._peers_caught_up()  # no follower spoke: silence is not waited for
+    away = table.away.config.carry
+    assert away is not None
+    follower_key = away.away[0].key
+    node.peer_counts[follower_key] = n - 40
+    assert not node._peers_caught_up()
+    node.peer_counts[follower_key] = n
+    assert node._peers_caught_up()
