@@ -225,6 +225,12 @@ class JoinHandshake:
         reason = str(payload.get("reason", ""))[:200]
         self._stop(f"the host refused us: {reason}")
 
+    def _on_closed(self, payload: dict[str, Any]) -> None:
+        """The invite's host signed that its table's game is over: nobody will seat us."""
+        hands = payload.get("hands")
+        played = f" after {hands} hands" if isinstance(hands, int) and hands >= 0 else ""
+        self._stop(f"this table is finished: its game ended{played}")
+
     def _on_config(self, payload: dict[str, Any], sender: bytes) -> None:
         if self.config is not None:
             return

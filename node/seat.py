@@ -605,6 +605,10 @@ class SeatNode(JoinHandshake, CatchUp, SeatMessages, SeatChanges):
             outcome = event.outcome
             winners, scores = self._game_over_words(outcome)
             self.say(f"game over: {outcome.reason}; won by {winners}; final scores: {scores}")
+            if self.is_host:
+                # Stored by Nostr relays: whoever joins with the invite later hears that the
+                # table is finished instead of waiting for a host that is gone (spec/node.md §3).
+                self.queue_signed({"t": "closed", "hands": machine.hand})
         elif isinstance(event, Accepted):
             self.emit(ev="acc", kind=event.kind, seat=event.seat, seq=event.seq)
         elif isinstance(event, ActionApplied):

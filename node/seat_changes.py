@@ -197,7 +197,10 @@ class SeatChanges:
             # Between two segments: no answer. Its hellos come again, and whoever hosts the
             # next segment seats it after that segment's first hand.
             return
-        if machine is None or machine.over or not machine.engine.seat_changes:
+        if machine is not None and machine.over:
+            self.refuse(sender, "this table is finished: its game is over")
+            return
+        if machine is None or not machine.engine.seat_changes:
             self.refuse(sender, "the table is full")
             return
         if machine.change_wanted in ("stand", "sit-out") and sender not in self.waiting:

@@ -103,6 +103,9 @@ class SeatMessages:
     def _on_config(self, payload: dict[str, Any], sender: bytes) -> None:
         raise NotImplementedError
 
+    def _on_closed(self, payload: dict[str, Any]) -> None:
+        raise NotImplementedError
+
     def _on_have(self, sender: bytes, payload: dict[str, Any]) -> None:
         raise NotImplementedError
 
@@ -190,6 +193,8 @@ class SeatMessages:
             return not self.is_host and answering
         if kind == "back":
             return self.hosting() and sender in self.away_keys()
+        if kind == "closed":
+            return not self.is_host and sender == self.host_key and self.config is None
         # have: the seats, the seats sitting out that follow the table, and the newcomers
         # waiting to sit down (they fetch the chain so far: catch_up.py serves them records)
         return sender != self.key and (
@@ -224,6 +229,8 @@ class SeatMessages:
             self._on_config(payload, sender)
         elif kind == "back":
             self.returner_back(sender, payload)
+        elif kind == "closed":
+            self._on_closed(payload)
         else:
             self._on_have(sender, payload)
 

@@ -90,6 +90,7 @@ def _host_refused(lang: str, reason: str) -> str:
         "the table is full": "node.refused_full",
         "no valid proof of the invite's token": "node.refused_proof",
         "the table is full and enough players wait for a seat": "node.refused_waiting_full",
+        "this table is finished: its game is over": "node.table_finished",
     }
     key = known.get(reason)
     if key is not None:
@@ -332,6 +333,13 @@ RULES: tuple[NodeRule, ...] = (
         "unanswered",
         r"^nobody at the table answered for (\d+) s \(the game may be over, or its host gone\)$",
         lambda lg, m: tr(lg, "node.unanswered", seconds=m.group(1)),
+    ),
+    _rule(
+        "finished",
+        r"^this table is finished: its game ended(?: after (\d+) hands)?$",
+        lambda lg, m: tr(lg, "node.table_finished_after", hands=m.group(1))
+        if m.group(1)
+        else tr(lg, "node.table_finished"),
     ),
     _rule("no_seat", r"^the table configuration has no seat for us$", _say("node.no_seat")),
     _rule(

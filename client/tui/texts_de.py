@@ -215,6 +215,13 @@ TEXTS: dict[str, str] = {
     "node.waiting": "warte auf {name} ({seconds} s)",
     "node.link_lost": "Verbindung verloren; neuer Versuch...",
     "node.refused_full": "Der Tisch ist voll: der Gastgeber hat den Platz abgelehnt.",
+    "node.table_finished": (
+        "Dieser Tisch ist beendet: das Spiel ist vorbei. Bitte um eine neue Einladung."
+    ),
+    "node.table_finished_after": (
+        "Dieser Tisch ist beendet: das Spiel endete nach {hands} Runden. "
+        "Bitte um eine neue Einladung."
+    ),
     "lobby.ended": "Der Tisch hat nicht begonnen: {reason}",
     "lobby.ended_keys": "q: zurück",
     "save.where": "Die Mitschrift jedes Tisches liegt in {dir}",

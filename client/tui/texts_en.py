@@ -223,6 +223,10 @@ TEXTS: dict[str, str] = {
     "node.waiting": "waiting for {name} ({seconds} s)",
     "node.link_lost": "connection lost; reconnecting...",
     "node.refused_full": "The table is full: the host refused the seat.",
+    "node.table_finished": "This table is finished: its game is over. Ask for a new invite.",
+    "node.table_finished_after": (
+        "This table is finished: its game ended after {hands} hands. Ask for a new invite."
+    ),
     "lobby.ended": "The table did not start: {reason}",
     "lobby.ended_keys": "q: back",
     "save.where": "Every table's transcript is kept in {dir}",

@@ -214,6 +214,13 @@ TEXTS: dict[str, str] = {
     "node.waiting": "wacht op {name} ({seconds} s)",
     "node.link_lost": "verbinding verbroken; opnieuw verbinden...",
     "node.refused_full": "De tafel is vol: de gastheer weigerde de plaats.",
+    "node.table_finished": (
+        "Deze tafel is klaar: het spel is voorbij. Vraag om een nieuwe uitnodiging."
+    ),
+    "node.table_finished_after": (
+        "Deze tafel is klaar: het spel eindigde na {hands} rondes. "
+        "Vraag om een nieuwe uitnodiging."
+    ),
     "lobby.ended": "De tafel is niet begonnen: {reason}",
     "lobby.ended_keys": "q: terug",
     "save.where": "Het verslag van elke tafel staat in {dir}",

@@ -23,6 +23,9 @@ __all__ = ["SERVE_GRACE", "NostrLink", "NostrTable"]
 READY_TIMEOUT = 15.0
 VERDICT_AFTER = 25.0  # the user hears why no relay carries the table within 30 s
 CATCH_UP_KINDS = frozenset({"have", "recs"})
+# Stored by the relays (a node that comes later fetches them): chain frames, and the host's
+# signed word that the game is over (a joiner with the invite learns the table is finished).
+STORED_NODE_KINDS = frozenset({"f", "closed"})
 # A count that could not leave within this long is dropped: a stale count makes the peers
 # send records again that they already sent (the node says its count again while behind).
 HAVE_FRESH = 2.0
@@ -153,7 +156,7 @@ class NostrLink:
         catch_up = message_kind in CATCH_UP_KINDS and not urgent
         self.table.pool.stats[f"published_{message_kind}"] += 1
         await self.table.pool.publish(
-            KIND_FRAME if message_kind == "f" else KIND_CHATTER,
+            KIND_FRAME if message_kind in STORED_NODE_KINDS else KIND_CHATTER,
             data,
             to,
             catch_up=catch_up,

@@ -114,6 +114,10 @@ SAMPLES: dict[str, Samples] = {
         "refused the table configuration: missing field 'seats'",
     ),
     "join_handshake.py: the table is full": ("the host refused us: the table is full",),
+    "join_handshake.py: this table is finished: its game ended{}": (
+        "this table is finished: its game ended after 12 hands",
+        "this table is finished: its game ended",
+    ),
     "join_handshake.py: no readable first configuration in a running tab": (
         "no readable first configuration in a running table's offer (missing field 'seats'); "
         "refused",
@@ -280,6 +284,9 @@ SAMPLES: dict[str, Samples] = {
         "cannot sit-out here: no sit-out now: the table is over or we have no seat",
     ),
     "seat_changes.py: the table is full": ("the host refused us: the table is full",),
+    "seat_changes.py: this table is finished: its game is over": (
+        "the host refused us: this table is finished: its game is over",
+    ),
     "seat_changes.py: the table is full and enough players wait for a ": (
         "the host refused us: the table is full and enough players wait for a seat",
     ),
