@@ -22,6 +22,9 @@ __all__ = ["Driver", "LobbyView", "MakeBotDriver"]
 
 
 class Driver(Protocol):
+    """Optional hooks, looked up by name: ``on_events(machine, events)``, ``on_lobby(view)``,
+    and ``leaving`` (a bool: the player quits; the node tells the table, node/seat.py)."""
+
     async def choose(self, machine: TableMachine) -> Action | None: ...
 
 

@@ -126,6 +126,8 @@ class SeatNode(JoinHandshake, CatchUp, SeatMessages, SeatChanges):
         self.linger_until: float | None = None
         self.end_generation = 0  # each end of the table we check (a late certificate moves it)
         self.end_checked = -1  # the last of them whose check is done and reported
+        self.bye_said = False  # we told the table that our player quits
+        self.byes: dict[bytes, int] = {}  # seats that told us their player quits (hand)
         self.game_over_said = False
         self.slow_said: tuple[bytes, int] | None = None
         self.exit_code = 1
@@ -375,6 +377,7 @@ class SeatNode(JoinHandshake, CatchUp, SeatMessages, SeatChanges):
             self._announce(ask=behind or self._waiting_for_records())
             self.quiet = self.opt.stall if behind else min(self.quiet * 2, self.opt.quiet_every)
         self._ask_back(now)
+        self._maybe_bye(machine)
         if machine.over and not self.segment_pending(machine, now):
             self._linger(now)
         elif machine.sitting_out and not self.follows_away():
@@ -383,6 +386,15 @@ class SeatNode(JoinHandshake, CatchUp, SeatMessages, SeatChanges):
             machine, now, max(self.grew_at, self.heard_at)
         ):
             self._linger(now)
+
+    def _maybe_bye(self, machine: TableMachine) -> None:
+        """The player quits (the driver's ``leaving``) while the game runs: tell the table once,
+        signed, so every seat can say so at once instead of waiting out a step timeout."""
+        if self.bye_said or not getattr(self.driver, "leaving", False):
+            return
+        self.bye_said = True
+        if machine.seat is not None and not machine.over and not machine.left_table:
+            self.queue_signed({"t": "bye", "hand": machine.hand})
 
     # ---------------------------------------------------------------- starting and resuming
     def _start(self, extension: list[bytes]) -> None:

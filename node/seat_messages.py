@@ -47,6 +47,7 @@ class SeatMessages:
     waiting: dict[bytes, tuple[str, int]]  # of the seat-change mixin: newcomers waiting
     prestart: list[bytes]
     dropped: int
+    byes: dict[bytes, int]  # seat key -> the hand in which it said it quits
     last_hello: float
     opt: NodeOptions
     link: Link | None
@@ -193,6 +194,9 @@ class SeatMessages:
             return not self.is_host and answering
         if kind == "back":
             return self.hosting() and sender in self.away_keys()
+        if kind == "bye":
+            machine = self.machine
+            return sender != self.key and machine is not None and sender in self.seat_keys()
         if kind == "closed":
             return not self.is_host and sender == self.host_key and self.config is None
         # have: the seats, the seats sitting out that follow the table, and the newcomers
@@ -231,8 +235,24 @@ class SeatMessages:
             self.returner_back(sender, payload)
         elif kind == "closed":
             self._on_closed(payload)
+        elif kind == "bye":
+            self._on_bye(sender, payload)
         else:
             self._on_have(sender, payload)
+
+    def _on_bye(self, sender: bytes, payload: dict[str, Any]) -> None:
+        """A seat's signed word that its player quits (its node stops soon after): say so now.
+        What follows is the table's usual course: at that seat's next step the others time it
+        out (in a hand-by-hand game it then sits out, its chips kept; spec/node.md §7a)."""
+        machine = self.machine
+        hand = payload.get("hand")
+        if machine is None or machine.over or self.byes.get(sender) == hand:
+            return
+        # Once per seat and hand (a copy through another relay says nothing); bounded: only
+        # seats of the running table get here.
+        self.byes[sender] = hand if isinstance(hand, int) else -1
+        who = self.name_of(self.seat_of_key(sender))
+        self.say(f"{who} quit the table; if they do not come back they are timed out")
 
     def _seat_frames(self, frames: object) -> list[bytes]:
         """The frames authored by seats; others are dropped before any curve or signature work

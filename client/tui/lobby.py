@@ -40,6 +40,7 @@ __all__ = ["LobbyApp", "closing_lines", "lobby_text", "run_node_client"]
 NodeMain = Callable[[], Awaitable[int]]
 READY = -1000  # the lobby's result when the table is ready
 MESSAGES_SHOWN = 6
+BYE_GRACE = 1.0  # seconds a quitting node has to tell the table (its signed "bye") before it stops
 
 
 def _can_exit(app: Application[int]) -> bool:
@@ -325,6 +326,12 @@ async def _run(
             # the game is over: give the node a moment to finish its check and linger
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(finished.wait(), 1.0)
+        elif not finished.is_set() and machine is not None:
+            # We quit during the game: the node tells the table (a signed "bye", on its next
+            # tick) so the others see it at once; a moment for it to leave, then we stop.
+            session.leave()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(finished.wait(), BYE_GRACE)
     finally:
         if not finished.is_set():
             if tokens:

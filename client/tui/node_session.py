@@ -125,6 +125,9 @@ class DriverSession:
         self.options = options
         self._coming_back = False  # sitting out, we asked to be seated again
         self._back_set = False  # options.back_after is ours (not the command line's)
+        # The player quits while the game runs: the node reads it (a driver hook) and tells
+        # the table, signed, on its next tick (node/seat.py ``_maybe_bye``).
+        self.leaving = False
 
     # -------------------------------------------------------------- the node's side
     def attach(self) -> None:
@@ -362,6 +365,13 @@ class DriverSession:
             return
         with contextlib.suppress(trio.RunFinishedError):
             self._token.run_sync_soon(self._set_change, change)
+
+    def leave(self) -> None:
+        """From the screen: the player quits; the node says so to the table before it stops."""
+        if self._token is None:
+            return
+        with contextlib.suppress(trio.RunFinishedError):
+            self._token.run_sync_soon(setattr, self, "leaving", True)
 
     def come_back(self) -> None:
         """From the screen: sitting out, be seated again at the next hand boundary."""

@@ -420,6 +420,11 @@ RULES: tuple[NodeRule, ...] = (
         lambda lg, m: tr(lg, "node.peer_left_end", name=who_text(m.group(1), lg)),
     ),
     _rule(
+        "peer_quit",
+        r"^(.+) quit the table; if they do not come back they are timed out$",
+        lambda lg, m: tr(lg, "node.peer_quit", name=who_text(m.group(1), lg)),
+    ),
+    _rule(
         "peer_down",
         r"^(.+) disconnected$",
         lambda lg, m: tr(lg, "node.peer_down", name=who_text(m.group(1), lg)),

@@ -389,6 +389,9 @@ TEXTS: dict[str, str] = {
     "node.peer_up": "{name} ist verbunden",
     "node.peer_left_end": "{name} ist gegangen: das Spiel ist vorbei",
     "node.peer_down": "{name} hat die Verbindung verloren",
+    "node.peer_quit": (
+        "{name} hat den Tisch verlassen; kommt er nicht zurück, läuft seine Zeit ab"
+    ),
     "node.invalid_key": "ein unbekannter Spieler",
     "node.released": "ein Mitspieler hat geantwortet: das Spiel geht weiter",
     "node.no_way_works": (

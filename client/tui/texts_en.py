@@ -364,6 +364,7 @@ TEXTS: dict[str, str] = {
     "node.peer_up": "{name} is connected",
     "node.peer_left_end": "{name} left: the game is over",
     "node.peer_down": "{name} lost the connection",
+    "node.peer_quit": "{name} quit the table; if they do not come back they are timed out",
     "node.invalid_key": "an unknown player",
     "node.released": "another player answered: the game goes on",
     "node.no_way_works": "none of the ways to the table works (details in the log file)",

@@ -384,6 +384,7 @@ TEXTS: dict[str, str] = {
     "node.peer_up": "{name} is verbonden",
     "node.peer_left_end": "{name} is weg: het spel is voorbij",
     "node.peer_down": "{name} is de verbinding kwijt",
+    "node.peer_quit": "{name} heeft de tafel verlaten; komt die niet terug, dan verloopt de tijd",
     "node.invalid_key": "een onbekende speler",
     "node.released": "een medespeler heeft geantwoord: het spel gaat verder",
     "node.no_way_works": "geen enkele weg naar de tafel werkt (details in het logbestand)",

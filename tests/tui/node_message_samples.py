@@ -114,6 +114,9 @@ SAMPLES: dict[str, Samples] = {
         "refused the table configuration: missing field 'seats'",
     ),
     "join_handshake.py: the table is full": ("the host refused us: the table is full",),
+    "seat_messages.py: {} quit the table; if they do not come back they": (
+        "seat 1 (ann) quit the table; if they do not come back they are timed out",
+    ),
     "join_handshake.py: this table is finished: its game ended{}": (
         "this table is finished: its game ended after 12 hands",
         "this table is finished: its game ended",
