@@ -27,7 +27,7 @@ from dealerless.node.seat import Driver
 from dealerless.node.store import TableMeta
 from dealerless.protocol.rules.base import GameConfig
 
-__all__ = ["local_game", "run_local_game"]
+__all__ = ["BotJoiners", "local_game", "run_local_game"]
 
 
 def stop_bots(procs: list[subprocess.Popen[bytes]], wait: float) -> list[int]:
@@ -49,6 +49,75 @@ def _lend_bot_key(player_home: Path, level: str, number: int, bot_home: Path) ->
     load_or_create_identity(keep)
     bot_home.mkdir(mode=0o700, parents=True, exist_ok=True)
     shutil.copy2(keep / KEY_FILE_NAME, bot_home / KEY_FILE_NAME)  # keeps its 0600 mode
+
+
+class BotJoiners:
+    """The bot seats of a table we host: each a real node process (``cli join - --bot``) that
+    joins with the invite code (on its stdin, never in argv) once the table is ready. With a
+    ``player_home`` each bot keeps its identity per level (``<home>/bots/<level>-<n>``) and
+    its copy of the table under ``<home>/bots/tables/<id>`` until the game ends (for
+    ``dealerless resume``); else it lives in ``scratch``."""
+
+    def __init__(
+        self,
+        cli: Sequence[str],
+        count: int,
+        *,
+        level: str,
+        step_timeout_ms: int,
+        output: int | None = subprocess.DEVNULL,
+        player_home: Path | None = None,
+        scratch: Path | None = None,
+    ) -> None:
+        if player_home is None and scratch is None:
+            raise ValueError("bots need a player home or a scratch directory")
+        self.cli, self.count, self.level = list(cli), count, level
+        self.step_timeout_ms, self.output = step_timeout_ms, output
+        self.player_home, self.scratch = player_home, scratch
+        self.procs: list[subprocess.Popen[bytes]] = []
+        self.kept: Path | None = None  # the bots' homes of this table, kept for a resume
+
+    def start(self, meta: TableMeta) -> None:
+        for number in range(1, self.count + 1):
+            if self.player_home is not None:
+                self.kept = bot_homes_dir(self.player_home, meta.table_id)
+                bot_home = self.kept / f"bot{number}"
+                _lend_bot_key(self.player_home, self.level, number, bot_home)
+            else:
+                assert self.scratch is not None
+                bot_home = self.scratch / f"bot{number}"
+            args = [
+                *self.cli, "join", "-",
+                # our own table: the step-timeout floor is ours to lower
+                "--min-step-timeout", str(self.step_timeout_ms / 1000),
+                "--home", str(bot_home), "--bot", "--name", f"bot{number}",
+                "--linger", "5", "--level", self.level,
+            ]  # fmt: skip
+            proc = subprocess.Popen(  # noqa: S603
+                args, stdin=subprocess.PIPE, stdout=self.output, stderr=self.output
+            )
+            self.procs.append(proc)
+            assert proc.stdin is not None
+            proc.stdin.write(meta.invite.encode() + b"\n")
+            proc.stdin.close()
+
+    async def stop(self, finished: bool) -> list[int]:
+        """After the game (``finished``: wait for them to finish too), or when we left it
+        (kill them); their exit codes."""
+        if not finished:
+            for proc in self.procs:
+                proc.kill()
+        codes: list[int] = []
+        with trio.CancelScope(shield=True):
+            wait = 10.0 if finished else 2.0
+            codes = await trio.to_thread.run_sync(stop_bots, self.procs, wait)
+        return codes
+
+    def forget_kept(self) -> None:
+        """The game is over: the bots' copies of it are not needed (ours is the record).
+        Stopped before its end, they stay for ``dealerless resume``."""
+        if self.kept is not None:
+            shutil.rmtree(self.kept, ignore_errors=True)
 
 
 async def local_game(
@@ -77,40 +146,14 @@ async def local_game(
         root = Path(tmp)
         seat_home = Path(home) if home is not None else root / "seat0"
         identity, _ = load_or_create_identity(seat_home)
-        procs: list[subprocess.Popen[bytes]] = []
 
-        kept: list[Path] = []  # the bots' homes of this table, kept for a resume
+        joiners = BotJoiners(
+            cli, bots, level=bot_level, step_timeout_ms=step_timeout_ms, output=bot_output,
+            player_home=seat_home if home is not None else None, scratch=root,
+        )  # fmt: skip
 
         def start_bots(meta: TableMeta) -> None:
-            for number in range(1, bots + 1):
-                bot_home = root / f"bot{number}"
-                if home is not None:
-                    bot_home = bot_homes_dir(seat_home, meta.table_id) / f"bot{number}"
-                    kept.append(bot_home.parent)
-                    _lend_bot_key(seat_home, bot_level, number, bot_home)
-                args = [
-                    *cli,
-                    "join",
-                    "-",  # the code (it holds the join token) comes on stdin, never in argv
-                    "--min-step-timeout",
-                    str(step_timeout_ms / 1000),  # our own table: the floor is ours to lower
-                    "--home",
-                    str(bot_home),
-                    "--bot",
-                    "--name",
-                    f"bot{number}",
-                    "--linger",
-                    "5",
-                    "--level",
-                    bot_level,
-                ]
-                proc = subprocess.Popen(  # noqa: S603
-                    args, stdin=subprocess.PIPE, stdout=bot_output, stderr=bot_output
-                )
-                procs.append(proc)
-                assert proc.stdin is not None
-                proc.stdin.write(meta.invite.encode() + b"\n")
-                proc.stdin.close()
+            joiners.start(meta)
             if on_ready is not None:
                 on_ready(meta)
 
@@ -131,16 +174,9 @@ async def local_game(
             )
             finished = True
         finally:
-            if not finished:
-                for proc in procs:
-                    proc.kill()
-            with trio.CancelScope(shield=True):
-                wait = 10.0 if finished else 2.0
-                bot_codes = await trio.to_thread.run_sync(stop_bots, procs, wait)
-        if finished and code == 0 and kept:
-            # The game is over: the bots' copies of it are not needed (ours is the record).
-            # Stopped before its end, they stay for `dealerless resume`.
-            shutil.rmtree(kept[0], ignore_errors=True)
+            bot_codes = await joiners.stop(finished)
+        if finished and code == 0:
+            joiners.forget_kept()
         if code == 0 and any(c != 0 for c in bot_codes):
             say(f"a bot process failed: exit codes {bot_codes}")
             return 1

@@ -4,14 +4,16 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 import trio
 
 from dealerless.client.bots.driver import BotDriver
 from dealerless.client.commands.play import (
+    add_level_argument,
     add_screen_arguments,
+    dealerless_command,
     line_driver,
     line_say,
     plain_mode,
@@ -28,6 +30,7 @@ from dealerless.node.cli_common import (
     write_private,
 )
 from dealerless.node.identity import Identity, normalize_fingerprint
+from dealerless.node.local_game import BotJoiners
 from dealerless.node.nostr.defaults import CANDIDATES, DEFAULT_SET, parse_relay_list
 from dealerless.node.nostr.probe import choose, probe_all
 from dealerless.node.store import TableMeta
@@ -51,6 +54,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help=f"one of: {', '.join(game_names())}",
     )
     parser.add_argument("--seats", type=int, required=True, metavar="N", help="number of seats")
+    parser.add_argument(
+        "--bots",
+        type=int,
+        default=0,
+        metavar="N",
+        help="bots fill N of the seats (each a node process of its own that joins with the "
+        "invite once the table is ready); the others are for people (default 0)",
+    )
+    add_level_argument(parser, "the level of the bots that fill seats (--bots)")
     parser.add_argument(
         "--rule",
         action="append",
@@ -119,6 +131,8 @@ def run(args: argparse.Namespace) -> int:
         listen = parse_address(args.listen or "0.0.0.0:0")
         relay = parse_address(args.relay) if args.relay else None
         nostr, direct = choose_transports(args, config.nostr_relays)
+        if not 0 <= args.bots < args.seats:
+            raise ValueError(f"--bots must be 0..{args.seats - 1} (the seats but ours)")
         step_timeout_ms = round(args.step_timeout * 1000)
         if not MIN_STEP_TIMEOUT_MS <= step_timeout_ms <= MAX_STEP_TIMEOUT_MS:
             raise ValueError(
@@ -168,28 +182,37 @@ def run(args: argparse.Namespace) -> int:
             say(warning)
         say(f"give the invite code above to the other {meta.seats - 1} player(s)")
 
+    bots = _bot_seats(args, home, step_timeout_ms)
+
+    def ready_with_bots(meta: TableMeta) -> None:
+        bots.start(meta)
+        ready(meta)
+
     try:
         return trio.run(
-            lambda: host_table(
-                identity,
-                home,
-                game,
-                name=args.name or default_name(),
-                listen=listen,
-                advertise=args.advertise,
-                relay=relay,
-                relay_fingerprint=relay_fingerprint,
-                bot=args.bot,
-                bot_driver=BotDriver,
-                transcript=args.transcript,
-                step_timeout_ms=step_timeout_ms,
-                driver=None if args.bot else line_driver(args),
-                say=say if args.bot else line_say(args, say),
-                log=log,
-                options=node_options(args),
-                on_ready=ready,
-                nostr=nostr,
-                direct=direct,
+            lambda: _with_bots(
+                bots,
+                host_table(
+                    identity,
+                    home,
+                    game,
+                    name=args.name or default_name(),
+                    listen=listen,
+                    advertise=args.advertise,
+                    relay=relay,
+                    relay_fingerprint=relay_fingerprint,
+                    bot=args.bot,
+                    bot_driver=BotDriver,
+                    transcript=args.transcript,
+                    step_timeout_ms=step_timeout_ms,
+                    driver=None if args.bot else line_driver(args),
+                    say=say if args.bot else line_say(args, say),
+                    log=log,
+                    options=node_options(args),
+                    on_ready=ready_with_bots,
+                    nostr=nostr,
+                    direct=direct,
+                ),
             )
         )
     finally:
@@ -299,29 +322,57 @@ def _full_screen(
         ),
     )
 
+    bots = _bot_seats(args, home, step_timeout_ms)
+
     def ready(meta: TableMeta) -> None:
         write_invite(args, meta)
+        bots.start(meta)
         session.on_ready(meta)
 
     async def node_main() -> int:
-        return await host_table(
-            identity,
-            home,
-            game,
-            name=name,
-            listen=listen,
-            advertise=args.advertise,
-            relay=relay,
-            relay_fingerprint=relay_fingerprint,
-            transcript=args.transcript,
-            step_timeout_ms=step_timeout_ms,
-            driver=session,
-            say=logged_say(session.say),
-            log=log,
-            options=options,
-            on_ready=ready,
-            nostr=nostr,
-            direct=direct,
+        return await _with_bots(
+            bots,
+            host_table(
+                identity,
+                home,
+                game,
+                name=name,
+                listen=listen,
+                advertise=args.advertise,
+                relay=relay,
+                relay_fingerprint=relay_fingerprint,
+                transcript=args.transcript,
+                step_timeout_ms=step_timeout_ms,
+                driver=session,
+                say=logged_say(session.say),
+                log=log,
+                options=options,
+                on_ready=ready,
+                nostr=nostr,
+                direct=direct,
+            ),
         )
 
     return run_on_screen(session, node_main, args, data_dir=home)
+
+
+def _bot_seats(args: argparse.Namespace, home: Path, step_timeout_ms: int) -> BotJoiners:
+    """The bots that fill ``--bots`` seats: their keys and copies of the table in our home."""
+    return BotJoiners(
+        dealerless_command(), args.bots, level=args.level, step_timeout_ms=step_timeout_ms,
+        player_home=home,
+    )  # fmt: skip
+
+
+async def _with_bots(bots: BotJoiners, hosting: Awaitable[int]) -> int:
+    """Host the table; then wait for the bots that filled seats (killed if we left early). A
+    bot that failed fails the table's exit code too."""
+    finished = False
+    try:
+        code = await hosting
+        finished = True
+    finally:
+        bot_codes = await bots.stop(finished)
+    if finished and code == 0:
+        bots.forget_kept()
+    return 1 if code == 0 and any(c != 0 for c in bot_codes) else code
