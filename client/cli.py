@@ -38,7 +38,7 @@ COMMANDS: dict[str, str] = {
     "simulate": "play complete games between bots and print the standings",
     "audit": "re-check a game transcript offline: signatures, chain, rules, every proof",
     "replay": "re-verify a saved game (transcript file) and step through it",
-    "bench": "measure speed and robustness: cli, crypto, hand, relay, fuzz, soak, bots",
+    "bench": "measure speed and robustness: cli, crypto, hand, end, relay, fuzz, soak, bots",
     "completion": "print a shell completion script (bash, zsh or fish)",
 }
 

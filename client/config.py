@@ -76,6 +76,11 @@ class Config:
     nostr_expiration_days: float = 7.0  # NIP-40: our stored frames leave the relays after this
     start_game: str = "tuppen"
     start_bots: int = 3
+    # The start screen's "host a table" form, as last filled in.
+    host_game: str = "limit-tuppen"
+    host_seats: int = 2
+    host_bots: int = 0  # seats filled by bots (the others are for people)
+    host_lan_only: bool = False
     rules: dict[str, dict[str, OptionValue]] = field(default_factory=dict)
 
     def rules_for(self, game: str) -> dict[str, OptionValue]:
@@ -94,6 +99,12 @@ class Config:
                 "expiration_days": self.nostr_expiration_days,
             },
             "start": {"game": self.start_game, "bots": self.start_bots},
+            "host": {
+                "game": self.host_game,
+                "seats": self.host_seats,
+                "bots": self.host_bots,
+                "lan_only": self.host_lan_only,
+            },
         }
         if self.rules:
             doc["rules"] = {game: dict(opts) for game, opts in sorted(self.rules.items())}
@@ -111,6 +122,7 @@ class Config:
             "result_pause",
             "nostr",
             "start",
+            "host",
             "rules",
         }
         _no_unknown(doc, known, where, "")
@@ -156,6 +168,7 @@ class Config:
         config.start_bots = _typed(start, "bots", int, config.start_bots, where, "start.")
         if not 1 <= config.start_bots <= MAX_BOTS:
             raise ConfigFileError(f"{where}: start.bots must be 1..{MAX_BOTS}")
+        _read_host(config, _typed(doc, "host", dict, {}, where), where)
         rules = _typed(doc, "rules", dict, {}, where)
         for game, options in rules.items():
             if not isinstance(options, dict):
@@ -171,6 +184,24 @@ class Config:
                     raise ConfigFileError(f"{where}: rules.{game}.{key}: {exc}") from None
             config.rules[game] = checked
         return config
+
+
+def _read_host(config: Config, host: dict[str, Any], where: str) -> None:
+    """The ``[host]`` table: the host form's game, seats, bots and ways, checked together
+    (bots fill seats other than ours: fewer than the seats)."""
+    _no_unknown(host, {"game", "seats", "bots", "lan_only"}, where, "host.")
+    config.host_game = _typed(host, "game", str, config.host_game, where, "host.")
+    spec = _known_game(config.host_game, where, "host.game")
+    config.host_seats = _typed(host, "seats", int, config.host_seats, where, "host.")
+    if not spec.min_players <= config.host_seats <= spec.max_players:
+        raise ConfigFileError(
+            f"{where}: host.seats must be {spec.min_players}..{spec.max_players} "
+            f"for {config.host_game}"
+        )
+    config.host_bots = _typed(host, "bots", int, config.host_bots, where, "host.")
+    if not 0 <= config.host_bots < config.host_seats:
+        raise ConfigFileError(f"{where}: host.bots must be 0..{config.host_seats - 1}")
+    config.host_lan_only = _typed(host, "lan_only", bool, config.host_lan_only, where, "host.")
 
 
 def name_problem(name: str) -> str | None:

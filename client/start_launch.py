@@ -49,7 +49,11 @@ def host_argv(settings: Settings, choice: StartChoice) -> list[str]:
         "--game",
         choice.game,
         "--seats",
-        str(choice.bots + 1),
+        str(choice.seats),
+        "--bots",
+        str(choice.bots),
+        "--level",
+        settings.level,
         "--step-timeout",
         str(settings.timeout_s),
         *(["--lan-only"] if choice.lan_only else []),  # default: the Nostr relays and the LAN

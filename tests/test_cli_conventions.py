@@ -125,6 +125,11 @@ def test_settings_round_trip_and_flags_override(tmp_path: Path) -> None:
         ("[rules.tuppen]\ntupp = 3", "rules.tuppen.tupp: option tupp takes true or false"),
         ("[start]\ngame = 'chess'", "start.game: unknown game 'chess'"),
         ("[start]\nbots = 0", "start.bots must be 1..7"),
+        ("[host]\ngame = 'chess'", "host.game: unknown game 'chess'"),
+        ("[host]\ngame = 'belote'\nseats = 3", "host.seats must be 4..4 for belote"),
+        ("[host]\nseats = 3\nbots = 3", "host.bots must be 0..2"),
+        ("[host]\nlan_only = 1", "host.lan_only must be true or false"),
+        ("[host]\nwho = 1", "unknown setting(s) host.who"),
         ("result_pause = 601", "result_pause must be 0..600 seconds"),
         ("colour = 'red'", "unknown setting(s) colour"),
         ("[nostr]\nrelays = [1]", "nostr.relays"),
@@ -158,9 +163,15 @@ def test_config_command_sets_one_value(tmp_path: Path, capsys: pytest.CaptureFix
     assert main(["config", "--home", str(tmp_path), "--set", "start.bots=2"]) == 0
     assert main(["config", "--home", str(tmp_path), "--set", "rules.limit-tuppen.mode=cash"]) == 0
     assert (load_config(tmp_path).result_pause, load_config(tmp_path).start_bots) == (5, 2)
+    # one --set moves the host form to belote: its seats follow the game's range
+    assert main(["config", "--home", str(tmp_path), "--set", "host.bots=1"]) == 0
+    assert main(["config", "--home", str(tmp_path), "--set", "host.game=belote"]) == 0
+    host = load_config(tmp_path)
+    assert (host.host_game, host.host_seats, host.host_bots) == ("belote", 4, 1)
     saved = config_path(tmp_path).read_text()
     for bad in ("rules.nosuch.x=1", "rules.limit-tuppen.hands=0", "rules.tuppen.hands=3",
-                "name=", "name=  ", "start.game=chess", "result_pause=-1"):  # fmt: skip
+                "name=", "name=  ", "start.game=chess", "result_pause=-1", "host.bots=4",
+                "host.seats=9", "host.lan_only=maybe"):  # fmt: skip
         assert main(["config", "--home", str(tmp_path), "--set", bad]) == 2, bad
         assert config_path(tmp_path).read_text() == saved, bad  # nothing written
     assert "unknown setting 'speed'" in capsys.readouterr().err

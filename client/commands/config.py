@@ -16,7 +16,8 @@ from dealerless.protocol.rules.registry import game_spec
 HELP = "show the settings file, or set a value in it"
 KEYS = (
     "name, language, level, time_per_move, ascii, result_pause, nostr.relays (comma-separated), "
-    "nostr.expiration_days, start.game, start.bots, rules.GAME.KEY"
+    "nostr.expiration_days, start.game, start.bots, host.game, host.seats, host.bots, "
+    "host.lan_only, rules.GAME.KEY"
 )
 
 
@@ -78,6 +79,19 @@ def apply_setting(config: Config, assignment: str) -> Config:
         doc["start"]["game"] = value.strip()
     elif key == "start.bots":
         doc["start"]["bots"] = _parse_value(value)
+    elif key == "host.game":
+        # Another game: the seats move into its range (belote has 4), so one --set suffices.
+        host = doc["host"]
+        host["game"] = value.strip()
+        try:
+            spec = game_spec(host["game"])
+        except ConfigError:
+            pass  # from_toml names the unknown game
+        else:
+            host["seats"] = max(spec.min_players, min(spec.max_players, host["seats"]))
+            host["bots"] = min(host["bots"], host["seats"] - 1)
+    elif key in ("host.seats", "host.bots", "host.lan_only"):
+        doc["host"][key[5:]] = _parse_value(value)
     else:
         raise ConfigFileError(f"--set: unknown setting {key!r}; one of: {KEYS}")
     return Config.from_toml(doc, f"--set {key}")

@@ -29,6 +29,11 @@ class Settings:
     game: str = "tuppen"
     bots: int = 3
     result_pause_s: int = 0  # the result panel closes this long after the game goes on; 0: stays
+    # the host form's last choice (config.toml [host])
+    host_game: str = "limit-tuppen"
+    host_seats: int = 2
+    host_bots: int = 0
+    host_lan_only: bool = False
     rules: dict[str, dict[str, OptionValue]] = field(default_factory=dict)  # game -> options
     # the settings the start screen does not edit (Nostr relays), kept as read
     base: Config = field(default_factory=Config, repr=False, compare=False)
@@ -61,6 +66,10 @@ class Settings:
             ascii=config.ascii,
             game=config.start_game,
             bots=config.start_bots,
+            host_game=config.host_game,
+            host_seats=config.host_seats,
+            host_bots=config.host_bots,
+            host_lan_only=config.host_lan_only,
             rules={game: dict(opts) for game, opts in config.rules.items()},
             base=config,
         )
@@ -95,6 +104,8 @@ class Settings:
         config.level = self.level
         config.result_pause = self.result_pause_s
         config.start_game, config.start_bots = self.game, self.bots
+        config.host_game, config.host_seats = self.host_game, self.host_seats
+        config.host_bots, config.host_lan_only = self.host_bots, self.host_lan_only
         config.rules = {game: dict(opts) for game, opts in self.rules.items()}
         return config
 

@@ -25,12 +25,13 @@ from prompt_toolkit.layout.controls import BufferControl
 from prompt_toolkit.output import Output
 
 from dealerless.client.bots import LEVELS
+from dealerless.client.tui.host_form import HostForm, step_option
 from dealerless.client.tui.i18n import LANGUAGES, tr
 from dealerless.client.tui.rules_book import option_name, rules_lines, value_text
 from dealerless.client.tui.session import TableSession
 from dealerless.client.tui.settings import Settings
 from dealerless.client.tui.views import STYLE, text_window
-from dealerless.protocol.rules.base import ConfigError, OptionSpec, OptionValue
+from dealerless.protocol.rules.base import ConfigError
 from dealerless.protocol.rules.registry import game_names, game_spec, make_config
 
 MENU = ("play", "host", "host-lan", "join", "rules", "settings", "quit")
@@ -40,9 +41,10 @@ MENU = ("play", "host", "host-lan", "join", "rules", "settings", "quit")
 class StartChoice:
     kind: str  # "play", "host", "join" or "quit"
     game: str = "tuppen"
-    bots: int = 3
+    bots: int = 3  # play: the bots at the table; host: the seats bots fill
     code: str = ""
     lan_only: bool = False  # host: players on this network only (no internet relays)
+    seats: int = 0  # host: the table's seats (ours, the bots', the people's)
 
 
 def rules_text(game: str, lang: str = "en", width: int = 78) -> str:
@@ -52,22 +54,6 @@ def rules_text(game: str, lang: str = "en", width: int = 78) -> str:
 
 LANGUAGE_NAMES = {"en": "English", "de": "Deutsch", "nl": "Nederlands"}  # each in itself
 RESULT_PAUSES = (0, 3, 5, 10, 20)  # seconds; 0: the result panel stays until closed
-
-
-def _step_option(spec: OptionSpec, value: OptionValue, step: int) -> OptionValue:
-    if isinstance(spec.default, bool):
-        return not value
-    if isinstance(spec.default, int) and isinstance(value, int):
-        new = value + step
-        if spec.minimum is not None:
-            new = max(spec.minimum, new)
-        if spec.maximum is not None:
-            new = min(spec.maximum, new)
-        return new
-    if spec.choices and isinstance(value, str):
-        index = spec.choices.index(value) if value in spec.choices else 0
-        return spec.choices[(index + step) % len(spec.choices)]
-    return value
 
 
 class StartScreen:
@@ -83,7 +69,8 @@ class StartScreen:
         self.settings = settings
         self.can_host = can_host
         self.can_join = can_join
-        self.mode = "menu"  # menu, play, rules, settings, join, message
+        self.mode = "menu"  # menu, play, host, rules, settings, join, message
+        self.host_form: HostForm | None = None  # the host form while it is open
         self.index = 0
         self.message = ""
         self.edit = Buffer(multiline=False, accept_handler=self._accepted)
@@ -134,6 +121,7 @@ class StartScreen:
             "play": "start.go",
             "rules": "rules.hint",
             "settings": "settings.hint",
+            "host": "host.hint",
         }.get(self.mode, "start.go")
         if self.mode == "settings" and self.setting_rows()[self.index][0] == "name":
             key = "settings.hint_name"
@@ -184,6 +172,13 @@ class StartScreen:
             out.append(("class:label", tr(self.lang, "start.game", game=spec.title) + "\n\n"))
             lines = rules_lines(self.settings.game, self.lang, self._width())
             out.append(("", "\n".join(lines[self.rules_top :])))
+        elif self.mode == "host" and self.host_form is not None:
+            out.append(("class:label", tr(self.lang, "host.title") + "\n\n"))
+            for i, (_, text) in enumerate(self.host_form.rows(self.lang)):
+                style = "class:menu.selected" if i == self.index else ""
+                out.append((style, f" {text} "))
+                out.append(("", "\n"))
+            out.append(("class:dim", "\n" + self.host_form.summary(self.lang)))
         elif self.mode == "settings":
             for i, (_, text) in enumerate(self.setting_rows()):
                 style = "class:menu.selected" if i == self.index else ""
@@ -210,9 +205,9 @@ class StartScreen:
         elif item in ("host", "host-lan") and not self.can_host:
             self.message = tr(self.lang, "start.unavailable")
         elif item in ("host", "host-lan"):
-            lan_only = item == "host-lan"
-            choice = StartChoice("host", self.settings.game, self.settings.bots, lan_only=lan_only)
-            self.app.exit(result=choice)
+            self.host_form = HostForm(self.settings, lan_only=item == "host-lan")
+            self.mode = "host"
+            self.index = 0
         elif item == "join" and not self.can_join:
             self.message = tr(self.lang, "start.unavailable")
         elif item == "join":
@@ -245,9 +240,24 @@ class StartScreen:
         self.app.layout.focus_last()
         return False
 
+    def rows(self) -> list[tuple[str, str]]:
+        """The lines Up/Down moves through in the open form (host) or the settings."""
+        if self.mode == "host" and self.host_form is not None:
+            return self.host_form.rows(self.lang)
+        return self.setting_rows()
+
+    def host_choice(self) -> StartChoice:
+        form = self.host_form
+        assert form is not None
+        s = self.settings
+        return StartChoice("host", form.game, form.bots, lan_only=s.host_lan_only, seats=form.seats)
+
     def change(self, step: int) -> None:
         s = self.settings
         names = game_names()
+        if self.mode == "host" and self.host_form is not None:
+            self.host_form.change(self.rows()[self.index][0], step)
+            return
         if self.mode in ("play", "rules"):
             self.rules_top = 0
             s.game = (
@@ -278,7 +288,7 @@ class StartScreen:
             option = game_spec(s.game).option_spec(key[5:])
             options = s.rules.setdefault(s.game, {})
             current = options.get(option.name, option.default)
-            options[option.name] = _step_option(option, current, step)
+            options[option.name] = step_option(option, current, step)
 
     def bots(self, step: int) -> None:
         spec = game_spec(self.settings.game)
@@ -300,7 +310,7 @@ class StartScreen:
 
         @kb.add("down", filter=~editing & ~reading)
         def _down(event: KeyPressEvent) -> None:
-            limit = len(MENU) if self.mode == "menu" else len(self.setting_rows())
+            limit = len(MENU) if self.mode == "menu" else len(self.rows())
             self.index = min(limit - 1, self.index + 1)
 
         for key, step in (("up", -1), ("down", 1), ("pageup", -10), ("pagedown", 10)):
@@ -346,6 +356,8 @@ class StartScreen:
             if self.mode == "play":
                 s = self.settings
                 event.app.exit(result=StartChoice("play", s.game, s.bots))
+            elif self.mode == "host":
+                event.app.exit(result=self.host_choice())
             elif self.mode == "settings" and self.setting_rows()[self.index][0] == "name":
                 self._open_edit("name", self.settings.name)
 

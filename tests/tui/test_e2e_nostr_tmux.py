@@ -66,7 +66,10 @@ def test_two_people_from_the_start_screen_over_nostr(
             _start_screen(ann, spaces, 0, tmp_path, name="ann", nostr_relays=[relay.url]),
             _start_screen(bob, spaces, 1, tmp_path, name="bob"),
         ]
-        ann.press("2")  # Host a table (internet)
+        ann.press("2")  # Host a table (internet): the form, with its last choice
+        form = ann.wait_for(lambda s: "Host a table" in s and "Seats: 2" in s, limit=30)
+        assert "Bots: 0" in form and "Nostr relays and this network" in form, form
+        ann.press("Enter")
         lobby = ann.wait_for(lambda s: QUOTED_CODE.search(_joined(s)) is not None, limit=60)
         assert "At the table (1/2):" in lobby and "1. ann  (you)  host" in lobby
         match = QUOTED_CODE.search(_joined(lobby))

@@ -138,8 +138,9 @@ def test_a_bad_invite_code_is_said_on_the_screen() -> None:
 
 
 def test_the_host_entries_choose_internet_or_lan_only() -> None:
-    internet = run_start(["2"], can_host=True).choice  # type: ignore[attr-defined]
-    lan = run_start(["3"], can_host=True).choice  # type: ignore[attr-defined]
+    # each opens the host form (tests/tui/test_host_form.py); Enter hosts what it shows
+    internet = run_start(["2", "\r"], can_host=True).choice  # type: ignore[attr-defined]
+    lan = run_start(["3", "\r"], can_host=True).choice  # type: ignore[attr-defined]
     assert (internet.kind, internet.lan_only) == ("host", False)
     assert (lan.kind, lan.lan_only) == ("host", True)
 

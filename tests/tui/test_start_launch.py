@@ -30,10 +30,12 @@ def test_each_entry_builds_a_command_the_cli_accepts() -> None:
         "de",
     )
     assert sorted(play.rule) == ["dirty_laundry=true", "hands=3"] and play.ascii
-    host = parser.parse_args(start_launch.host_argv(settings(), StartChoice("host", "belote", 3)))
-    assert (host.game, host.seats, host.step_timeout) == ("belote", 4, 45)
+    chosen = StartChoice("host", "belote", 2, seats=4)  # 2 bots, 1 seat for a person
+    host = parser.parse_args(start_launch.host_argv(settings(), chosen))
+    assert (host.game, host.seats, host.bots, host.step_timeout) == ("belote", 4, 2, 45)
+    assert host.level == settings().level
     assert not host.lan_only and not host.listen and not host.nostr  # the default: internet
-    lan = StartChoice("host", "belote", 3, lan_only=True)
+    lan = StartChoice("host", "belote", 0, lan_only=True, seats=4)
     assert parser.parse_args(start_launch.host_argv(settings(), lan)).lan_only
     join = parser.parse_args(start_launch.join_argv(settings(), StartChoice("join", code="dl1:x")))
     assert (join.code, join.name) == ("dl1:x", "ann")
