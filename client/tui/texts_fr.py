@@ -7,7 +7,9 @@ a "donne", a seat a "place", chips "jetons"; the player is addressed as "vous".
 
 from __future__ import annotations
 
-TEXTS: dict[str, str] = {
+import re
+
+_TEXTS: dict[str, str] = {
     "lobby.title": "{game}, {seats} places : en attente des joueurs",
     "lobby.invite": "Code d'invitation (à donner aux autres joueurs) :",
     "lobby.copy": "c le copie dans le presse-papiers (terminaux avec OSC 52)",
@@ -558,3 +560,13 @@ TEXTS: dict[str, str] = {
         "l'arrête, pour eux aussi."
     ),
 }
+
+
+def _no_break(text: str) -> str:
+    """French puts a space before : ; ? ! (written as a plain one above, for the reader of
+    this file); a no-break space, so that wrapping (rules viewer, result panel) never starts a
+    line with the sign."""
+    return re.sub(r" (?=[:;?!])", "\u00a0", text)
+
+
+TEXTS: dict[str, str] = {key: _no_break(text) for key, text in _TEXTS.items()}
