@@ -145,7 +145,7 @@ _TEXTS: dict[str, str] = {
         "h           l'historique de la donne : chaque pli, qui a joué quoi\n"
         "PgPréc/Suiv faire défiler les coups (Fin : revenir au plus récent)\n"
         "m           écrire un message (Entrée l'envoie)\n"
-        "w o         se lever / pause après cette donne (si la table le permet)\n"
+        "w o         se lever / faire une pause après la donne (selon le jeu)\n"
         "o           en pause : revenir à la table\n"
         "s           sauver la partie (la revoir : dealerless replay FICHIER)\n"
         "?           cette aide (n'importe quelle touche la ferme)\n"
@@ -452,7 +452,7 @@ _TEXTS: dict[str, str] = {
     "node.relay_pinned": "le relais {address} est {fingerprint} : mémorisé désormais",
     "node.slow_invite": (
         "refusé : l'invitation accorde {n} ms par coup, moins que le minimum de {floor} ms "
-        "(--min-step-timeout l'abaisse pour les tables de bots)"
+        "(--min-step-timeout le réduit pour les tables de bots)"
     ),
     "node.invite_no_way": (
         "refusé : le code d'invitation ne contient aucun chemin vers la table utilisable par "
