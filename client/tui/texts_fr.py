@@ -41,7 +41,7 @@ _TEXTS: dict[str, str] = {
     "actions.optional": "(facultatif pour l'instant)",
     "actions.choose": "{what} : numéro ou flèches + Entrée, Échap pour revenir",
     "actions.play": "jouer une carte : son numéro, ou flèches + Entrée",
-    "deadline": "encore {seconds} s pour {name}",
+    "deadline": "{seconds} s pour {name}",
     "keys.hint": "? aide  h historique  m chat  s sauver  q quitter",
     "status.to_act": "doit jouer",
     "status.knocked": "a frappé",
