@@ -7,7 +7,7 @@ with ``--home DIR`` / ``$DEALERLESS_HOME``. Read with :mod:`tomllib`, written at
 ::
 
     name = "ann"
-    language = "de"            # en, de or nl; empty: from the locale
+    language = "de"            # en, de, nl or fr; empty: from the locale
     level = "strong"           # bot strength (strong, normal, basic): play --level, join --level
     time_per_move = 120        # seconds a seat may think at its step
     ascii = false              # suit letters instead of symbols
@@ -54,7 +54,7 @@ __all__ = [
 
 CONFIG_NAME = "config.toml"
 MAX_CONFIG_BYTES = 256 * 1024
-LANGUAGES = ("en", "de", "nl")
+LANGUAGES = ("en", "de", "nl", "fr")
 LEVELS = ("strong", "normal", "basic")  # client/bots: what a person may choose
 MAX_TIME_PER_MOVE_S = 24 * 3600
 MAX_BOTS = 7  # the start screen's bots: a table has at most 8 seats

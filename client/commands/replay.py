@@ -19,7 +19,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--plain", action="store_true", help="print the game as text (for scripts) and exit"
     )
-    parser.add_argument("--lang", choices=LANGUAGES, default=None, help="en, de or nl")
+    parser.add_argument("--lang", choices=LANGUAGES, default=None, help="en, de, nl or fr")
     parser.add_argument("--ascii", action="store_true", help="suit letters instead of symbols")
     parser.add_argument("--mono", action="store_true", help="no colours")
 

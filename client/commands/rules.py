@@ -15,7 +15,7 @@ HELP = "list the games, their options and defaults"
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("game", nargs="?", help="one game (default: all)")
     parser.add_argument("--json", action="store_true", help="print JSON")
-    parser.add_argument("--lang", default=None, help="en, de or nl (default: from the locale)")
+    parser.add_argument("--lang", default=None, help="en, de, nl or fr (default: from the locale)")
     parser.add_argument("--ascii", action="store_true", help="suit letters instead of symbols")
     parser.add_argument(
         "--options-only", action="store_true", help="only the options, not the rule book"

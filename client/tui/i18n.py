@@ -1,4 +1,4 @@
-"""English, German and Dutch texts of the terminal client.
+"""English, German, Dutch and French texts of the terminal client.
 
 ``tr(lang, key, **values)`` looks a key up (falling back to English, then to the key itself);
 :func:`detect_language` picks a language from ``--lang`` or the locale environment.
@@ -11,14 +11,15 @@ from collections.abc import Mapping
 
 from dealerless.client.tui.texts_de import TEXTS as _DE
 from dealerless.client.tui.texts_en import TEXTS as _EN
+from dealerless.client.tui.texts_fr import TEXTS as _FR
 from dealerless.client.tui.texts_nl import TEXTS as _NL
 
-LANGUAGES = ("en", "de", "nl")
+LANGUAGES = ("en", "de", "nl", "fr")
 
-CATALOGS: Mapping[str, Mapping[str, str]] = {"en": _EN, "de": _DE, "nl": _NL}
+CATALOGS: Mapping[str, Mapping[str, str]] = {"en": _EN, "de": _DE, "nl": _NL, "fr": _FR}
 
-# Keys that answer yes in the quit confirmation, per language.
-YES_KEYS: Mapping[str, str] = {"en": "y", "de": "j", "nl": "j"}
+# Keys that answer yes in the quit confirmation, per language (French: o for oui; n stays no).
+YES_KEYS: Mapping[str, str] = {"en": "y", "de": "j", "nl": "j", "fr": "o"}
 
 
 # Every (language, key) asked for that the language's table lacks: the screen then shows the

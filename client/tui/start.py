@@ -52,7 +52,12 @@ def rules_text(game: str, lang: str = "en", width: int = 78) -> str:
     return "\n".join(rules_lines(game, lang, width))
 
 
-LANGUAGE_NAMES = {"en": "English", "de": "Deutsch", "nl": "Nederlands"}  # each in itself
+LANGUAGE_NAMES = {  # each in itself
+    "en": "English",
+    "de": "Deutsch",
+    "nl": "Nederlands",
+    "fr": "Français",
+}
 RESULT_PAUSES = (0, 3, 5, 10, 20)  # seconds; 0: the result panel stays until closed
 
 

@@ -42,7 +42,7 @@ def test_a_closed_stdin_waits_for_the_timeout_and_says_so_once(
     assert len(warnings) == 1
 
 
-@pytest.mark.parametrize("lang", ["en", "de", "nl"])
+@pytest.mark.parametrize("lang", ["en", "de", "nl", "fr"])
 def test_the_clients_line_mode_does_the_same_in_its_language(lang: str) -> None:
     sim = start_game(make_config("limit-tuppen", 2, {"hands": 1}), random.Random(1))
     sim.deliver_all()

@@ -76,6 +76,12 @@ def test_ctrl_c_twice_and_german_yes() -> None:
     assert code == 0
 
 
+def test_french_yes_is_o() -> None:
+    session = FakeSession(snapshot())
+    code, _ = run_keys(session, ["q", "o"], lang="fr")
+    assert code == 0 and session.acted == [] and session.closed == 1
+
+
 def test_help_opens_and_any_key_closes() -> None:
     action = Action(ActionKind.KNOCK, 0)
     session = FakeSession(snapshot([action]))

@@ -100,9 +100,13 @@ def test_a_belote_hand_result_breaks_the_points_down_and_names_the_winning_team(
 
 
 def test_every_rule_book_explains_the_card_order_in_its_language() -> None:
-    order = {"en": "J < Q < K < A < 7 < 8 < 9 < 10", "de": "Bube (J) < Dame (Q)"}
+    order = {
+        "en": "J < Q < K < A < 7 < 8 < 9 < 10",
+        "de": "Bube (J) < Dame (Q)",
+        "fr": "Valet (J) < Dame (Q)",
+    }
     for game in game_names():
-        for lang in ("en", "de", "nl"):
+        for lang in ("en", "de", "nl", "fr"):
             lines = rules_lines(game, lang, 78)
             joined = "\n".join(lines)
             assert all(len(line) <= 78 for line in lines), (game, lang)
@@ -111,6 +115,7 @@ def test_every_rule_book_explains_the_card_order_in_its_language() -> None:
             if game != "belote" and lang in order:
                 assert order[lang] in joined, (game, lang)
     assert "J  9  A  10  K  Q  8  7" in "\n".join(rules_lines("belote", "nl", 78))
+    assert "J  9  A  10  K  Q  8  7" in "\n".join(rules_lines("belote", "fr", 78))
     english = "\n".join(rules_lines("tuppen", "en", 78))
     assert "Schmutzige" not in english and "Armut" not in english
 

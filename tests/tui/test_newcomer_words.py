@@ -70,7 +70,7 @@ def test_no_python_repr_and_seats_by_name_in_the_log() -> None:
     snap = snapshot()
     outcome = Outcome((1,), (10, 3, 10, 10), "one player left under 10", GameEnd.ONE_LEFT)
     events: list[TableEvent] = [HandStarted(hand=1, dealer=3), GameOver(outcome=outcome)]
-    for lang in ("en", "de", "nl"):
+    for lang in ("en", "de", "nl", "fr"):
         lines = [line for e in events for line in P.event_lines(snap, e, P.Look(lang))]
         joined = "\n".join(lines)
         assert "Outcome(" not in joined and "seat 3" not in joined and "dee" in joined

@@ -1,4 +1,4 @@
-"""Every message a node can say reaches the screen translated (English, German, Dutch), with
+"""Every message a node can say reaches the screen translated (English, German, Dutch, French), with
 seats by name and no Python repr, or is dropped where the screen shows the same from table
 events; a new ``say(...)`` in node/ without samples here fails; an unknown message is shown
 escaped and logged."""
@@ -167,7 +167,7 @@ def test_every_node_message_is_translated_with_names_and_no_repr(site: Site, mes
     shown = {lang: NT.node_notice(message, lang) for lang in i18n.LANGUAGES}
     assert not i18n.MISSING, sorted(i18n.MISSING)
     if not shown["en"]:  # dropped: the screen shows it from the table's events
-        assert shown == {"en": "", "de": "", "nl": ""}
+        assert shown == dict.fromkeys(i18n.LANGUAGES, "")
         return
     for lang, text in shown.items():
         assert text.strip(), (lang, message)
@@ -214,6 +214,7 @@ def test_the_status_line_and_the_lobby_show_the_translation() -> None:
     session.say("seat 2 (bob) connected")
     assert session.notice("de") == "bob ist verbunden"
     assert session.notice("nl") == "bob is verbonden"
+    assert session.notice("fr") == "bob est en ligne"
     session.say("'cy' [7KQ2-M4XA] joined (3/3)")
     session.say("at the table: ann [AB12], bob [CD34]; waiting for 1 more player(s)")
     text = "".join(t for _, t, *_ in lobby_text(session.lobby, "nl"))
@@ -237,6 +238,7 @@ def test_who_text_names_seats_and_unquotes_names() -> None:
     assert NT.who_text("'o\\'neil'", "en") == "o'neil"
     assert NT.who_text("'\\x1b[2J'", "en") == "\\x1b[2J"  # a repr'd escape stays harmless
     assert NT.who_text("an invalid key", "de") == "ein unbekannter Spieler"
+    assert NT.who_text("an invalid key", "fr") == "un joueur inconnu"
 
 
 def test_the_table_machines_own_refusals_are_translated() -> None:
@@ -252,7 +254,7 @@ def test_the_table_machines_own_refusals_are_translated() -> None:
         snap = snapshot(errors=(english,))
         shown = {lang: P.log_lines(snap, P.Look(lang))[-1] for lang in i18n.LANGUAGES}
         assert shown["en"].endswith(i18n.tr("en", key))
-        assert english not in shown["de"] and english not in shown["nl"], shown
+        assert not any(english in shown[lang] for lang in i18n.LANGUAGES if lang != "en"), shown
     session = DriverSession(lobby=LobbyState(role="join", name="ann", game="tuppen", seats=3))
     session.act(object())  # type: ignore[arg-type]  # before the node runs: not our turn
     assert session._errors == ["it is not your turn"]

@@ -15,12 +15,13 @@ VOIDED = HandResult(
 )
 
 
-def test_a_hand_end_in_three_languages() -> None:
+def test_a_hand_end_in_every_language() -> None:
     snap = snapshot(results=[LAST_TRICK])
-    said = {lang: P.summary(snap, P.Look(lang), LAST_TRICK) for lang in ("en", "de", "nl")}
+    said = {lang: P.summary(snap, P.Look(lang), LAST_TRICK) for lang in ("en", "de", "nl", "fr")}
     assert "Why: last trick" in said["en"]
     assert "Warum: letzter Stich" in said["de"]
     assert "Waarom: laatste slag" in said["nl"]
+    assert "Pourquoi\u00a0: dernier pli" in said["fr"]  # French: a no-break space before ':'
 
 
 def test_a_voided_hand_shows_the_violation_once() -> None:

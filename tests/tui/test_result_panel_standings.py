@@ -14,7 +14,7 @@ from dealerless.client.tui.session import LocalSession
 from dealerless.protocol.rules.registry import make_config
 
 
-@pytest.mark.parametrize("lang", ["en", "de", "nl"])
+@pytest.mark.parametrize("lang", ["en", "de", "nl", "fr"])
 def test_a_late_panel_shows_the_standings_after_its_own_hand(lang: str) -> None:
     session = LocalSession(make_config("limit-tuppen", 3, {"hands": 4}), seed=5, human_name="ann")
     play_by_bot(session)

@@ -18,7 +18,8 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def test_setup_ships_every_rule_book() -> None:
     books = {p.name for p in (ROOT / "client" / "tui" / "rules").glob("*.md")}
-    assert books == {f"{b}.{lang}.md" for b in BOOK_OF_GAME.values() for lang in ("en", "de", "nl")}
+    langs = ("en", "de", "nl", "fr")
+    assert books == {f"{b}.{lang}.md" for b in BOOK_OF_GAME.values() for lang in langs}
     assert '"rules/*.md"' in (ROOT / "setup.py").read_text(encoding="utf-8")
 
 

@@ -102,6 +102,7 @@ def test_the_key_help_says_what_o_does_in_each_state() -> None:
         ("en", "sit out after this hand", "sitting out: come back"),
         ("de", "aussetzen", "beim Aussetzen: an den Tisch zurückkehren"),
         ("nl", "overslaan", "tijdens overslaan: terug aan tafel"),
+        ("fr", "faire une pause", "en pause\u00a0: revenir à la table"),
     ):
         help_text = tr(lang, "help.text")
         assert seated in help_text and away in help_text, lang
@@ -117,6 +118,15 @@ def test_o_then_yes_asks_the_session_to_come_back() -> None:
     session = FakeSession(away_snapshot())
     _, app = run_keys(session, ["o", "n", "w", "q", "y"])
     assert session.changes == [] and "press o to come back" in app.ui.message
+
+
+def test_in_french_o_answers_yes_and_n_stays_no() -> None:
+    session = FakeSession(away_snapshot())
+    run_keys(session, ["o", "o", "q", "o"], lang="fr")
+    assert session.changes == ["back"]
+    session = FakeSession(away_snapshot())
+    _, app = run_keys(session, ["o", "n", "w", "q", "o"], lang="fr")
+    assert session.changes == [] and "o pour revenir" in app.ui.message
 
 
 def test_the_question_before_coming_back_is_in_the_players_language() -> None:

@@ -1,6 +1,7 @@
-"""Every text the client shows exists in English, German and Dutch: the tables have the same
-keys and placeholders, every key the code names is in them, and drawing every screen of every
-game in every language never falls back to another language (i18n.MISSING stays empty)."""
+"""Every text the client shows exists in English, German, Dutch and French: the tables have the
+same keys and placeholders, every key the code names is in them, drawing every screen of every
+game in every language never falls back to another language (i18n.MISSING stays empty), and a
+French text left in English is caught."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ import pytest
 from prompt_toolkit.input import create_pipe_input
 from tui_helpers import FakeSession, play_by_bot, screen_output
 
+from dealerless.client import config
 from dealerless.client.tui import i18n
 from dealerless.client.tui import presenter as P
 from dealerless.client.tui.app import TableApp
@@ -21,18 +23,23 @@ from dealerless.client.tui.node_session import LobbyState
 from dealerless.client.tui.rules_book import rules_lines
 from dealerless.client.tui.session import LocalSession
 from dealerless.client.tui.settings import Settings
-from dealerless.client.tui.start import MENU, StartScreen
+from dealerless.client.tui.start import LANGUAGE_NAMES, MENU, StartScreen
 from dealerless.protocol.rules.base import ActionKind
 from dealerless.protocol.rules.pottuppen_money import Mode
 from dealerless.protocol.rules.reasons import GameEnd, HandEnd
 from dealerless.protocol.rules.registry import game_names, game_spec, make_config
 
 CLIENT = Path(__file__).resolve().parents[2] / "client"
-LANGS = ("en", "de", "nl")
+LANGS = ("en", "de", "nl", "fr")
 
 
 def fields(text: str) -> set[str]:
     return {name for _, name, _, _ in string.Formatter().parse(text) if name}
+
+
+def test_the_tests_cover_every_language() -> None:
+    assert set(LANGS) == set(i18n.LANGUAGES) == set(i18n.CATALOGS) == set(i18n.YES_KEYS)
+    assert set(LANGUAGE_NAMES) == set(i18n.LANGUAGES) == set(config.LANGUAGES)
 
 
 def test_every_language_has_every_key_with_the_same_placeholders() -> None:
@@ -129,3 +136,65 @@ def test_the_start_screen_and_the_lobby_are_in_every_language() -> None:
         lobby.messages = ["the host refused us: the table is full"]
         lobby_text(lobby, lang)
     assert not i18n.MISSING, sorted(i18n.MISSING)
+
+
+# French texts that are rightly the same words as the English ones (the key, and why).
+SAME_IN_FRENCH = {
+    "app.title": "the program's name",
+    "act.tupp": "the game's own word",
+    "reason.tupp": "the game's own word",
+    "panel.table": "la table",
+    "info.pot": "le pot",
+    "info.ante": "l'ante, as in poker",
+    "rule.ante": "l'ante, as in poker",
+    "info.mode": "le mode",
+    "rule.mode": "le mode",
+    "info.phase": "la phase",
+    "rule.capot": "Belote's own word",
+}
+
+# English words that have no business in a French text (a sentence left untranslated, or half).
+ENGLISH_WORDS = re.compile(
+    r"\b(the|you|your|and|with|is|are|not|of|to|from|for|this|that|has|was|left|wait|"
+    r"waiting|trick|hand|seat|knock|fold|call|raise|bet|press|cards?)\b"
+)
+
+
+def _words(text: str) -> str:
+    """The text without its placeholders, command lines (`...`) and command-line options, which
+    stay the same in every language."""
+    text = re.sub(r"\{[^}]*\}", " ", text)
+    text = re.sub(r"`[^`]*`", " ", text)
+    text = re.sub(r"dealerless \w+|--[\w-]+", " ", text)
+    return text
+
+
+def test_no_french_text_is_left_in_english() -> None:
+    english, french = i18n.CATALOGS["en"], i18n.CATALOGS["fr"]
+    same = {
+        key
+        for key, text in french.items()
+        if text == english[key] and re.search(r"[A-Za-z]", _words(text))
+    }
+    assert same == set(SAME_IN_FRENCH), sorted(same ^ set(SAME_IN_FRENCH))
+    leaked = {
+        key: match.group(0)
+        for key, text in french.items()
+        if (match := ENGLISH_WORDS.search(_words(text).lower())) is not None
+    }
+    assert not leaked, leaked
+
+
+def test_french_questions_answer_with_o_and_name_o() -> None:
+    assert i18n.YES_KEYS["fr"] == "o"
+    for key in ("quit.confirm", *(k for k in i18n.CATALOGS["fr"] if ".confirm." in k)):
+        assert i18n.CATALOGS["fr"][key].endswith("(o/n)"), key
+
+
+@pytest.mark.parametrize("game", game_names())
+def test_the_french_rules_never_wrap_a_line_before_a_sign(game: str) -> None:
+    """French puts a (no-break) space before : ; ? !, and inside « »: no width of the viewer
+    may start a line with the sign."""
+    for width in range(20, 79):
+        for line in rules_lines(game, "fr", width):
+            assert not re.match(r"\s*[:;?!»]", line), (width, line)
