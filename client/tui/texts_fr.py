@@ -168,6 +168,21 @@ _TEXTS: dict[str, str] = {
     "start.game": "Jeu : {game}  (Gauche/Droite)",
     "start.bots": "Bots : {n}  (+/-)",
     "start.go": "Entrée : commencer  Échap : retour",
+    "host.title": "Ouvrir une table",
+    "host.game": "Jeu : {game}",
+    "host.seats": "Places : {n}",
+    "host.bots": "Bots : {n}  ({people} place(s) pour vos invités)",
+    "host.ways_internet": "Accès : relais Nostr et ce réseau",
+    "host.ways_lan": "Accès : ce réseau seulement",
+    "host.hint": (
+        "Haut/Bas : choisir  Gauche/Droite : changer  Entrée : ouvrir  Échap : retour"
+    ),
+    "host.only_bots": (
+        "Vous et des bots seulement : la partie commence dès que les bots s'assoient."
+    ),
+    "host.invite_people": (
+        "Entrée ouvre la table et montre son code d'invitation pour {n} joueur(s)."
+    ),
     "start.unavailable": "Jeu en réseau : `dealerless host` / `dealerless join` (nœud).",
     "settings.name": "Nom : {value}",
     "settings.lang": "Langue : {value}",

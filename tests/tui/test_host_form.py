@@ -35,7 +35,7 @@ def test_the_form_asks_and_hosts_exactly_what_was_chosen() -> None:
         DOWN, RIGHT, RIGHT,  # time per move 60 -> 80 s
         ENTER,
     ]  # fmt: skip
-    screen, choice = run_start(keys, settings)
+    _screen, choice = run_start(keys, settings)
     assert (choice.kind, choice.game, choice.seats, choice.bots) == ("host", "limit-tuppen", 4, 1)
     assert not choice.lan_only
     assert settings.timeout_s == 80
