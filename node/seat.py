@@ -13,6 +13,7 @@ import collections
 import logging
 import math
 import secrets
+import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -732,7 +733,14 @@ class SeatNode(JoinHandshake, CatchUp, SeatMessages, SeatChanges):
             text = "unfinished"
         self.store.record_game(tuple(s.name for s in seating.seats), text, verified and not blamed)
         sent = self.sent_bytes + (self.link.sent_bytes if self.link is not None else 0)
-        self.emit(ev="over", records=len(machine.records), hands=machine.hand, sent=sent)
+        # cpu: this process's CPU seconds so far (the bench divides by the hands)
+        self.emit(
+            ev="over",
+            records=len(machine.records),
+            hands=machine.hand,
+            sent=sent,
+            cpu=round(time.process_time(), 3),
+        )
 
 
 def _result_text(outcome: Outcome, config: TableConfig) -> str:

@@ -2,7 +2,9 @@
 loopback TCP (host + joiners, bots, the real deck and transport).
 
 Reports, per table size: hand setup time (hand started -> every seat holds its cards; the
-first hand is measured from the moment the table is ready), the time from a card being played
+first hand is measured from the moment the table is ready), the wait between hands (the last
+card of a hand -> every seat holds its cards of the next: the results, then the whole setup)
+with its sequential trips, the CPU seconds per seat per hand, the time from a card being played
 (the bot's decision, before signing and proofs) to every other peer having verified and applied
 it (median and 95th percentile), and the bytes each player sends per hand (its own messages,
 once per recipient: what the hub forwards for it). Times are wall-clock (CLOCK_MONOTONIC, shared
@@ -199,6 +201,7 @@ def summarize(events: list[list[dict[str, Any]]], codes: list[int]) -> dict[str,
     seen: dict[tuple[int, int, int], list[tuple[int, float]]] = defaultdict(list)
     author: dict[tuple[int, int, int], int] = {}
     sent: list[int] = []
+    cpu: list[float] = []  # each peer's CPU seconds for the whole game
     hands = 0
     for peer, evs in enumerate(events):
         for e in evs:
@@ -215,6 +218,8 @@ def summarize(events: list[list[dict[str, Any]]], codes: list[int]) -> dict[str,
             elif kind == "over":
                 sent.append(e["sent"])
                 hands = max(hands, e["hands"])
+                if "cpu" in e:
+                    cpu.append(e["cpu"])
     setups, after_all_started = [], []
     for hand, by_peer in sorted(dealt.items()):
         if len(by_peer) == players and hand in hand_seen:
@@ -222,6 +227,17 @@ def summarize(events: list[list[dict[str, Any]]], codes: list[int]) -> dict[str,
             setups.append(max(by_peer.values()) - begin)
             if hand > 1 and len(hand_seen[hand]) == players:
                 after_all_started.append(max(by_peer.values()) - max(hand_seen[hand]))
+    # The player's wait between hands: the last card of a hand played, to every seat holding
+    # its cards of the next one (results, then the next hand's whole setup).
+    last_card: dict[int, float] = {}
+    for (hand, _seat, _card), t in plays.items():
+        last_card[hand] = max(t, last_card.get(hand, t))
+    between = [
+        max(dealt[h].values()) - last_card[h - 1]
+        for h in sorted(dealt)
+        if h - 1 in last_card and len(dealt[h]) == players
+    ]
+    between_hops = hops_between_hands(events[0]) if events else []
     hops = critical_path_hops(events[0]) if events else []
     latencies = []
     for key, t in plays.items():
@@ -257,7 +273,42 @@ def summarize(events: list[list[dict[str, Any]]], codes: list[int]) -> dict[str,
         if sent and hands
         else None,
         "bytes_per_player_per_hand_max": round(max(sent) / hands) if sent and hands else None,
+        "between_hands_median_s": round(statistics.median(between), 3) if between else None,
+        "between_hands_s": [round(b, 3) for b in between],
+        "between_hands_hops": round(statistics.median(between_hops)) if between_hops else None,
+        "cpu_per_seat_per_hand_s": round(statistics.mean(cpu) / hands, 3)
+        if cpu and hands
+        else None,
     }
+
+
+def _runs(authors: list[frozenset[int | None]]) -> int:
+    """Sequential trips of a stretch of chain elements: each run of elements by one author
+    is one trip (they go out together); a parallel round is one trip."""
+    return sum(1 for i, a in enumerate(authors) if i == 0 or len(a) > 1 or a != authors[i - 1])
+
+
+def hops_between_hands(events: list[dict[str, Any]]) -> list[int]:
+    """Per hand after the first: the sequential trips from the previous hand's last move (an
+    ``action`` element) to this seat's cards of this hand, counted as
+    :func:`critical_path_hops` counts them (the results, then the setup)."""
+    out = []
+    chain: list[tuple[int | None, frozenset[int | None]]] = []
+    last_action: int | None = None  # index in ``chain`` of the latest move
+    for e in events:
+        kind = e["ev"]
+        if kind == "acc":
+            seq, seat = e.get("seq"), e.get("seat")
+            if chain and seq is not None and chain[-1][0] == seq:
+                chain[-1] = (seq, chain[-1][1] | {seat})
+            else:
+                chain.append((seq, frozenset({seat})))
+            if e.get("kind") == "action":
+                last_action = len(chain) - 1
+        elif kind == "dealt" and last_action is not None:
+            out.append(_runs([a for _, a in chain[last_action + 1 :]]))
+            last_action = None
+    return out
 
 
 def critical_path_hops(events: list[dict[str, Any]]) -> list[int]:
@@ -289,10 +340,7 @@ def critical_path_hops(events: list[dict[str, Any]]) -> list[int]:
             else:
                 chain.append((seq, frozenset({seat})))
         elif kind == "dealt" and first is not None:
-            authors = [a for _, a in chain[first:]]
-            out.append(
-                sum(1 for i, a in enumerate(authors) if i == 0 or len(a) > 1 or a != authors[i - 1])
-            )
+            out.append(_runs([a for _, a in chain[first:]]))
             first = None
     return out
 
@@ -333,7 +381,10 @@ def run(args: argparse.Namespace) -> int:
                 f"{r['setup_per_hop_s']} s a hop); move latency median "
                 f"{r['move_latency_median_ms']} ms, p95 {r['move_latency_p95_ms']} ms over "
                 f"{r['moves']} moves; {r['bytes_per_player_per_hand']} bytes per player per "
-                f"hand (max {r['bytes_per_player_per_hand_max']}); exit codes {r['exit_codes']}"
+                f"hand (max {r['bytes_per_player_per_hand_max']}); between hands (last card to "
+                f"every seat's next cards) median {r['between_hands_median_s']} s "
+                f"({r['between_hands_hops']} sequential hops); CPU "
+                f"{r['cpu_per_seat_per_hand_s']} s per seat per hand; exit codes {r['exit_codes']}"
                 + extra
             )
     if args.json:

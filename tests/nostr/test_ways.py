@@ -283,3 +283,41 @@ def test_the_first_hand_is_counted_from_the_table_being_ready() -> None:
         {"ev": "dealt", "hand": 1},
     ]
     assert critical_path_hops(events) == [7]
+
+
+def test_the_wait_between_hands_counts_results_and_setup() -> None:
+    """From the previous hand's last move to this seat's cards (issue 27's measure): the
+    results signed one seat after another, then the next hand's setup."""
+    from dealerless.client.bench.hand import hops_between_hands, summarize
+
+    def acc(seat: int, seq: int, kind: str = "x") -> dict[str, Any]:
+        return {"ev": "acc", "seat": seat, "seq": seq, "kind": kind}
+
+    def at(event: dict[str, Any], wall: float) -> dict[str, Any]:
+        return {**event, "wall": wall}
+
+    events = [
+        at({"ev": "play", "hand": 1, "seat": 0, "card": 5}, 10.0),
+        acc(0, 10, "action"),
+        acc(1, 11, "action"),  # the hand's last move
+        acc(0, 12, "result"),  # results in seat order: 2 hops
+        acc(1, 13, "result"),
+        at({"ev": "hand", "hand": 2}, 10.5),
+        *[acc(s, 14) for s in (0, 1)],  # key commits at once: 1 hop
+        *[acc(s, 15) for s in (0, 1)],  # key reveals: 1 hop
+        acc(0, 16),  # shuffles in turn: 2 hops
+        acc(1, 17),
+        *[acc(s, 18) for s in (0, 1)],  # shares: 1 hop
+        at({"ev": "dealt", "hand": 2}, 11.0),
+        at({"ev": "over", "sent": 2000, "hands": 2, "cpu": 0.8}, 12.0),
+    ]
+    assert hops_between_hands(events) == [7]
+    other = [
+        at({"ev": "play", "hand": 1, "seat": 1, "card": 7}, 10.2),  # the last card of hand 1
+        at({"ev": "dealt", "hand": 2}, 11.4),  # the last seat to hold its cards
+        at({"ev": "over", "sent": 2000, "hands": 2, "cpu": 1.2}, 12.0),
+    ]
+    report = summarize([events, other], [0, 0])
+    assert report["between_hands_s"] == [1.2]  # 11.4 - 10.2
+    assert report["between_hands_hops"] == 7
+    assert report["cpu_per_seat_per_hand_s"] == 0.5  # (0.8 + 1.2) / 2 seats / 2 hands
