@@ -288,21 +288,30 @@ def _runs(authors: list[frozenset[int | None]]) -> int:
     return sum(1 for i, a in enumerate(authors) if i == 0 or len(a) > 1 or a != authors[i - 1])
 
 
+Chain = list[tuple[int | None, frozenset[int | None]]]  # (seq, authors) per chain element
+
+
+def _add_element(chain: Chain, e: dict[str, Any]) -> None:
+    """An accepted element: the frames of a parallel round share one sequence number and
+    form one element (with all their authors)."""
+    seq, seat = e.get("seq"), e.get("seat")
+    if chain and seq is not None and chain[-1][0] == seq:
+        chain[-1] = (seq, chain[-1][1] | {seat})
+    else:
+        chain.append((seq, frozenset({seat})))
+
+
 def hops_between_hands(events: list[dict[str, Any]]) -> list[int]:
     """Per hand after the first: the sequential trips from the previous hand's last move (an
     ``action`` element) to this seat's cards of this hand, counted as
     :func:`critical_path_hops` counts them (the results, then the setup)."""
     out = []
-    chain: list[tuple[int | None, frozenset[int | None]]] = []
+    chain: Chain = []
     last_action: int | None = None  # index in ``chain`` of the latest move
     for e in events:
         kind = e["ev"]
         if kind == "acc":
-            seq, seat = e.get("seq"), e.get("seat")
-            if chain and seq is not None and chain[-1][0] == seq:
-                chain[-1] = (seq, chain[-1][1] | {seat})
-            else:
-                chain.append((seq, frozenset({seat})))
+            _add_element(chain, e)
             if e.get("kind") == "action":
                 last_action = len(chain) - 1
         elif kind == "dealt" and last_action is not None:
@@ -325,7 +334,7 @@ def critical_path_hops(events: list[dict[str, Any]]) -> list[int]:
     The first hand is counted from the table being ready (the "start" event), as it is timed:
     its configuration signatures come first."""
     out = []
-    chain: list[tuple[int | None, frozenset[int | None]]] = []  # (seq, authors) per element
+    chain: Chain = []
     first: int | None = None  # where the running setup starts in ``chain``
     for e in events:
         kind = e["ev"]
@@ -334,11 +343,7 @@ def critical_path_hops(events: list[dict[str, Any]]) -> list[int]:
         elif kind == "hand" and first is None:
             first = max(0, len(chain) - 1)  # the element that started the hand
         elif kind == "acc":
-            seq, seat = e.get("seq"), e.get("seat")
-            if chain and seq is not None and chain[-1][0] == seq:
-                chain[-1] = (seq, chain[-1][1] | {seat})
-            else:
-                chain.append((seq, frozenset({seat})))
+            _add_element(chain, e)
         elif kind == "dealt" and first is not None:
             out.append(_runs([a for _, a in chain[first:]]))
             first = None

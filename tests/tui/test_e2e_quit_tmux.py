@@ -12,6 +12,7 @@ import time
 from pathlib import Path
 
 import pytest
+from test_e2e_seat_change_tmux import _bot
 from test_e2e_tmux import TMUX, Terminal, terminal  # noqa: F401 - the fixture
 
 from dealerless.client.bench.nostr_relay import RelayProcess
@@ -20,15 +21,6 @@ pytestmark = [
     pytest.mark.skipif(TMUX is None, reason="tmux is not installed (apt-get install tmux)"),
     pytest.mark.slow,
 ]
-
-
-def _bot(tmp_path: Path, name: str, *args: str) -> subprocess.Popen[bytes]:
-    with (tmp_path / f"{name}.log").open("wb") as log:  # the child keeps its own copy
-        return subprocess.Popen(
-            [sys.executable, "-m", "dealerless.client.cli", *args, "--bot", "--name", name,
-             "--home", str(tmp_path / name), "--linger", "2"],
-            stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
-        )  # fmt: skip
 
 
 def _said(tmp_path: Path, name: str, text: str) -> bool:
