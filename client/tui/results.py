@@ -11,6 +11,7 @@ from dealerless.client.tui.hand_log import HandLog, Trick, hand_log, hands_of
 from dealerless.client.tui.i18n import tr
 from dealerless.client.tui.model import TableSnapshot
 from dealerless.client.tui.safe_text import printable
+from dealerless.client.tui.scoreboard import scoreboard_lines
 from dealerless.client.tui.wording import (
     Look,
     action_text,
@@ -465,6 +466,10 @@ def summary(snap: TableSnapshot, look: Look, result: HandResult | None) -> list[
         lines.append(tr(lang, "end.winners", names=winners_text(snap, snap.outcome.winners, look)))
         lines.append(tr(lang, "end.reason", reason=game_reason(snap, snap.outcome, look)))
         lines.append(verdict)
+        board = scoreboard_lines(snap, look)
+        if board:
+            lines.extend(board)
+            return lines  # the scoreboard holds the final standings
     elif result is not None:
         lines.append(tr(lang, "end.hand", n=result.hand_number))
         lines.append(tr(lang, "end.winners", names=winners_text(snap, result.winners, look)))

@@ -112,6 +112,7 @@ TEXTS: dict[str, str] = {
     "end.signed": "Alle haben das Ergebnis unterschrieben.",
     "end.unsigned": "Warte auf die Unterschriften aller...",
     "end.game": "Das Spiel ist vorbei",
+    "end.scoreboard": "Endstand ({kind}; Kurve: die letzten {hands} Runden)",
     "end.winners": "Gewinner: {names}",
     "end.reason": "Warum: {reason}",
     "end.standings": "Stand",

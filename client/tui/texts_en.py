@@ -119,6 +119,7 @@ TEXTS: dict[str, str] = {
     "end.signed": "Every seat signed the result.",
     "end.unsigned": "Waiting for every seat to sign the result...",
     "end.game": "The game is over",
+    "end.scoreboard": "Final standings ({kind}; chart: the last {hands} hands)",
     "end.winners": "Winners: {names}",
     "end.reason": "Why: {reason}",
     "end.standings": "Standings",

@@ -126,6 +126,7 @@ _TEXTS: dict[str, str] = {
     "end.signed": "Toutes les places ont signé le résultat.",
     "end.unsigned": "En attente de la signature de toutes les places...",
     "end.game": "La partie est terminée",
+    "end.scoreboard": "Classement final ({kind} ; courbe : les {hands} dernières donnes)",
     "end.winners": "Gagnants : {names}",
     "end.reason": "Pourquoi : {reason}",
     "end.standings": "Classement",

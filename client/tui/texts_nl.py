@@ -112,6 +112,7 @@ TEXTS: dict[str, str] = {
     "end.signed": "Iedereen heeft de uitslag getekend.",
     "end.unsigned": "Wacht op de handtekeningen van iedereen...",
     "end.game": "Het spel is voorbij",
+    "end.scoreboard": "Eindstand ({kind}; grafiek: de laatste {hands} rondes)",
     "end.winners": "Winnaars: {names}",
     "end.reason": "Waarom: {reason}",
     "end.standings": "Stand",
