@@ -145,10 +145,11 @@ def run_on_screen(
     args: argparse.Namespace,
     *,
     data_dir: Path | None = None,
+    rematch: bool = False,
 ) -> int:
     """The lobby, then the table screen, of a seat played by ``node_main``, with the screen
     options of :func:`add_screen_arguments`; ``data_dir``: where the node keeps the table's
-    transcript (the game-over panel says so)."""
+    transcript (the game-over panel says so); ``rematch``: the game-over panel offers r."""
     from dealerless.client.logs import screen_mode
     from dealerless.client.tui.lobby import run_node_client
 
@@ -162,6 +163,7 @@ def run_on_screen(
             mono=args.mono,
             result_pause=float(settings.result_pause_s),
             data_dir=data_dir,
+            rematch=rematch,
         )
 
 
@@ -223,26 +225,31 @@ def run(args: argparse.Namespace) -> int:
     from dealerless.node.app import logged_say
     from dealerless.node.local_game import local_game
 
-    # Sitting out, the person's node follows the table, so `o` brings them back.
-    options = NodeOptions(linger=5.0, follow_away=True)
-    session = DriverSession(
-        options=options,
-        lobby=LobbyState(role="host", name=name, game=args.game, seats=config.players),
-    )
-
-    async def node_main() -> int:
-        return await local_game(
-            config,
-            bots,
-            session,
-            cli=dealerless_command(),
-            home=games_home(args),
-            name=name,
-            say=logged_say(session.say),
-            step_timeout_ms=step_ms,
-            on_ready=session.on_ready,
-            bot_level=args.level,
+    while True:  # another game with the same settings while the player presses r at the end
+        # Sitting out, the person's node follows the table, so `o` brings them back.
+        options = NodeOptions(linger=5.0, follow_away=True)
+        session = DriverSession(
             options=options,
+            lobby=LobbyState(role="host", name=name, game=args.game, seats=config.players),
         )
 
-    return run_on_screen(session, node_main, args)
+        async def node_main(
+            session: DriverSession = session, options: NodeOptions = options
+        ) -> int:
+            return await local_game(
+                config,
+                bots,
+                session,
+                cli=dealerless_command(),
+                home=games_home(args),
+                name=name,
+                say=logged_say(session.say),
+                step_timeout_ms=step_ms,
+                on_ready=session.on_ready,
+                bot_level=args.level,
+                options=options,
+            )
+
+        code = run_on_screen(session, node_main, args, rematch=True)
+        if not session.rematch:
+            return code

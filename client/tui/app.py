@@ -46,6 +46,7 @@ class UiState:
     confirm_change: str | None = None  # "stand" / "sit-out" / "back" asked, waiting for y/n
     summary: HandResult | None = None
     summary_game: bool = False
+    rematch: bool = False  # the player chose another game with the same settings (r)
     results_seen: int = 0
     # not shown yet, each with the part of the table it is from (seats change between hands)
     waiting_results: list[tuple[int, HandResult]] = field(default_factory=list)
@@ -73,8 +74,12 @@ class TableApp:
         replay: ReplaySession | None = None,
         result_pause: float = 0.0,
         data_dir: Path | None = None,
+        rematch: bool = False,
     ) -> None:
         self.session = session
+        # The game-over panel offers r (another game, same settings): only where the caller
+        # can start one (``dealerless play``); it reads ``ui.rematch`` after the screen closes.
+        self.offers_rematch = rematch
         self.replay = replay
         self.look = P.Look(lang, unicode)
         self.ui = UiState()
@@ -279,6 +284,8 @@ class TableApp:
         else:
             go_on = tr(lang, "end.continue")
         keys = [go_on, tr(lang, "end.save"), tr(lang, "end.quit")]
+        if snap.over and self.ui.summary is None and self.offers_rematch:
+            keys.insert(1, tr(lang, "end.rematch"))
         lines.append("   ".join(keys))
         # wrapped here at spaces (the window would cut words), to the panel's inner width
         width = max(30, self.app.output.get_size().columns - 4)
@@ -450,6 +457,12 @@ class TableApp:
             if self.ui.summary is not None:
                 self.close_summary()
             elif self.ui.summary_game:
+                event.app.exit(result=0)
+
+        @kb.add("r", filter=summary & ~chatting & ~helping & ~confirming)
+        def _rematch(event: KeyPressEvent) -> None:
+            if self.ui.summary is None and self.ui.summary_game and self.offers_rematch:
+                self.ui.rematch = True
                 event.app.exit(result=0)
 
         @kb.add("s", filter=summary & ~chatting & ~helping & ~confirming & ~history)

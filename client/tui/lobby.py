@@ -226,6 +226,7 @@ def run_node_client(
     report: Callable[[str], None] | None = None,
     result_pause: float = 0.0,
     data_dir: Path | None = None,
+    rematch: bool = False,
 ) -> int:
     """The lobby, then the table, of a seat played by ``node_main`` (an async function that
     runs the node with ``session`` as its driver, ``say``, ``on_ready``; returns the node's
@@ -239,6 +240,7 @@ def run_node_client(
         "save_dir": save_dir,
         "result_pause": result_pause,
         "data_dir": data_dir,
+        "rematch": rematch,  # the game-over panel offers r; session.rematch says if chosen
     }
     say = report or _stderr
     code = asyncio.run(_run(session, node_main, lang, table_options, input, output, say))
@@ -315,6 +317,7 @@ async def _run(
             screens.append(table)
             if not (finished.is_set() and outcomes and outcomes[0].error is not None):
                 result = await table.app.run_async()
+                session.rematch = table.ui.rematch
         machine = session.machine
         if not finished.is_set() and machine is not None and machine.left_table and result != 130:
             # We stood up or sit out and the table plays on: the node lets the others catch up

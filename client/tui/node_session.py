@@ -128,6 +128,7 @@ class DriverSession:
         # The player quits while the game runs: the node reads it (a driver hook) and tells
         # the table, signed, on its next tick (node/seat.py ``_maybe_bye``).
         self.leaving = False
+        self.rematch = False  # the player chose another game with the same settings (r)
 
     # -------------------------------------------------------------- the node's side
     def attach(self) -> None:

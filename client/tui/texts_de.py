@@ -120,6 +120,7 @@ TEXTS: dict[str, str] = {
     "end.cheats": "Betrug gefunden: {text}",
     "end.continue": "Leertaste: weiter",
     "end.quit": "q: beenden",
+    "end.rematch": "r: noch ein Spiel",
     "help.title": "Tasten",
     "help.text": (
         "1-8         die Karte mit dieser Zahl spielen\n"

@@ -127,6 +127,7 @@ TEXTS: dict[str, str] = {
     "end.cheats": "Cheating found: {text}",
     "end.continue": "Space: continue",
     "end.quit": "q: quit",
+    "end.rematch": "r: rematch",
     # help and dialogs
     "help.title": "Keys",
     "help.text": (

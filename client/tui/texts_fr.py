@@ -134,6 +134,7 @@ _TEXTS: dict[str, str] = {
     "end.cheats": "Triche détectée : {text}",
     "end.continue": "Espace : continuer",
     "end.quit": "q : quitter",
+    "end.rematch": "r : une autre partie",
     # help and dialogs
     "help.title": "Touches",
     "help.text": (

@@ -120,6 +120,7 @@ TEXTS: dict[str, str] = {
     "end.cheats": "Valsspel gevonden: {text}",
     "end.continue": "Spatie: verder",
     "end.quit": "q: stoppen",
+    "end.rematch": "r: nog een spel",
     "help.title": "Toetsen",
     "help.text": (
         "1-8         speel de kaart met dat nummer\n"

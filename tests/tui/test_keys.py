@@ -176,3 +176,17 @@ def test_a_trio_crash_is_not_swallowed() -> None:
 
         with pytest.raises(RuntimeError, match="node failed"):
             app.run(trio_main=node)
+
+
+def test_r_on_the_game_over_panel_asks_for_another_game_where_one_is_offered() -> None:
+    """``dealerless play`` offers a rematch (same settings, a new table): r on the game-over
+    panel leaves the screen with ``ui.rematch`` set; where none is offered r does nothing."""
+    code, app = run_keys(FakeSession(snapshot(over=True)), ["r"], rematch=True)
+    assert code == 0 and app.ui.rematch
+    assert "r: rematch" in "".join(text for _, text in app._summary_text())
+    code, app = run_keys(FakeSession(snapshot(over=True)), ["r", "\r"])
+    assert code == 0 and not app.ui.rematch
+    assert "rematch" not in "".join(text for _, text in app._summary_text())
+    running = FakeSession(snapshot())
+    code, app = run_keys(running, ["r", "q", "y"], rematch=True)  # no game over: no rematch
+    assert not app.ui.rematch
