@@ -15,7 +15,7 @@ pytestmark = [
 ]
 
 
-def test_r_after_the_game_starts_another_with_the_same_settings(terminal: Terminal) -> None:
+def test_r_after_the_game_starts_another_with_the_same_settings(terminal: Terminal) -> None:  # noqa: F811
     command = (
         f"{sys.executable} -m dealerless.client.cli play --game limit-tuppen --bots 1"
         " --rule hands=1 --ascii --lang en --name ann --timeout 600; echo EXIT=$?; sleep 60"
