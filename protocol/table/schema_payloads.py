@@ -205,7 +205,10 @@ def build_action() -> Schema:
         if required:
             then["required"] = list(required)
         banned = [f for f in ACTION_OPTIONAL if f not in required + optional]
-        then["properties"] = {name: False for name in banned}
+        # {"not": {}} rather than false: validators report it at the field, naming it.
+        then["properties"] = {
+            name: {"not": {}, "description": f"{kind.value} carries no {name}"} for name in banned
+        }
         if kind is ActionKind.TUPP_ATTEMPT:
             then["properties"]["cards"] = {
                 "minItems": TUPP_ATTEMPT_SHOWS,
