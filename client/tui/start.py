@@ -145,7 +145,7 @@ class StartScreen:
             ("name", tr(lang, "settings.name", value=s.name)),
             ("lang", tr(lang, "settings.lang", value=LANGUAGE_NAMES.get(s.lang, s.lang))),
             ("timeout", tr(lang, "settings.timeout", value=s.timeout_s)),
-            ("level", tr(lang, "settings.level", value=s.level)),
+            ("level", tr(lang, "settings.level", value=tr(lang, f"level.{s.level}"))),
             ("ascii", tr(lang, "settings.ascii", value=value_text(lang, s.ascii))),
             ("result_pause", tr(lang, "settings.result_pause", value=pause)),
             ("game", tr(lang, "start.game", game=game_spec(s.game).title)),

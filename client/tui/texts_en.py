@@ -175,6 +175,10 @@ TEXTS: dict[str, str] = {
     "settings.lang": "Language: {value}",
     "settings.timeout": "Time per move: {value}s",
     "settings.level": "Bot level: {value}",
+    # the bot levels (client/bots LEVELS; the settings file and --level keep the English)
+    "level.strong": "strong",
+    "level.normal": "normal",
+    "level.basic": "basic",
     "settings.ascii": "Suit letters instead of symbols: {value}",
     "settings.hint": "Up/Down select, Left/Right change, Esc back",
     # replay

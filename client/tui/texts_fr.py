@@ -188,6 +188,9 @@ _TEXTS: dict[str, str] = {
     "settings.lang": "Langue : {value}",
     "settings.timeout": "Temps par coup : {value} s",
     "settings.level": "Niveau des bots : {value}",
+    "level.strong": "fort",
+    "level.normal": "moyen",
+    "level.basic": "simple",
     "settings.ascii": "Lettres au lieu des symboles de couleur : {value}",
     "settings.hint": "Haut/Bas choisir, Gauche/Droite changer, Échap retour",
     # replay

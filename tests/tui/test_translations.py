@@ -14,6 +14,7 @@ from prompt_toolkit.input import create_pipe_input
 from tui_helpers import FakeSession, play_by_bot, screen_output
 
 from dealerless.client import config
+from dealerless.client.bots import LEVELS
 from dealerless.client.tui import i18n
 from dealerless.client.tui import presenter as P
 from dealerless.client.tui.app import TableApp
@@ -59,6 +60,7 @@ def expected_keys() -> set[str]:
     keys |= {f"mode.{m.value}" for m in Mode}
     keys |= {f"start.{item}" for item in MENU}
     keys |= {"node.way_direct", "node.way_relay", "node.resuming_host", "node.resuming_join"}
+    keys |= {f"level.{level}" for level in LEVELS}
     for game in game_names():
         spec = game_spec(game)
         keys.add(f"score.{spec.score_kind}")
