@@ -33,7 +33,7 @@ from dealerless.client.tui.node_session import DriverSession, LobbyState
 from dealerless.client.tui.node_text import node_notice, table_full
 from dealerless.client.tui.safe_text import printable
 from dealerless.client.tui.views import STYLE
-from dealerless.protocol.rules.registry import game_spec
+from dealerless.client.tui.wording import game_title
 
 __all__ = ["LobbyApp", "closing_lines", "lobby_text", "run_node_client"]
 
@@ -85,9 +85,7 @@ def lobby_text(lobby: LobbyState, lang: str, width: int = 80) -> StyleAndTextTup
     def line(style: str, text: str) -> None:
         out.append((style, text + "\n"))
 
-    title = lobby.game
-    with contextlib.suppress(KeyError, ValueError):
-        title = game_spec(lobby.game).title if lobby.game else ""
+    title = game_title(lang, lobby.game) if lobby.game else ""
     refused = any(table_full(m) for m in lobby.messages)
     if (lobby.ended or refused) and not lobby.names:
         # nothing is known about the table (resume found none, the host refused): say why

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 
 from dealerless.client.tui.i18n import tr
 from dealerless.client.tui.safe_text import printable
+from dealerless.client.tui.wording import game_title
 
 __all__ = ["RULES", "NodeRule", "node_notice", "table_full", "who_text"]
 
@@ -180,7 +181,11 @@ RULES: tuple[NodeRule, ...] = (
         "ready",
         r"^table ready: (\S+), (\d+) seats; we are (.*)$",
         lambda lg, m: tr(
-            lg, "node.ready", game=m.group(1), seats=m.group(2), name=who_text(m.group(3), lg)
+            lg,
+            "node.ready",
+            game=game_title(lg, m.group(1)),
+            seats=m.group(2),
+            name=who_text(m.group(3), lg),
         ),
     ),
     _rule(
@@ -555,7 +560,7 @@ RULES: tuple[NodeRule, ...] = (
         "resuming",
         r"^resuming table (\w+) \((\S+), (host|join)\)$",
         lambda lg, m: tr(
-            lg, f"node.resuming_{m.group(3)}", id=m.group(1), game=printable(m.group(2), 30)
+            lg, f"node.resuming_{m.group(3)}", id=m.group(1), game=game_title(lg, m.group(2))
         ),
     ),
     _rule(

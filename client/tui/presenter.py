@@ -32,6 +32,7 @@ from dealerless.client.tui.wording import (
     card_style,
     card_text,
     cards_text,
+    game_title,
     names_text,
     plain_name,
     seat_name,
@@ -57,6 +58,7 @@ __all__ = [
     "countdown",
     "event_lines",
     "game_reason",
+    "game_title",
     "hand",
     "hand_history",
     "hand_reason",
@@ -104,7 +106,7 @@ def change_refusal(snap: TableSnapshot, look: Look) -> str | None:
     if snap.changing:
         return tr(lang, "seatchange.between")
     if not snap.seat_changes:
-        return tr(lang, "seatchange.fixed", game=snap.title)
+        return tr(lang, "seatchange.fixed", game=game_title(lang, snap.game))
     if snap.change_wanted is not None:
         pending = tr(lang, f"seatchange.pending.{snap.change_wanted}")
         return tr(lang, "seatchange.already", pending=pending)
@@ -158,7 +160,7 @@ def away_panel(snap: TableSnapshot, look: Look) -> Fragments:
 
 
 def header(snap: TableSnapshot, look: Look) -> Fragments:
-    out: Fragments = [("class:title", f" {snap.title} ")]
+    out: Fragments = [("class:title", f" {game_title(look.lang, snap.game)} ")]
     if snap.hand_number:
         out.append(("class:header", " " + tr(look.lang, "hand.title", n=snap.hand_number)))
     for key, value in snap.info:

@@ -31,6 +31,7 @@ from dealerless.client.tui.rules_book import option_name, rules_lines, value_tex
 from dealerless.client.tui.session import TableSession
 from dealerless.client.tui.settings import Settings
 from dealerless.client.tui.views import STYLE, text_window
+from dealerless.client.tui.wording import game_title
 from dealerless.protocol.rules.base import ConfigError
 from dealerless.protocol.rules.registry import game_names, game_spec, make_config
 
@@ -148,7 +149,7 @@ class StartScreen:
             ("level", tr(lang, "settings.level", value=tr(lang, f"level.{s.level}"))),
             ("ascii", tr(lang, "settings.ascii", value=value_text(lang, s.ascii))),
             ("result_pause", tr(lang, "settings.result_pause", value=pause)),
-            ("game", tr(lang, "start.game", game=game_spec(s.game).title)),
+            ("game", tr(lang, "start.game", game=game_title(lang, s.game))),
         ]
         options = s.rules.get(s.game, {})
         for o in game_spec(s.game).options:
@@ -167,14 +168,14 @@ class StartScreen:
                 out.append((style, f" {i + 1}. {tr(self.lang, 'start.' + item)} "))
                 out.append(("", "\n"))
         elif self.mode == "play":
-            spec = game_spec(self.settings.game)
-            out.append(("", tr(self.lang, "start.game", game=spec.title) + "\n"))
+            title = game_title(self.lang, self.settings.game)
+            out.append(("", tr(self.lang, "start.game", game=title) + "\n"))
             out.append(("", tr(self.lang, "start.bots", n=self.settings.bots) + "\n\n"))
             lines = rules_lines(self.settings.game, self.lang, self._width())
             out.append(("class:dim", "\n".join(lines[:12])))
         elif self.mode == "rules":
-            spec = game_spec(self.settings.game)
-            out.append(("class:label", tr(self.lang, "start.game", game=spec.title) + "\n\n"))
+            title = game_title(self.lang, self.settings.game)
+            out.append(("class:label", tr(self.lang, "start.game", game=title) + "\n\n"))
             lines = rules_lines(self.settings.game, self.lang, self._width())
             out.append(("", "\n".join(lines[self.rules_top :])))
         elif self.mode == "host" and self.host_form is not None:

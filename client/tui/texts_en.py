@@ -16,6 +16,13 @@ TEXTS: dict[str, str] = {
     "lobby.keys": "c copy invite  q leave",
     # screens and panels
     "app.title": "dealerless",
+    # the games' names (protocol/rules/registry.py game_names(); its titles are English)
+    "game.tuppen": "Tuppen (classic, penalty points)",
+    "game.limit-tuppen": "Limit Tuppen",
+    "game.no-limit-tuppen": "No Limit Tuppen",
+    "game.pot-limit-tuppen": "Pot Limit Tuppen",
+    "game.pottuppen": "Pottuppen",
+    "game.belote": "Belote",
     "hand.title": "Hand {n}",
     "seat.you": "you",
     "seat.dealer": "dealer",

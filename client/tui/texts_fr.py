@@ -23,6 +23,12 @@ _TEXTS: dict[str, str] = {
     "lobby.keys": "c copier l'invitation  q partir",
     # screens and panels
     "app.title": "dealerless",
+    "game.tuppen": "Tuppen (classique, points de pénalité)",
+    "game.limit-tuppen": "Tuppen Limit",
+    "game.no-limit-tuppen": "Tuppen No Limit",
+    "game.pot-limit-tuppen": "Tuppen Pot Limit",
+    "game.pottuppen": "Pottuppen",
+    "game.belote": "Belote",
     "hand.title": "Donne {n}",
     "seat.you": "vous",
     "seat.dealer": "donneur",

@@ -14,6 +14,7 @@ from dealerless.client.tui.model import TableSnapshot
 from dealerless.client.tui.safe_text import printable
 from dealerless.protocol.cards import Card, Suit
 from dealerless.protocol.rules.base import Action, ActionKind
+from dealerless.protocol.rules.registry import game_names
 
 
 @dataclass(frozen=True)
@@ -22,6 +23,14 @@ class Look:
 
     lang: str = "en"
     unicode: bool = True
+
+
+def game_title(lang: str, game: str) -> str:
+    """A game's name in ``lang`` (the registry's titles are English); a game this version does
+    not know (named by a peer or a newer version) as it is, escaped."""
+    if game in game_names():
+        return tr(lang, f"game.{game}")
+    return printable(game, 30)
 
 
 def card_text(card: Card | None, look: Look) -> str:

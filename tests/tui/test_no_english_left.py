@@ -62,7 +62,7 @@ PASSED_ON = {
 # "bot1"...), the games' proper names, the program's name.
 NAMES = re.compile(
     r"\b(?:" + "|".join([PLAYER, "bob", "cy", "dee", "dora", "mallory", r"bot\d*"]) + r")\b"
-    r"|\b(?:No |Pot )?Limit Tuppen\b|\bPottuppen\b|\bTuppen\b|\bBelote\b|\bdealerless\b"
+    r"|\b(?:Pot)?(?:Tuppen|tuppen|Toepen|toepen)\b|\bBelote\b|\bdealerless\b"
 )
 OPTIONS = sorted({o.name for g in game_names() for o in game_spec(g).options}, key=len)
 OPTION_NAMES = re.compile(r"\((?:" + "|".join(map(re.escape, OPTIONS[::-1])) + r")\)")

@@ -63,6 +63,7 @@ def expected_keys() -> set[str]:
     keys |= {f"level.{level}" for level in LEVELS}
     for game in game_names():
         spec = game_spec(game)
+        keys.add(f"game.{game}")
         keys.add(f"score.{spec.score_kind}")
         for option in spec.options:
             keys.add(f"rule.{option.name}")
@@ -153,6 +154,8 @@ SAME_IN_FRENCH = {
     "rule.mode": "le mode",
     "info.phase": "la phase",
     "rule.capot": "Belote's own word",
+    "game.pottuppen": "the game's own name",
+    "game.belote": "the game's own name",
 }
 
 # English words that have no business in a French text (a sentence left untranslated, or half).
