@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 from dealerless.client.tui.i18n import tr
 from dealerless.client.tui.safe_text import printable
-from dealerless.client.tui.wording import game_title
+from dealerless.client.tui.wording import game_title, person_name
 
 __all__ = ["RULES", "NodeRule", "node_notice", "table_full", "who_text"]
 
@@ -60,16 +60,16 @@ def who_text(text: str, lang: str) -> str:
     them: by name, never by a seat number counted from 0."""
     match = _SEAT.match(text)
     if match is not None:
-        return printable(match.group(1), 40)
+        return person_name(lang, match.group(1), 40)
     if text == "an invalid key":
         return tr(lang, "node.invalid_key")
-    return printable(_unquote(text), 40)
+    return person_name(lang, _unquote(text), 40)
 
 
 def _names_text(text: str, lang: str) -> str:
     """``seat 0 (ann), seat 2 (cy)`` -> ``ann, cy``."""
     parts = re.findall(r"seat \d+ \((.*?)\)(?:, |$)", text)
-    return ", ".join(printable(p, 40) for p in parts) if parts else printable(text, 80)
+    return ", ".join(person_name(lang, p, 40) for p in parts) if parts else printable(text, 80)
 
 
 def _way_text(label: str, lang: str) -> str:

@@ -17,6 +17,7 @@ from dealerless.client.tui.wording import (
     card_text,
     cards_text,
     names_text,
+    person_name,
     plain_name,
     seat_name,
     team_name,
@@ -127,7 +128,7 @@ def event_lines(snap: TableSnapshot, event: TableEvent, look: Look) -> list[str]
         return [tr(lang, "log.seats_change", n=event.hand, what="; ".join(what))]
     if isinstance(event, SegmentStarted):
         seats = getattr(event.config, "seats", ())
-        names = ", ".join(printable(str(getattr(s, "name", "")), 40) for s in seats)
+        names = ", ".join(person_name(lang, str(getattr(s, "name", "")), 40) for s in seats)
         if not event.seated:
             return [tr(lang, "log.segment_without_you", names=names)]
         return [tr(lang, "log.segment", n=len(seats), names=names)]

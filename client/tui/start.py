@@ -31,7 +31,7 @@ from dealerless.client.tui.rules_book import option_name, rules_lines, value_tex
 from dealerless.client.tui.session import TableSession
 from dealerless.client.tui.settings import Settings
 from dealerless.client.tui.views import STYLE, text_window
-from dealerless.client.tui.wording import game_title
+from dealerless.client.tui.wording import game_title, person_name
 from dealerless.protocol.rules.base import ConfigError
 from dealerless.protocol.rules.registry import game_names, game_spec, make_config
 
@@ -143,7 +143,7 @@ class StartScreen:
             else tr(lang, "settings.until_closed")
         )
         rows = [
-            ("name", tr(lang, "settings.name", value=s.name)),
+            ("name", tr(lang, "settings.name", value=person_name(lang, s.name))),
             ("lang", tr(lang, "settings.lang", value=LANGUAGE_NAMES.get(s.lang, s.lang))),
             ("timeout", tr(lang, "settings.timeout", value=s.timeout_s)),
             ("level", tr(lang, "settings.level", value=tr(lang, f"level.{s.level}"))),
@@ -365,7 +365,7 @@ class StartScreen:
             elif self.mode == "host":
                 event.app.exit(result=self.host_choice())
             elif self.mode == "settings" and self.setting_rows()[self.index][0] == "name":
-                self._open_edit("name", self.settings.name)
+                self._open_edit("name", person_name(self.lang, self.settings.name))
 
         @kb.add("escape", filter=other, eager=True)
         def _back(event: KeyPressEvent) -> None:

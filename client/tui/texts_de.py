@@ -16,6 +16,7 @@ TEXTS: dict[str, str] = {
     "lobby.keys": "c Code kopieren  q verlassen",
     "hand.title": "Runde {n}",
     "seat.you": "du",
+    "name.player": "Spieler",
     "seat.dealer": "Geber",
     "seat.stack": "vor sich",
     "panel.table": "Tisch",

@@ -25,6 +25,8 @@ TEXTS: dict[str, str] = {
     "game.belote": "Belote",
     "hand.title": "Hand {n}",
     "seat.you": "you",
+    # the name of a player who chose none (wording.DEFAULT_NAMES)
+    "name.player": "player",
     "seat.dealer": "dealer",
     "seat.stack": "in front",
     "panel.table": "Table",

@@ -31,6 +31,7 @@ _TEXTS: dict[str, str] = {
     "game.belote": "Belote",
     "hand.title": "Donne {n}",
     "seat.you": "vous",
+    "name.player": "joueur",
     "seat.dealer": "donneur",
     "seat.stack": "tapis",
     "panel.table": "Table",

@@ -16,6 +16,7 @@ TEXTS: dict[str, str] = {
     "lobby.keys": "c code kopiëren  q verlaten",
     "hand.title": "Ronde {n}",
     "seat.you": "jij",
+    "name.player": "speler",
     "seat.dealer": "gever",
     "seat.stack": "voor zich",
     "panel.table": "Tafel",

@@ -233,7 +233,7 @@ def lobby_texts(lang: str) -> Iterator[Drawn]:
     for game in game_names():
         host = LobbyState(role="host", name=PLAYER, game=game, seats=3, invite="dl1:x")
         yield f"lobby {game} opening", plain(lobby_text(host, lang))
-        host.names, host.need = [PLAYER, "bob"], 1
+        host.names, host.need = [PLAYER, "player"], 1  # a peer with the default name
         yield f"lobby {game} waiting", plain(lobby_text(host, lang))
         host.names, host.need = [PLAYER, "bob", "cy"], 0
         yield f"lobby {game} starting", plain(lobby_text(host, lang))

@@ -19,6 +19,7 @@ from screen_texts import PLAYER, PROBLEM, Drawn, screen_texts
 
 from dealerless.client.tui import i18n
 from dealerless.client.tui.node_text import RULES, node_notice
+from dealerless.client.tui.wording import person_name
 from dealerless.protocol.rules.registry import game_names, game_spec
 
 
@@ -117,6 +118,18 @@ def test_the_word_check_catches_english_and_spares_the_languages() -> None:
     assert english_words("atout: ♠  taker: ann", "fr") == ["taker"]
     assert not english_words("Armut: ja   (poverty)  `dealerless rules tuppen`", "de")
     assert not english_words("Pot Limit Tuppen, Pottuppen, Belote: dora, bot3", "nl")
+
+
+def test_a_default_name_is_shown_in_the_screens_language() -> None:
+    # what the programs call a player who chose no name is a word, not a name
+    assert [person_name(lang, "player") for lang in ("en", "de", "nl", "fr")] == [
+        "player",
+        "Spieler",
+        "speler",
+        "joueur",
+    ]
+    assert person_name("de", "you") == "du"
+    assert person_name("de", "Player") == "Player"  # a name someone chose stays as it is
 
 
 @pytest.mark.parametrize("lang", ["de", "nl", "fr"])

@@ -25,6 +25,7 @@ from dealerless.client.tui.rules_book import rules_lines
 from dealerless.client.tui.session import LocalSession
 from dealerless.client.tui.settings import Settings
 from dealerless.client.tui.start import LANGUAGE_NAMES, MENU, StartScreen
+from dealerless.client.tui.wording import DEFAULT_NAMES
 from dealerless.protocol.rules.base import ActionKind
 from dealerless.protocol.rules.pottuppen_money import Mode
 from dealerless.protocol.rules.reasons import GameEnd, HandEnd
@@ -61,6 +62,7 @@ def expected_keys() -> set[str]:
     keys |= {f"start.{item}" for item in MENU}
     keys |= {"node.way_direct", "node.way_relay", "node.resuming_host", "node.resuming_join"}
     keys |= {f"level.{level}" for level in LEVELS}
+    keys |= set(DEFAULT_NAMES.values())
     for game in game_names():
         spec = game_spec(game)
         keys.add(f"game.{game}")
