@@ -34,7 +34,7 @@ TEXTS: dict[str, str] = {
     "actions.choose": "{what} wählen: Zahl oder Pfeile + Enter, Esc zurück",
     "actions.play": "Karte spielen: ihre Zahl, oder Pfeile + Enter",
     "deadline": "noch {seconds}s für {name}",
-    "keys.hint": "? Hilfe  m Chat  s speichern  q beenden",
+    "keys.hint": "? Hilfe  h Verlauf  m Chat  s speichern  q beenden",
     "status.to_act": "am Zug",
     "status.knocked": "geklopft",
     "status.called": "mitgegangen",
@@ -128,6 +128,8 @@ TEXTS: dict[str, str] = {
         "b p d       setzen, passen, bieten (Trumpf)\n"
         "l u t       schmutzige Wäsche, Tupp-Versuch, Tupp\n"
         "x a         Wäsche prüfen, annehmen\n"
+        "h           der Rundenverlauf: jeder Stich, wer was gespielt hat\n"
+        "Bild auf/ab den Spielverlauf blättern (Ende: zurück zum Neuesten)\n"
         "m           Chat-Nachricht schreiben (Enter sendet)\n"
         "w o         nach dieser Hand aufstehen / aussetzen (Spiele Hand für Hand)\n"
         "o           beim Aussetzen: an den Tisch zurückkehren\n"

@@ -34,7 +34,7 @@ TEXTS: dict[str, str] = {
     "actions.choose": "kies {what}: nummer of pijlen + Enter, Esc terug",
     "actions.play": "speel een kaart: het nummer, of pijlen + Enter",
     "deadline": "nog {seconds}s voor {name}",
-    "keys.hint": "? hulp  m chat  s opslaan  q stoppen",
+    "keys.hint": "? hulp  h verloop  m chat  s opslaan  q stoppen",
     "status.to_act": "aan zet",
     "status.knocked": "geklopt",
     "status.called": "meegegaan",
@@ -128,6 +128,8 @@ TEXTS: dict[str, str] = {
         "b p d       inzetten, passen, bieden (troef)\n"
         "l u t       vuile was, Toep-poging, Toep\n"
         "x a         was controleren, accepteren\n"
+        "h           het verloop van de ronde: elke slag, wie wat speelde\n"
+        "PgUp/PgDn   door de zetten bladeren (End: terug naar de nieuwste)\n"
         "m           chatbericht schrijven (Enter verstuurt)\n"
         "w o         na deze hand opstaan / overslaan (spellen per hand)\n"
         "o           tijdens overslaan: terug aan tafel\n"
