@@ -429,7 +429,7 @@ def standings_line(
         parts = [f"{team_name(snap, t, look)} {p}" for t, p in points.items()]
     else:
         parts = [f"{plain_name(snap, s, look)} {scores[s]}" for s in range(snap.players)]
-    return f"{tr(look.lang, 'end.standings')} ({label}): " + ", ".join(parts)
+    return tr(look.lang, "end.standings", kind=label, scores=", ".join(parts))
 
 
 def _scores_after(snap: TableSnapshot, result: HandResult | None) -> tuple[int, ...] | None:
@@ -452,7 +452,12 @@ def summary(snap: TableSnapshot, look: Look, result: HandResult | None) -> list[
     # not fit a small terminal must not push it off the panel.
     if snap.violations:
         text = "; ".join(
-            f"{seat_name(snap, v.culprit, look)}: {machine_text(snap, v.reason, look)}"
+            tr(
+                lang,
+                "end.cheat",
+                who=seat_name(snap, v.culprit, look),
+                reason=machine_text(snap, v.reason, look),
+            )
             for v in snap.violations
         )
         verdict = tr(lang, "end.cheats", text=text)

@@ -191,7 +191,8 @@ class StartScreen:
                 out.append((style, f" {text} "))
                 out.append(("", "\n"))
         elif self.mode == "join":
-            out.append(("", tr(self.lang, "start.join") + ":\n"))
+            prompt = tr(self.lang, "label.colon", label=tr(self.lang, "start.join"))
+            out.append(("", prompt + "\n"))
         if self.message:
             out.append(("class:error", "\n" + self.message))
         return out
