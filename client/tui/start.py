@@ -27,6 +27,7 @@ from prompt_toolkit.output import Output
 from dealerless.client.bots import LEVELS
 from dealerless.client.tui.host_form import HostForm, step_option
 from dealerless.client.tui.i18n import LANGUAGES, tr
+from dealerless.client.tui.invite_text import invite_text
 from dealerless.client.tui.rules_book import option_name, rules_lines, value_text
 from dealerless.client.tui.session import TableSession
 from dealerless.client.tui.settings import Settings
@@ -239,7 +240,8 @@ class StartScreen:
             if problem is None:
                 self.app.exit(result=StartChoice("join", self.settings.game, code=code))
             else:  # said here, on the screen, and the line stays open for another try
-                self.message = tr(self.lang, "start.bad_code", reason=problem)
+                reason = invite_text(problem, self.lang)
+                self.message = tr(self.lang, "start.bad_code", reason=reason)
                 self.editing = what
                 return True
         elif what == "code":

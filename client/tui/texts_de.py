@@ -258,6 +258,26 @@ TEXTS: dict[str, str] = {
     "settings.hint_name": "Enter: Namen ändern  Hoch/Runter wählen  Esc zurück",
     "rules.hint": "Links/Rechts: anderes Spiel  Hoch/Runter, Bild auf/ab: blättern  Esc: zurück",
     "start.bad_code": "Das ist kein gültiger Einladungscode: {reason}",
+    "invite.too_long": "ein Einladungscode hat höchstens {n} Zeichen",
+    "invite.old": (
+        "dieser Einladungscode stammt von einem älteren dealerless; bitte den Gastgeber"
+        " um einen neuen"
+    ),
+    "invite.newer": (
+        "dieser Einladungscode stammt von einem neueren dealerless; aktualisiere dieses,"
+        " um beizutreten"
+    ),
+    "invite.prefix": "ein Einladungscode beginnt mit `{prefix}`",
+    "invite.damaged": (
+        "der Einladungscode ist beschädigt oder abgeschnitten: kopiere ihn noch einmal"
+        " ganz"
+    ),
+    "invite.characters": "der Einladungscode enthält Zeichen, die nicht hineingehören",
+    "invite.game": "der Einladungscode nennt ein Spiel, das diese Version nicht spielen kann",
+    "invite.invalid": (
+        "der Einladungscode enthält keine gültige Einladung: bitte den Gastgeber, ihn"
+        " noch einmal zu schicken"
+    ),
     "screen.too_small": "Terminal zu klein ({cols}x{rows}): bitte mindestens 80x24.",
     "replay.header": "{title}: {names}; {n} Einträge",
     "line.hand": "deine Karten: {cards}",

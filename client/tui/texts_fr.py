@@ -291,6 +291,23 @@ _TEXTS: dict[str, str] = {
     "settings.hint_name": "Entrée : modifier le nom  Haut/Bas choisir  Échap retour",
     "rules.hint": "Gauche/Droite : autre jeu  Haut/Bas, PgPréc/PgSuiv : défiler  Échap : retour",
     "start.bad_code": "Ce n'est pas un code d'invitation valide : {reason}",
+    "invite.too_long": "un code d'invitation a au plus {n} caractères",
+    "invite.old": (
+        "ce code d'invitation vient d'un dealerless plus ancien ; demandez-en un nouveau"
+        " à l'hôte"
+    ),
+    "invite.newer": (
+        "ce code d'invitation vient d'un dealerless plus récent ; mettez celui-ci à jour"
+        " pour rejoindre"
+    ),
+    "invite.prefix": "un code d'invitation commence par `{prefix}`",
+    "invite.damaged": "le code d'invitation est abîmé ou coupé : copiez-le à nouveau en entier",
+    "invite.characters": "le code d'invitation contient des caractères qui n'y ont pas leur place",
+    "invite.game": "le code d'invitation nomme un jeu que cette version ne sait pas jouer",
+    "invite.invalid": (
+        "le code d'invitation ne contient pas d'invitation valide : demandez à l'hôte de"
+        " le renvoyer"
+    ),
     "screen.too_small": "Terminal trop petit ({cols}x{rows}) : il faut au moins 80x24.",
     "replay.header": "{title} : {names} ; {n} entrées",
     "line.hand": "votre main : {cards}",

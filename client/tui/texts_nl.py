@@ -257,6 +257,26 @@ TEXTS: dict[str, str] = {
     "settings.hint_name": "Enter: naam wijzigen  Op/Neer kiezen  Esc terug",
     "rules.hint": "Links/Rechts: ander spel  Op/Neer, PgUp/PgDn: bladeren  Esc: terug",
     "start.bad_code": "Dat is geen geldige uitnodigingscode: {reason}",
+    "invite.too_long": "een uitnodigingscode heeft hoogstens {n} tekens",
+    "invite.old": (
+        "deze uitnodigingscode komt van een oudere dealerless; vraag de gastheer om een"
+        " nieuwe"
+    ),
+    "invite.newer": (
+        "deze uitnodigingscode komt van een nieuwere dealerless; werk deze bij om mee te"
+        " doen"
+    ),
+    "invite.prefix": "een uitnodigingscode begint met `{prefix}`",
+    "invite.damaged": (
+        "de uitnodigingscode is beschadigd of afgebroken: kopieer hem opnieuw"
+        " helemaal"
+    ),
+    "invite.characters": "de uitnodigingscode bevat tekens die er niet in horen",
+    "invite.game": "de uitnodigingscode noemt een spel dat deze versie niet kan spelen",
+    "invite.invalid": (
+        "de uitnodigingscode bevat geen geldige uitnodiging: vraag de gastheer hem"
+        " opnieuw te sturen"
+    ),
     "screen.too_small": "Terminal te klein ({cols}x{rows}): minstens 80x24 nodig.",
     "replay.header": "{title}: {names}; {n} records",
     "line.hand": "jouw kaarten: {cards}",

@@ -38,6 +38,10 @@ from dealerless.protocol.rules.registry import game_names, game_spec, make_confi
 
 Drawn = tuple[str, str]  # (where, text)
 
+# Invite codes the join line refuses, one of each kind (node/invite.py InviteError): old and
+# newer formats, no prefix, cut short, bad characters, too long.
+BAD_CODES = ("dl1:abc", "dl2:abc", "dl9:abc", "hello", "dl3:AAAAA", "dl3:!!!!", "dl3:" + "A" * 3000)
+
 # The names the tests give the players: they are nobody's English.
 PLAYER = "ann"
 # Why a replay does not verify is the table machine's own text (English, as the log file has
@@ -207,7 +211,11 @@ def start_texts(lang: str) -> Iterator[Drawn]:
         for what in ("name", "code"):
             screen.editing = what
             yield f"edit {what}", plain(screen._edit_label())
-        screen.editing = ""
+        for code in BAD_CODES:  # typed on the join line: the screen says why it is refused
+            screen.mode, screen.editing, screen.edit.text = "join", "code", code
+            screen._accepted(screen.edit)
+            yield f"join {code[:12]!r}", screen.message
+        screen.editing = screen.message = ""
         screen.mode = "menu"
         screen.can_host = screen.can_join = False
         for item in MENU:

@@ -15,10 +15,12 @@ from collections.abc import Iterator
 
 import pytest
 from node_message_samples import SAMPLES
-from screen_texts import PLAYER, PROBLEM, Drawn, screen_texts
+from screen_texts import BAD_CODES, PLAYER, PROBLEM, Drawn, screen_texts
 
 from dealerless.client.tui import i18n
+from dealerless.client.tui.invite_text import invite_text
 from dealerless.client.tui.node_text import RULES, node_notice
+from dealerless.client.tui.start import invite_problem
 from dealerless.client.tui.wording import person_name
 from dealerless.protocol.rules.registry import game_names, game_spec
 
@@ -176,3 +178,14 @@ def test_french_screens_put_a_space_before_the_double_signs() -> None:
             if GLUED_SIGN.search(words_left(line)):
                 glued.setdefault(line.strip(), where)
     assert not glued, "\n".join(f"{where}: {line}" for line, where in list(glued.items())[:40])
+
+
+def test_every_kind_of_refused_invite_code_has_its_own_words() -> None:
+    """Each code of BAD_CODES is refused for a reason invite_text knows (not the catch-all),
+    so a changed InviteError text in node/ shows here; the catch-all covers the rest."""
+    generic = i18n.tr("de", "invite.invalid")
+    for code in BAD_CODES:
+        problem = invite_problem(code)
+        assert problem is not None, code
+        assert invite_text(problem, "de") != generic, problem
+    assert invite_text("the invite code holds bad options", "de") == generic
