@@ -34,6 +34,8 @@ from dealerless.client.tui.rules_book import rules_lines
 from dealerless.client.tui.session import LocalSession
 from dealerless.client.tui.settings import Settings
 from dealerless.client.tui.start import MENU, StartScreen
+from dealerless.protocol.rules.base import OptionValue, Outcome
+from dealerless.protocol.rules.reasons import GameEnd
 from dealerless.protocol.rules.registry import game_names, game_spec, make_config
 
 Drawn = tuple[str, str]  # (where, text)
@@ -138,12 +140,23 @@ class Played:
     replay: Replay
 
 
+# House rules that end a game after about two hands, so its game-over panel is drawn too.
+SHORT_GAME: dict[str, dict[str, OptionValue]] = {
+    "limit-tuppen": {"hands": 2},
+    "no-limit-tuppen": {"hands": 2},
+    "pot-limit-tuppen": {"hands": 2},
+    "pottuppen": {"hands": 2},
+    "belote": {"target": 300},
+}
+
+
 @cache
 def played(game: str) -> Played:
     """``game`` played by bots for two hands (once for every language), and its replay."""
     players = 4 if game == "belote" else 3
+    config = make_config(game, players, SHORT_GAME.get(game))
     # the name the client gives a player who chose none (it must not stay English)
-    session = LocalSession(make_config(game, players), seed=11)
+    session = LocalSession(config, seed=11)
     snaps: list[TableSnapshot] = []
     play_by_bot(session, until_hands=2, on_decision=snaps.append)
     session.send_chat("hallo")
@@ -168,8 +181,12 @@ def table_texts(game: str, lang: str) -> Iterator[Drawn]:
     for snap in game_played.decisions:
         for state, changed in _states(snap):
             yield from _frame(_show(app, fake, changed), f"{game} {state}")
-    over = replace(game_played.session.snapshot(), over=True)
-    yield from _frame(_show(app, fake, over), f"{game} game over")
+    over = game_played.session.snapshot()
+    for code in GameEnd if not over.over else ():  # a game that goes on longer: its end made up
+        outcome = Outcome(winners=(1,), standings=over.scores, reason=PROBLEM, code=code)
+        ended = replace(over, over=True, outcome=outcome, legal=())
+        yield from _frame(_show(app, fake, ended), f"{game} game over {code}")
+    yield from _frame(_show(app, fake, over), f"{game} last")
     replay = ReplaySession(game_played.replay)
     viewer = _table_app(replay, lang, replay=replay)
     last = len(replay.replay.snapshots) - 1
