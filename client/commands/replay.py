@@ -32,7 +32,8 @@ def plain_text(replay: object, lang: str, unicode: bool) -> list[str]:
     look = P.Look(lang, unicode)
     final = replay.snapshots[-1]
     names = P.names_text(final, range(final.players), look)
-    lines = [tr(lang, "replay.header", title=final.title, names=names, n=len(replay.records))]
+    title = P.game_title(lang, final.game)
+    lines = [tr(lang, "replay.header", title=title, names=names, n=len(replay.records))]
     lines.extend(P.log_lines(final, look))
     lines.append("")
     lines.extend(P.summary(final, look, final.results[-1] if final.results else None))

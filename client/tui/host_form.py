@@ -12,6 +12,7 @@ from __future__ import annotations
 from dealerless.client.tui.i18n import tr
 from dealerless.client.tui.rules_book import option_name, value_text
 from dealerless.client.tui.settings import Settings
+from dealerless.client.tui.wording import game_title
 from dealerless.protocol.rules.base import OptionSpec, OptionValue
 from dealerless.protocol.rules.registry import game_names, game_spec
 
@@ -77,7 +78,7 @@ class HostForm:
         s = self.settings
         ways = "host.ways_lan" if s.host_lan_only else "host.ways_internet"
         rows = [
-            ("game", tr(lang, "host.game", game=game_spec(s.host_game).title)),
+            ("game", tr(lang, "host.game", game=game_title(lang, s.host_game))),
             ("seats", tr(lang, "host.seats", n=s.host_seats)),
             ("bots", tr(lang, "host.bots", n=s.host_bots, people=self.people)),
             ("time", tr(lang, "settings.timeout", value=s.timeout_s)),

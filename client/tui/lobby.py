@@ -31,9 +31,8 @@ from dealerless.client.tui.app import TableApp
 from dealerless.client.tui.i18n import tr
 from dealerless.client.tui.node_session import DriverSession, LobbyState
 from dealerless.client.tui.node_text import node_notice, table_full
-from dealerless.client.tui.safe_text import printable
 from dealerless.client.tui.views import STYLE
-from dealerless.protocol.rules.registry import game_spec
+from dealerless.client.tui.wording import game_title, person_name
 
 __all__ = ["LobbyApp", "closing_lines", "lobby_text", "run_node_client"]
 
@@ -85,9 +84,7 @@ def lobby_text(lobby: LobbyState, lang: str, width: int = 80) -> StyleAndTextTup
     def line(style: str, text: str) -> None:
         out.append((style, text + "\n"))
 
-    title = lobby.game
-    with contextlib.suppress(KeyError, ValueError):
-        title = game_spec(lobby.game).title if lobby.game else ""
+    title = game_title(lang, lobby.game) if lobby.game else ""
     refused = any(table_full(m) for m in lobby.messages)
     if (lobby.ended or refused) and not lobby.names:
         # nothing is known about the table (resume found none, the host refused): say why
@@ -114,7 +111,7 @@ def lobby_text(lobby: LobbyState, lang: str, width: int = 80) -> StyleAndTextTup
         host = "  " + tr(lang, "lobby.host") if number == 0 else ""
         prints = lobby.fingerprints
         key = f"  [{prints[number]}]" if number < len(prints) else ""  # who really sits there
-        line("", f"  {number + 1}. {printable(name, 40)}{you}{host}{key}")
+        line("", f"  {number + 1}. {person_name(lang, name, 40)}{you}{host}{key}")
     if lobby.ended or refused:
         reason = tr(lang, "node.refused_full") if refused else (node_lines(lobby, lang) or [""])[-1]
         line("class:error", "  " + tr(lang, "lobby.ended", reason=reason))

@@ -50,7 +50,7 @@ PLAYER_CHANGES = ("stand", "sit-out")
 @dataclass(frozen=True)
 class TableSnapshot:
     game: str
-    title: str
+    title: str  # the registry's, in English: the screen names a game by wording.game_title
     score_kind: str
     seat: int | None  # the local seat (None: an auditor / replay viewer)
     names: tuple[str, ...]

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 
 from dealerless.client.tui.i18n import tr
 from dealerless.client.tui.safe_text import printable
+from dealerless.client.tui.wording import game_title, person_name
 
 __all__ = ["RULES", "NodeRule", "node_notice", "table_full", "who_text"]
 
@@ -59,16 +60,16 @@ def who_text(text: str, lang: str) -> str:
     them: by name, never by a seat number counted from 0."""
     match = _SEAT.match(text)
     if match is not None:
-        return printable(match.group(1), 40)
+        return person_name(lang, match.group(1), 40)
     if text == "an invalid key":
         return tr(lang, "node.invalid_key")
-    return printable(_unquote(text), 40)
+    return person_name(lang, _unquote(text), 40)
 
 
 def _names_text(text: str, lang: str) -> str:
     """``seat 0 (ann), seat 2 (cy)`` -> ``ann, cy``."""
     parts = re.findall(r"seat \d+ \((.*?)\)(?:, |$)", text)
-    return ", ".join(printable(p, 40) for p in parts) if parts else printable(text, 80)
+    return ", ".join(person_name(lang, p, 40) for p in parts) if parts else printable(text, 80)
 
 
 def _way_text(label: str, lang: str) -> str:
@@ -180,7 +181,11 @@ RULES: tuple[NodeRule, ...] = (
         "ready",
         r"^table ready: (\S+), (\d+) seats; we are (.*)$",
         lambda lg, m: tr(
-            lg, "node.ready", game=m.group(1), seats=m.group(2), name=who_text(m.group(3), lg)
+            lg,
+            "node.ready",
+            game=game_title(lg, m.group(1)),
+            seats=m.group(2),
+            name=who_text(m.group(3), lg),
         ),
     ),
     _rule(
@@ -555,7 +560,7 @@ RULES: tuple[NodeRule, ...] = (
         "resuming",
         r"^resuming table (\w+) \((\S+), (host|join)\)$",
         lambda lg, m: tr(
-            lg, f"node.resuming_{m.group(3)}", id=m.group(1), game=printable(m.group(2), 30)
+            lg, f"node.resuming_{m.group(3)}", id=m.group(1), game=game_title(lg, m.group(2))
         ),
     ),
     _rule(

@@ -32,6 +32,7 @@ from dealerless.client.tui.wording import (
     card_style,
     card_text,
     cards_text,
+    game_title,
     names_text,
     plain_name,
     seat_name,
@@ -57,6 +58,7 @@ __all__ = [
     "countdown",
     "event_lines",
     "game_reason",
+    "game_title",
     "hand",
     "hand_history",
     "hand_reason",
@@ -104,7 +106,7 @@ def change_refusal(snap: TableSnapshot, look: Look) -> str | None:
     if snap.changing:
         return tr(lang, "seatchange.between")
     if not snap.seat_changes:
-        return tr(lang, "seatchange.fixed", game=snap.title)
+        return tr(lang, "seatchange.fixed", game=game_title(lang, snap.game))
     if snap.change_wanted is not None:
         pending = tr(lang, f"seatchange.pending.{snap.change_wanted}")
         return tr(lang, "seatchange.already", pending=pending)
@@ -158,7 +160,7 @@ def away_panel(snap: TableSnapshot, look: Look) -> Fragments:
 
 
 def header(snap: TableSnapshot, look: Look) -> Fragments:
-    out: Fragments = [("class:title", f" {snap.title} ")]
+    out: Fragments = [("class:title", f" {game_title(look.lang, snap.game)} ")]
     if snap.hand_number:
         out.append(("class:header", " " + tr(look.lang, "hand.title", n=snap.hand_number)))
     for key, value in snap.info:
@@ -169,7 +171,7 @@ def header(snap: TableSnapshot, look: Look) -> Fragments:
 def info_text(snap: TableSnapshot, key: str, value: InfoValue, look: Look) -> str:
     base, _, arg = key.partition(":")
     if base == "info.bet" and arg:
-        label = f"{plain_name(snap, int(arg), look)} {tr(look.lang, 'status.bet')}"
+        label = tr(look.lang, "info.bet_of", name=plain_name(snap, int(arg), look))
     elif base == "info.team":
         label = tr(look.lang, "info.team", n=arg)
     else:
@@ -184,7 +186,7 @@ def info_text(snap: TableSnapshot, key: str, value: InfoValue, look: Look) -> st
         shown = tr(look.lang, f"mode.{value}")
     else:
         shown = str(value)
-    return f"{label}: {shown}"
+    return tr(look.lang, "info.line", label=label, value=shown)
 
 
 def seat_clock(snap: TableSnapshot, seat: int, now: float | None) -> int | None:
@@ -239,9 +241,14 @@ def _plays(snap: TableSnapshot, plays: Sequence[tuple[int, Card]], look: Look) -
     return out
 
 
+def label_text(look: Look, key: str, **values: object) -> str:
+    """The text of ``key`` as a label, with its colon (French puts a space before it)."""
+    return tr(look.lang, "label.colon", label=tr(look.lang, key, **values))
+
+
 def trick(snap: TableSnapshot, look: Look) -> Fragments:
     """The cards on the table with who played them; when it is empty, the last trick."""
-    out: Fragments = [("class:label", tr(look.lang, "panel.trick") + ": ")]
+    out: Fragments = [("class:label", label_text(look, "panel.trick") + " ")]
     if snap.trick:
         out.append(
             ("class:dim", tr(look.lang, "trick.led", name=seat_name(snap, snap.leader, look)))
@@ -251,10 +258,8 @@ def trick(snap: TableSnapshot, look: Look) -> Fragments:
         out.append(("class:dim", tr(look.lang, "trick.empty")))
     if snap.last_trick is not None and not snap.trick:
         plays, winner = snap.last_trick
-        out.append(
-            ("class:dim", "   " + tr(look.lang, "trick.last", name=seat_name(snap, winner, look)))
-        )
-        out.append(("class:dim", ":"))
+        last = label_text(look, "trick.last", name=seat_name(snap, winner, look))
+        out.append(("class:dim", "   " + last))
         out.extend(_plays(snap, plays, look))
     out.append(("", "\n"))
     return out
@@ -264,7 +269,7 @@ def hand(snap: TableSnapshot, look: Look, selected: int | None) -> Fragments:
     """The local hand, numbered; playable cards bright, the others dimmed in parentheses."""
     if snap.seat is None:  # an auditor (replay) sees no hand
         return [("", "")]
-    out: Fragments = [("class:label", tr(look.lang, "panel.hand") + ": ")]
+    out: Fragments = [("class:label", label_text(look, "panel.hand") + " ")]
     playable = snap.playable()
     if not snap.hand:
         out.append(("class:dim", tr(look.lang, "hand.empty")))
@@ -310,7 +315,7 @@ def actions(
     """The moves this seat has now, with their keys (or a chooser among variants), and why
     they are what they are."""
     lang = look.lang
-    out: Fragments = [("class:label", tr(lang, "panel.actions") + ": ")]
+    out: Fragments = [("class:label", label_text(look, "panel.actions") + " ")]
     if chooser:
         out.append(
             ("class:dim", tr(lang, "actions.choose", what=tr(lang, f"act.{chooser[0].kind.value}")))

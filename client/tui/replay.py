@@ -108,7 +108,7 @@ class ReplaySession:
         check = (
             ("class:dim", tr(lang, "replay.ok_short"))
             if rep.verified
-            else ("class:error", tr(lang, "replay.bad_short") + ": " + rep.problem)
+            else ("class:error", tr(lang, "replay.bad_short", problem=rep.problem))
         )
         return [("class:label", step + "  "), check, ("class:dim", "  " + tr(lang, "replay.keys"))]
 

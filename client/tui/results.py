@@ -18,6 +18,7 @@ from dealerless.client.tui.wording import (
     card_text,
     cards_text,
     names_text,
+    person_name,
     plain_name,
     seat_name,
     team_name,
@@ -128,7 +129,7 @@ def event_lines(snap: TableSnapshot, event: TableEvent, look: Look) -> list[str]
         return [tr(lang, "log.seats_change", n=event.hand, what="; ".join(what))]
     if isinstance(event, SegmentStarted):
         seats = getattr(event.config, "seats", ())
-        names = ", ".join(printable(str(getattr(s, "name", "")), 40) for s in seats)
+        names = ", ".join(person_name(lang, str(getattr(s, "name", "")), 40) for s in seats)
         if not event.seated:
             return [tr(lang, "log.segment_without_you", names=names)]
         return [tr(lang, "log.segment", n=len(seats), names=names)]
@@ -429,7 +430,7 @@ def standings_line(
         parts = [f"{team_name(snap, t, look)} {p}" for t, p in points.items()]
     else:
         parts = [f"{plain_name(snap, s, look)} {scores[s]}" for s in range(snap.players)]
-    return f"{tr(look.lang, 'end.standings')} ({label}): " + ", ".join(parts)
+    return tr(look.lang, "end.standings", kind=label, scores=", ".join(parts))
 
 
 def _scores_after(snap: TableSnapshot, result: HandResult | None) -> tuple[int, ...] | None:
@@ -452,7 +453,12 @@ def summary(snap: TableSnapshot, look: Look, result: HandResult | None) -> list[
     # not fit a small terminal must not push it off the panel.
     if snap.violations:
         text = "; ".join(
-            f"{seat_name(snap, v.culprit, look)}: {machine_text(snap, v.reason, look)}"
+            tr(
+                lang,
+                "end.cheat",
+                who=seat_name(snap, v.culprit, look),
+                reason=machine_text(snap, v.reason, look),
+            )
             for v in snap.violations
         )
         verdict = tr(lang, "end.cheats", text=text)

@@ -27,10 +27,12 @@ from prompt_toolkit.output import Output
 from dealerless.client.bots import LEVELS
 from dealerless.client.tui.host_form import HostForm, step_option
 from dealerless.client.tui.i18n import LANGUAGES, tr
+from dealerless.client.tui.invite_text import invite_text
 from dealerless.client.tui.rules_book import option_name, rules_lines, value_text
 from dealerless.client.tui.session import TableSession
 from dealerless.client.tui.settings import Settings
 from dealerless.client.tui.views import STYLE, text_window
+from dealerless.client.tui.wording import game_title, person_name
 from dealerless.protocol.rules.base import ConfigError
 from dealerless.protocol.rules.registry import game_names, game_spec, make_config
 
@@ -142,13 +144,13 @@ class StartScreen:
             else tr(lang, "settings.until_closed")
         )
         rows = [
-            ("name", tr(lang, "settings.name", value=s.name)),
+            ("name", tr(lang, "settings.name", value=person_name(lang, s.name))),
             ("lang", tr(lang, "settings.lang", value=LANGUAGE_NAMES.get(s.lang, s.lang))),
             ("timeout", tr(lang, "settings.timeout", value=s.timeout_s)),
-            ("level", tr(lang, "settings.level", value=s.level)),
+            ("level", tr(lang, "settings.level", value=tr(lang, f"level.{s.level}"))),
             ("ascii", tr(lang, "settings.ascii", value=value_text(lang, s.ascii))),
             ("result_pause", tr(lang, "settings.result_pause", value=pause)),
-            ("game", tr(lang, "start.game", game=game_spec(s.game).title)),
+            ("game", tr(lang, "start.game", game=game_title(lang, s.game))),
         ]
         options = s.rules.get(s.game, {})
         for o in game_spec(s.game).options:
@@ -167,14 +169,14 @@ class StartScreen:
                 out.append((style, f" {i + 1}. {tr(self.lang, 'start.' + item)} "))
                 out.append(("", "\n"))
         elif self.mode == "play":
-            spec = game_spec(self.settings.game)
-            out.append(("", tr(self.lang, "start.game", game=spec.title) + "\n"))
+            title = game_title(self.lang, self.settings.game)
+            out.append(("", tr(self.lang, "start.game", game=title) + "\n"))
             out.append(("", tr(self.lang, "start.bots", n=self.settings.bots) + "\n\n"))
             lines = rules_lines(self.settings.game, self.lang, self._width())
             out.append(("class:dim", "\n".join(lines[:12])))
         elif self.mode == "rules":
-            spec = game_spec(self.settings.game)
-            out.append(("class:label", tr(self.lang, "start.game", game=spec.title) + "\n\n"))
+            title = game_title(self.lang, self.settings.game)
+            out.append(("class:label", tr(self.lang, "start.game", game=title) + "\n\n"))
             lines = rules_lines(self.settings.game, self.lang, self._width())
             out.append(("", "\n".join(lines[self.rules_top :])))
         elif self.mode == "host" and self.host_form is not None:
@@ -190,7 +192,8 @@ class StartScreen:
                 out.append((style, f" {text} "))
                 out.append(("", "\n"))
         elif self.mode == "join":
-            out.append(("", tr(self.lang, "start.join") + ":\n"))
+            prompt = tr(self.lang, "label.colon", label=tr(self.lang, "start.join"))
+            out.append(("", prompt + "\n"))
         if self.message:
             out.append(("class:error", "\n" + self.message))
         return out
@@ -237,7 +240,8 @@ class StartScreen:
             if problem is None:
                 self.app.exit(result=StartChoice("join", self.settings.game, code=code))
             else:  # said here, on the screen, and the line stays open for another try
-                self.message = tr(self.lang, "start.bad_code", reason=problem)
+                reason = invite_text(problem, self.lang)
+                self.message = tr(self.lang, "start.bad_code", reason=reason)
                 self.editing = what
                 return True
         elif what == "code":
@@ -364,7 +368,7 @@ class StartScreen:
             elif self.mode == "host":
                 event.app.exit(result=self.host_choice())
             elif self.mode == "settings" and self.setting_rows()[self.index][0] == "name":
-                self._open_edit("name", self.settings.name)
+                self._open_edit("name", person_name(self.lang, self.settings.name))
 
         @kb.add("escape", filter=other, eager=True)
         def _back(event: KeyPressEvent) -> None:

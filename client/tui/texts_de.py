@@ -16,6 +16,7 @@ TEXTS: dict[str, str] = {
     "lobby.keys": "c Code kopieren  q verlassen",
     "hand.title": "Runde {n}",
     "seat.you": "du",
+    "name.player": "Spieler",
     "seat.dealer": "Geber",
     "seat.stack": "vor sich",
     "panel.table": "Tisch",
@@ -24,6 +25,7 @@ TEXTS: dict[str, str] = {
     "panel.actions": "Deine Züge",
     "panel.log": "Was geschah",
     "panel.chat": "Chat",
+    "label.colon": "{label}:",
     "trick.led": "{name} kam raus",
     "trick.last": "letzter Stich an {name}",
     "trick.empty": "(keine Karten auf dem Tisch)",
@@ -33,7 +35,7 @@ TEXTS: dict[str, str] = {
     "actions.choose": "{what} wählen: Zahl oder Pfeile + Enter, Esc zurück",
     "actions.play": "Karte spielen: ihre Zahl, oder Pfeile + Enter",
     "deadline": "noch {seconds}s für {name}",
-    "keys.hint": "? Hilfe  m Chat  s speichern  q beenden",
+    "keys.hint": "? Hilfe  h Verlauf  m Chat  s speichern  q beenden",
     "status.to_act": "am Zug",
     "status.knocked": "geklopft",
     "status.called": "mitgegangen",
@@ -55,6 +57,8 @@ TEXTS: dict[str, str] = {
     "info.mode": "Modus",
     "info.phase": "Phase",
     "info.team": "Team {n}",
+    "info.bet_of": "{name} gesetzt",
+    "info.line": "{label}: {value}",
     "score.penalty points": "Strafpunkte",
     "score.chips": "netto",
     "score.balance": "Saldo",
@@ -115,9 +119,10 @@ TEXTS: dict[str, str] = {
     "end.scoreboard": "Endstand ({kind}; Kurve: die letzten {hands} Runden)",
     "end.winners": "Gewinner: {names}",
     "end.reason": "Warum: {reason}",
-    "end.standings": "Stand",
+    "end.standings": "Stand ({kind}): {scores}",
     "end.proofs_ok": "Jeder Beweis geprüft: niemand hat betrogen.",
     "end.cheats": "Betrug gefunden: {text}",
+    "end.cheat": "{who}: {reason}",
     "end.continue": "Leertaste: weiter",
     "end.quit": "q: beenden",
     "end.rematch": "r: noch ein Spiel",
@@ -129,6 +134,8 @@ TEXTS: dict[str, str] = {
         "b p d       setzen, passen, bieten (Trumpf)\n"
         "l u t       schmutzige Wäsche, Tupp-Versuch, Tupp\n"
         "x a         Wäsche prüfen, annehmen\n"
+        "h           der Rundenverlauf: jeder Stich, wer was gespielt hat\n"
+        "Bild auf/ab den Spielverlauf blättern (Ende: zurück zum Neuesten)\n"
         "m           Chat-Nachricht schreiben (Enter sendet)\n"
         "w o         nach dieser Hand aufstehen / aussetzen (Spiele Hand für Hand)\n"
         "o           beim Aussetzen: an den Tisch zurückkehren\n"
@@ -166,12 +173,15 @@ TEXTS: dict[str, str] = {
     "settings.lang": "Sprache: {value}",
     "settings.timeout": "Zeit pro Zug: {value}s",
     "settings.level": "Stärke der Bots: {value}",
+    "level.strong": "stark",
+    "level.normal": "normal",
+    "level.basic": "einfach",
     "settings.ascii": "Farbbuchstaben statt Symbole: {value}",
     "settings.hint": "Hoch/Runter wählen, Links/Rechts ändern, Esc zurück",
     "replay.title": "Wiedergabe: {file}",
     "replay.step": "Eintrag {i} von {n}",
     "replay.ok_short": "geprüft",
-    "replay.bad_short": "STIMMT NICHT",
+    "replay.bad_short": "STIMMT NICHT: {problem}",
     "replay.keys": "Rechts: weiter  Links: zurück  Pos1/Ende  q: Ende",
     "replay.ok": "Mitschrift geprüft: jede Unterschrift und jeder Beweis stimmt.",
     "replay.bad": "Mitschrift stimmt nicht: {reason}",
@@ -250,6 +260,26 @@ TEXTS: dict[str, str] = {
     "settings.hint_name": "Enter: Namen ändern  Hoch/Runter wählen  Esc zurück",
     "rules.hint": "Links/Rechts: anderes Spiel  Hoch/Runter, Bild auf/ab: blättern  Esc: zurück",
     "start.bad_code": "Das ist kein gültiger Einladungscode: {reason}",
+    "invite.too_long": "ein Einladungscode hat höchstens {n} Zeichen",
+    "invite.old": (
+        "dieser Einladungscode stammt von einem älteren dealerless; bitte den Gastgeber"
+        " um einen neuen"
+    ),
+    "invite.newer": (
+        "dieser Einladungscode stammt von einem neueren dealerless; aktualisiere dieses,"
+        " um beizutreten"
+    ),
+    "invite.prefix": "ein Einladungscode beginnt mit `{prefix}`",
+    "invite.damaged": (
+        "der Einladungscode ist beschädigt oder abgeschnitten: kopiere ihn noch einmal"
+        " ganz"
+    ),
+    "invite.characters": "der Einladungscode enthält Zeichen, die nicht hineingehören",
+    "invite.game": "der Einladungscode nennt ein Spiel, das diese Version nicht spielen kann",
+    "invite.invalid": (
+        "der Einladungscode enthält keine gültige Einladung: bitte den Gastgeber, ihn"
+        " noch einmal zu schicken"
+    ),
     "screen.too_small": "Terminal zu klein ({cols}x{rows}): bitte mindestens 80x24.",
     "replay.header": "{title}: {names}; {n} Einträge",
     "line.hand": "deine Karten: {cards}",
@@ -264,6 +294,12 @@ TEXTS: dict[str, str] = {
     "line.saved": "Mitschrift dieses Tisches: {path}",
     "log.chat": "{who}: {text}",
     "app.title": "dealerless",
+    "game.tuppen": "Tuppen (klassisch, Strafpunkte)",
+    "game.limit-tuppen": "Limit Tuppen",
+    "game.no-limit-tuppen": "No Limit Tuppen",
+    "game.pot-limit-tuppen": "Pot Limit Tuppen",
+    "game.pottuppen": "Pottuppen",
+    "game.belote": "Belote",
     "rule.poverty": "Armut (ein Platz mit 9 Punkten)",
     "rule.tupp": "Tupp (vier Gleiche)",
     "rule.tupp_attempt": "Tupp-Versuch",

@@ -23,8 +23,15 @@ _TEXTS: dict[str, str] = {
     "lobby.keys": "c copier l'invitation  q partir",
     # screens and panels
     "app.title": "dealerless",
+    "game.tuppen": "Tuppen (classique, points de pénalité)",
+    "game.limit-tuppen": "Tuppen Limit",
+    "game.no-limit-tuppen": "Tuppen No Limit",
+    "game.pot-limit-tuppen": "Tuppen Pot Limit",
+    "game.pottuppen": "Pottuppen",
+    "game.belote": "Belote",
     "hand.title": "Donne {n}",
     "seat.you": "vous",
+    "name.player": "joueur",
     "seat.dealer": "donneur",
     "seat.stack": "tapis",
     "panel.table": "Table",
@@ -33,6 +40,7 @@ _TEXTS: dict[str, str] = {
     "panel.actions": "Vos coups",
     "panel.log": "Déroulement",
     "panel.chat": "Discussion",
+    "label.colon": "{label} :",
     "trick.led": "{name} a entamé",
     "trick.last": "dernier pli pour {name}",
     "trick.empty": "(aucune carte sur la table)",
@@ -64,6 +72,8 @@ _TEXTS: dict[str, str] = {
     "info.mode": "mode",
     "info.phase": "phase",
     "info.team": "équipe {n}",
+    "info.bet_of": "{name} a misé",
+    "info.line": "{label} : {value}",
     "score.penalty points": "pénalités",
     "score.chips": "bilan",
     "score.balance": "solde",
@@ -129,9 +139,10 @@ _TEXTS: dict[str, str] = {
     "end.scoreboard": "Classement final ({kind} ; courbe : les {hands} dernières donnes)",
     "end.winners": "Gagnants : {names}",
     "end.reason": "Pourquoi : {reason}",
-    "end.standings": "Classement",
+    "end.standings": "Classement ({kind}) : {scores}",
     "end.proofs_ok": "Chaque preuve vérifiée : personne n'a triché.",
     "end.cheats": "Triche détectée : {text}",
+    "end.cheat": "{who} : {reason}",
     "end.continue": "Espace : continuer",
     "end.quit": "q : quitter",
     "end.rematch": "r : une autre partie",
@@ -190,13 +201,16 @@ _TEXTS: dict[str, str] = {
     "settings.lang": "Langue : {value}",
     "settings.timeout": "Temps par coup : {value} s",
     "settings.level": "Niveau des bots : {value}",
+    "level.strong": "fort",
+    "level.normal": "moyen",
+    "level.basic": "simple",
     "settings.ascii": "Lettres au lieu des symboles de couleur : {value}",
     "settings.hint": "Haut/Bas choisir, Gauche/Droite changer, Échap retour",
     # replay
     "replay.title": "Relecture : {file}",
     "replay.step": "entrée {i} sur {n}",
     "replay.ok_short": "vérifié",
-    "replay.bad_short": "INVALIDE",
+    "replay.bad_short": "INVALIDE : {problem}",
     "replay.keys": "Droite : suivant  Gauche : retour  Début/Fin  q : quitter",
     "replay.ok": "Partie vérifiée : chaque signature et chaque preuve contrôlées.",
     "replay.bad": "La partie enregistrée ne se vérifie pas : {reason}",
@@ -279,6 +293,23 @@ _TEXTS: dict[str, str] = {
     "settings.hint_name": "Entrée : modifier le nom  Haut/Bas choisir  Échap retour",
     "rules.hint": "Gauche/Droite : autre jeu  Haut/Bas, PgPréc/PgSuiv : défiler  Échap : retour",
     "start.bad_code": "Ce n'est pas un code d'invitation valide : {reason}",
+    "invite.too_long": "un code d'invitation a au plus {n} caractères",
+    "invite.old": (
+        "ce code d'invitation vient d'un dealerless plus ancien ; demandez-en un nouveau"
+        " à l'hôte"
+    ),
+    "invite.newer": (
+        "ce code d'invitation vient d'un dealerless plus récent ; mettez celui-ci à jour"
+        " pour rejoindre"
+    ),
+    "invite.prefix": "un code d'invitation commence par `{prefix}`",
+    "invite.damaged": "le code d'invitation est abîmé ou coupé : copiez-le à nouveau en entier",
+    "invite.characters": "le code d'invitation contient des caractères qui n'y ont pas leur place",
+    "invite.game": "le code d'invitation nomme un jeu que cette version ne sait pas jouer",
+    "invite.invalid": (
+        "le code d'invitation ne contient pas d'invitation valide : demandez à l'hôte de"
+        " le renvoyer"
+    ),
     "screen.too_small": "Terminal trop petit ({cols}x{rows}) : il faut au moins 80x24.",
     "replay.header": "{title} : {names} ; {n} entrées",
     "line.hand": "votre main : {cards}",

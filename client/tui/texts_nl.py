@@ -16,6 +16,7 @@ TEXTS: dict[str, str] = {
     "lobby.keys": "c code kopiëren  q verlaten",
     "hand.title": "Ronde {n}",
     "seat.you": "jij",
+    "name.player": "speler",
     "seat.dealer": "gever",
     "seat.stack": "voor zich",
     "panel.table": "Tafel",
@@ -24,6 +25,7 @@ TEXTS: dict[str, str] = {
     "panel.actions": "Jouw zetten",
     "panel.log": "Wat er gebeurde",
     "panel.chat": "Chat",
+    "label.colon": "{label}:",
     "trick.led": "{name} kwam uit",
     "trick.last": "laatste slag naar {name}",
     "trick.empty": "(geen kaarten op tafel)",
@@ -33,7 +35,7 @@ TEXTS: dict[str, str] = {
     "actions.choose": "kies {what}: nummer of pijlen + Enter, Esc terug",
     "actions.play": "speel een kaart: het nummer, of pijlen + Enter",
     "deadline": "nog {seconds}s voor {name}",
-    "keys.hint": "? hulp  m chat  s opslaan  q stoppen",
+    "keys.hint": "? hulp  h verloop  m chat  s opslaan  q stoppen",
     "status.to_act": "aan zet",
     "status.knocked": "geklopt",
     "status.called": "meegegaan",
@@ -55,6 +57,8 @@ TEXTS: dict[str, str] = {
     "info.mode": "modus",
     "info.phase": "fase",
     "info.team": "team {n}",
+    "info.bet_of": "{name} ingezet",
+    "info.line": "{label}: {value}",
     "score.penalty points": "strafpunten",
     "score.chips": "netto",
     "score.balance": "saldo",
@@ -115,9 +119,10 @@ TEXTS: dict[str, str] = {
     "end.scoreboard": "Eindstand ({kind}; grafiek: de laatste {hands} rondes)",
     "end.winners": "Winnaars: {names}",
     "end.reason": "Waarom: {reason}",
-    "end.standings": "Stand",
+    "end.standings": "Stand ({kind}): {scores}",
     "end.proofs_ok": "Elk bewijs gecontroleerd: niemand speelde vals.",
     "end.cheats": "Valsspel gevonden: {text}",
+    "end.cheat": "{who}: {reason}",
     "end.continue": "Spatie: verder",
     "end.quit": "q: stoppen",
     "end.rematch": "r: nog een spel",
@@ -129,6 +134,8 @@ TEXTS: dict[str, str] = {
         "b p d       inzetten, passen, bieden (troef)\n"
         "l u t       vuile was, Toep-poging, Toep\n"
         "x a         was controleren, accepteren\n"
+        "h           het verloop van de ronde: elke slag, wie wat speelde\n"
+        "PgUp/PgDn   door de zetten bladeren (End: terug naar de nieuwste)\n"
         "m           chatbericht schrijven (Enter verstuurt)\n"
         "w o         na deze hand opstaan / overslaan (spellen per hand)\n"
         "o           tijdens overslaan: terug aan tafel\n"
@@ -166,12 +173,15 @@ TEXTS: dict[str, str] = {
     "settings.lang": "Taal: {value}",
     "settings.timeout": "Tijd per zet: {value}s",
     "settings.level": "Sterkte van de bots: {value}",
+    "level.strong": "sterk",
+    "level.normal": "gemiddeld",
+    "level.basic": "eenvoudig",
     "settings.ascii": "Kleurletters in plaats van symbolen: {value}",
     "settings.hint": "Op/Neer kiezen, Links/Rechts wijzigen, Esc terug",
     "replay.title": "Terugkijken: {file}",
     "replay.step": "record {i} van {n}",
     "replay.ok_short": "gecontroleerd",
-    "replay.bad_short": "KLOPT NIET",
+    "replay.bad_short": "KLOPT NIET: {problem}",
     "replay.keys": "Rechts: verder  Links: terug  Home/End  q: stop",
     "replay.ok": "Verslag gecontroleerd: elke handtekening en elk bewijs klopt.",
     "replay.bad": "Verslag klopt niet: {reason}",
@@ -249,6 +259,26 @@ TEXTS: dict[str, str] = {
     "settings.hint_name": "Enter: naam wijzigen  Op/Neer kiezen  Esc terug",
     "rules.hint": "Links/Rechts: ander spel  Op/Neer, PgUp/PgDn: bladeren  Esc: terug",
     "start.bad_code": "Dat is geen geldige uitnodigingscode: {reason}",
+    "invite.too_long": "een uitnodigingscode heeft hoogstens {n} tekens",
+    "invite.old": (
+        "deze uitnodigingscode komt van een oudere dealerless; vraag de gastheer om een"
+        " nieuwe"
+    ),
+    "invite.newer": (
+        "deze uitnodigingscode komt van een nieuwere dealerless; werk deze bij om mee te"
+        " doen"
+    ),
+    "invite.prefix": "een uitnodigingscode begint met `{prefix}`",
+    "invite.damaged": (
+        "de uitnodigingscode is beschadigd of afgebroken: kopieer hem opnieuw"
+        " helemaal"
+    ),
+    "invite.characters": "de uitnodigingscode bevat tekens die er niet in horen",
+    "invite.game": "de uitnodigingscode noemt een spel dat deze versie niet kan spelen",
+    "invite.invalid": (
+        "de uitnodigingscode bevat geen geldige uitnodiging: vraag de gastheer hem"
+        " opnieuw te sturen"
+    ),
     "screen.too_small": "Terminal te klein ({cols}x{rows}): minstens 80x24 nodig.",
     "replay.header": "{title}: {names}; {n} records",
     "line.hand": "jouw kaarten: {cards}",
@@ -263,6 +293,12 @@ TEXTS: dict[str, str] = {
     "line.saved": "verslag van deze tafel: {path}",
     "log.chat": "{who}: {text}",
     "app.title": "dealerless",
+    "game.tuppen": "Toepen (klassiek, strafpunten)",
+    "game.limit-tuppen": "Limit Toepen",
+    "game.no-limit-tuppen": "No Limit Toepen",
+    "game.pot-limit-tuppen": "Pot Limit Toepen",
+    "game.pottuppen": "Pottoepen",
+    "game.belote": "Belote",
     "rule.poverty": "Armoede (een plaats met 9 punten)",
     "rule.tupp": "Toep (vier gelijke)",
     "rule.tupp_attempt": "Toep-poging",

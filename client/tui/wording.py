@@ -6,7 +6,7 @@ other text from peers pass :func:`~.safe_text.printable`.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from dealerless.client.tui.i18n import tr
@@ -14,6 +14,7 @@ from dealerless.client.tui.model import TableSnapshot
 from dealerless.client.tui.safe_text import printable
 from dealerless.protocol.cards import Card, Suit
 from dealerless.protocol.rules.base import Action, ActionKind
+from dealerless.protocol.rules.registry import game_names
 
 
 @dataclass(frozen=True)
@@ -22,6 +23,26 @@ class Look:
 
     lang: str = "en"
     unicode: bool = True
+
+
+# The names the programs give a player who chose none (node/portable.user_name's fallback and
+# the settings' default "player"; `dealerless play`'s "you"): words, not names, so they are
+# shown in the screen's language wherever a name is.
+DEFAULT_NAMES: Mapping[str, str] = {"player": "name.player", "you": "seat.you"}
+
+
+def person_name(lang: str, name: str, width: int = 24) -> str:
+    """A player's name as the screen shows it: escaped, a default name translated."""
+    key = DEFAULT_NAMES.get(name)
+    return tr(lang, key) if key is not None else printable(name, width)
+
+
+def game_title(lang: str, game: str) -> str:
+    """A game's name in ``lang`` (the registry's titles are English); a game this version does
+    not know (named by a peer or a newer version) as it is, escaped."""
+    if game in game_names():
+        return tr(lang, f"game.{game}")
+    return printable(game, 30)
 
 
 def card_text(card: Card | None, look: Look) -> str:
@@ -50,7 +71,7 @@ def plain_name(snap: TableSnapshot, seat: int | None, look: Look) -> str:
         return tr(look.lang, "who.table")
     if not 0 <= seat < len(snap.names):
         return tr(look.lang, "who.seat", n=seat + 1)
-    return printable(snap.names[seat], 24) or tr(look.lang, "who.seat", n=seat + 1)
+    return person_name(look.lang, snap.names[seat]) or tr(look.lang, "who.seat", n=seat + 1)
 
 
 def seat_name(snap: TableSnapshot, seat: int | None, look: Look) -> str:

@@ -35,8 +35,10 @@ DE = P.Look("de", True)
 
 def test_fixed_seats_are_refused_with_the_game_named() -> None:
     snap = snapshot()  # classic Tuppen: seat_changes False
-    assert "Tuppen keeps its seats for the whole game" in (P.change_refusal(snap, EN) or "")
-    assert "behält die Plätze" in (P.change_refusal(snap, DE) or "")
+    # the game by its name in the screen's language (not the registry's English title)
+    english = "Tuppen (classic, penalty points) keeps its seats for the whole game"
+    assert english in (P.change_refusal(snap, EN) or "")
+    assert "Tuppen (klassisch, Strafpunkte) behält die Plätze" in (P.change_refusal(snap, DE) or "")
 
 
 def test_a_hand_by_hand_table_may_ask_once_and_shows_what_is_pending() -> None:

@@ -14,6 +14,7 @@ from prompt_toolkit.input import create_pipe_input
 from tui_helpers import FakeSession, play_by_bot, screen_output
 
 from dealerless.client import config
+from dealerless.client.bots import LEVELS
 from dealerless.client.tui import i18n
 from dealerless.client.tui import presenter as P
 from dealerless.client.tui.app import TableApp
@@ -24,6 +25,7 @@ from dealerless.client.tui.rules_book import rules_lines
 from dealerless.client.tui.session import LocalSession
 from dealerless.client.tui.settings import Settings
 from dealerless.client.tui.start import LANGUAGE_NAMES, MENU, StartScreen
+from dealerless.client.tui.wording import DEFAULT_NAMES
 from dealerless.protocol.rules.base import ActionKind
 from dealerless.protocol.rules.pottuppen_money import Mode
 from dealerless.protocol.rules.reasons import GameEnd, HandEnd
@@ -59,8 +61,11 @@ def expected_keys() -> set[str]:
     keys |= {f"mode.{m.value}" for m in Mode}
     keys |= {f"start.{item}" for item in MENU}
     keys |= {"node.way_direct", "node.way_relay", "node.resuming_host", "node.resuming_join"}
+    keys |= {f"level.{level}" for level in LEVELS}
+    keys |= set(DEFAULT_NAMES.values())
     for game in game_names():
         spec = game_spec(game)
+        keys.add(f"game.{game}")
         keys.add(f"score.{spec.score_kind}")
         for option in spec.options:
             keys.add(f"rule.{option.name}")
@@ -151,6 +156,8 @@ SAME_IN_FRENCH = {
     "rule.mode": "le mode",
     "info.phase": "la phase",
     "rule.capot": "Belote's own word",
+    "game.pottuppen": "the game's own name",
+    "game.belote": "the game's own name",
 }
 
 # English words that have no business in a French text (a sentence left untranslated, or half).
