@@ -38,6 +38,27 @@ def step_option(spec: OptionSpec, value: OptionValue, step: int) -> OptionValue:
     return value
 
 
+def rule_rows(
+    lang: str, game: str, rules: dict[str, dict[str, OptionValue]]
+) -> list[tuple[str, str]]:
+    """One ("rule:NAME", text) line per house rule of ``game``, with its value in ``rules``
+    (the settings' per game) or its default."""
+    options = rules.get(game, {})
+    rows = []
+    for o in game_spec(game).options:
+        value = options.get(o.name, o.default)
+        text = tr(lang, "settings.rule", name=option_name(lang, o), value=value_text(lang, value))
+        rows.append((f"rule:{o.name}", text))
+    return rows
+
+
+def step_rule(rules: dict[str, dict[str, OptionValue]], game: str, name: str, step: int) -> None:
+    """Left/Right on a house-rule line: its next value, kept in ``rules`` for ``game``."""
+    option = game_spec(game).option_spec(name)
+    options = rules.setdefault(game, {})
+    options[option.name] = step_option(option, options.get(option.name, option.default), step)
+
+
 class HostForm:
     def __init__(self, settings: Settings, *, lan_only: bool) -> None:
         self.settings = settings
@@ -84,14 +105,7 @@ class HostForm:
             ("time", tr(lang, "settings.timeout", value=s.timeout_s)),
             ("ways", tr(lang, ways)),
         ]
-        options = s.rules.get(s.host_game, {})
-        for o in game_spec(s.host_game).options:
-            value = options.get(o.name, o.default)
-            text = tr(
-                lang, "settings.rule", name=option_name(lang, o), value=value_text(lang, value)
-            )
-            rows.append((f"rule:{o.name}", text))
-        return rows
+        return rows + rule_rows(lang, s.host_game, s.rules)
 
     def summary(self, lang: str) -> str:
         """What Enter will do, in one line."""
@@ -116,9 +130,5 @@ class HostForm:
         elif key == "ways":
             s.host_lan_only = not s.host_lan_only
         elif key.startswith("rule:"):
-            option = game_spec(s.host_game).option_spec(key[5:])
-            options = s.rules.setdefault(s.host_game, {})
-            options[option.name] = step_option(
-                option, options.get(option.name, option.default), step
-            )
+            step_rule(s.rules, s.host_game, key[5:], step)
         self._fit()

@@ -25,10 +25,10 @@ from prompt_toolkit.layout.controls import BufferControl
 from prompt_toolkit.output import Output
 
 from dealerless.client.bots import LEVELS
-from dealerless.client.tui.host_form import HostForm, step_option
+from dealerless.client.tui.host_form import HostForm, rule_rows, step_rule
 from dealerless.client.tui.i18n import LANGUAGES, tr
 from dealerless.client.tui.invite_text import invite_text
-from dealerless.client.tui.rules_book import option_name, rules_lines, value_text
+from dealerless.client.tui.rules_book import rules_lines, value_text
 from dealerless.client.tui.session import TableSession
 from dealerless.client.tui.settings import Settings
 from dealerless.client.tui.views import STYLE, text_window
@@ -152,14 +152,7 @@ class StartScreen:
             ("result_pause", tr(lang, "settings.result_pause", value=pause)),
             ("game", tr(lang, "start.game", game=game_title(lang, s.game))),
         ]
-        options = s.rules.get(s.game, {})
-        for o in game_spec(s.game).options:
-            value = options.get(o.name, o.default)
-            text = tr(
-                lang, "settings.rule", name=option_name(lang, o), value=value_text(lang, value)
-            )
-            rows.append((f"rule:{o.name}", text))
-        return rows
+        return rows + rule_rows(lang, s.game, s.rules)
 
     def _body(self) -> StyleAndTextTuples:
         out: StyleAndTextTuples = []
@@ -294,10 +287,7 @@ class StartScreen:
         elif key == "game":
             s.game = names[(names.index(s.game) + step) % len(names)]
         elif key.startswith("rule:"):
-            option = game_spec(s.game).option_spec(key[5:])
-            options = s.rules.setdefault(s.game, {})
-            current = options.get(option.name, option.default)
-            options[option.name] = step_option(option, current, step)
+            step_rule(s.rules, s.game, key[5:], step)
 
     def bots(self, step: int) -> None:
         spec = game_spec(self.settings.game)
