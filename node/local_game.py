@@ -104,6 +104,8 @@ class BotJoiners:
     async def stop(self, finished: bool) -> list[int]:
         """After the game (``finished``: wait for them to finish too), or when we left it
         (kill them); their exit codes."""
+        if not self.procs:
+            return []
         if not finished:
             for proc in self.procs:
                 proc.kill()

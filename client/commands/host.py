@@ -367,6 +367,8 @@ def _bot_seats(args: argparse.Namespace, home: Path, step_timeout_ms: int) -> Bo
 async def _with_bots(bots: BotJoiners, hosting: Awaitable[int]) -> int:
     """Host the table; then wait for the bots that filled seats (killed if we left early). A
     bot that failed fails the table's exit code too."""
+    if bots.count == 0:
+        return await hosting  # no bot processes to wait for or kill
     finished = False
     try:
         code = await hosting
