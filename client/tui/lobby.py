@@ -96,6 +96,9 @@ def lobby_text(lobby: LobbyState, lang: str, width: int = 80) -> StyleAndTextTup
         out.append(("class:dim", tr(lang, "lobby.ended_keys")))
         return out
     line("class:title", " " + tr(lang, "lobby.title", game=title or "?", seats=lobby.seats or "?"))
+    if lobby.rematch:
+        key = "lobby.rematch_host" if lobby.role == "host" else "lobby.rematch_join"
+        line("class:countdown", tr(lang, key))
     line("", "")
     if lobby.invite:
         line("class:label", tr(lang, "lobby.invite"))

@@ -10,6 +10,10 @@ TEXTS: dict[str, str] = {
     "lobby.opening": "der Tisch wird geöffnet...",
     "lobby.players": "Am Tisch ({n}/{seats}):",
     "lobby.host": "Gastgeber",
+    "lobby.rematch_host": "Noch ein Spiel: die anderen kommen, wenn sie r beim Endstand drücken",
+    "lobby.rematch_join": (
+        "Noch ein Spiel: warten, bis der Gastgeber den Tisch öffnet (wenn er auch r drückt)"
+    ),
     "lobby.connecting": "Verbindung zum Gastgeber...",
     "lobby.waiting": "warten auf {n} weitere(n) Spieler",
     "lobby.starting": "alle sind da: der Tisch startet",
@@ -271,8 +275,7 @@ TEXTS: dict[str, str] = {
     ),
     "invite.prefix": "ein Einladungscode beginnt mit `{prefix}`",
     "invite.damaged": (
-        "der Einladungscode ist beschädigt oder abgeschnitten: kopiere ihn noch einmal"
-        " ganz"
+        "der Einladungscode ist beschädigt oder abgeschnitten: kopiere ihn noch einmal ganz"
     ),
     "invite.characters": "der Einladungscode enthält Zeichen, die nicht hineingehören",
     "invite.game": "der Einladungscode nennt ein Spiel, das diese Version nicht spielen kann",

@@ -10,6 +10,8 @@ TEXTS: dict[str, str] = {
     "lobby.opening": "opening the table...",
     "lobby.players": "At the table ({n}/{seats}):",
     "lobby.host": "host",
+    "lobby.rematch_host": "Rematch: the others come when they press r on their final standings",
+    "lobby.rematch_join": "Rematch: waiting for the host to open the table (when they press r too)",
     "lobby.connecting": "connecting to the host...",
     "lobby.waiting": "waiting for {n} more player(s)",
     "lobby.starting": "everyone is here: the table starts",

@@ -17,6 +17,12 @@ _TEXTS: dict[str, str] = {
     "lobby.opening": "ouverture de la table...",
     "lobby.players": "À la table ({n}/{seats}) :",
     "lobby.host": "hôte",
+    "lobby.rematch_host": (
+        "Une autre partie : les autres viennent quand ils appuient sur r au classement final"
+    ),
+    "lobby.rematch_join": (
+        "Une autre partie : on attend que l'hôte ouvre la table (quand il appuie aussi sur r)"
+    ),
     "lobby.connecting": "connexion à l'hôte...",
     "lobby.waiting": "encore {n} joueur(s) attendu(s)",
     "lobby.starting": "tout le monde est là : la partie commence",
@@ -187,9 +193,7 @@ _TEXTS: dict[str, str] = {
     "host.bots": "Bots : {n}  ({people} place(s) pour vos invités)",
     "host.ways_internet": "Accès : relais Nostr et ce réseau",
     "host.ways_lan": "Accès : ce réseau seulement",
-    "host.hint": (
-        "Haut/Bas : choisir  Gauche/Droite : changer  Entrée : ouvrir  Échap : retour"
-    ),
+    "host.hint": ("Haut/Bas : choisir  Gauche/Droite : changer  Entrée : ouvrir  Échap : retour"),
     "host.only_bots": (
         "Vous et des bots seulement : la partie commence dès que les bots s'assoient."
     ),
@@ -295,8 +299,7 @@ _TEXTS: dict[str, str] = {
     "start.bad_code": "Ce n'est pas un code d'invitation valide : {reason}",
     "invite.too_long": "un code d'invitation a au plus {n} caractères",
     "invite.old": (
-        "ce code d'invitation vient d'un dealerless plus ancien ; demandez-en un nouveau"
-        " à l'hôte"
+        "ce code d'invitation vient d'un dealerless plus ancien ; demandez-en un nouveau à l'hôte"
     ),
     "invite.newer": (
         "ce code d'invitation vient d'un dealerless plus récent ; mettez celui-ci à jour"

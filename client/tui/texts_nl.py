@@ -10,6 +10,10 @@ TEXTS: dict[str, str] = {
     "lobby.opening": "de tafel wordt geopend...",
     "lobby.players": "Aan tafel ({n}/{seats}):",
     "lobby.host": "gastheer",
+    "lobby.rematch_host": "Nog een spel: de anderen komen als ze r drukken bij de eindstand",
+    "lobby.rematch_join": (
+        "Nog een spel: wachten tot de gastheer de tafel opent (als die ook r drukt)"
+    ),
     "lobby.connecting": "verbinden met de gastheer...",
     "lobby.waiting": "wachten op nog {n} speler(s)",
     "lobby.starting": "iedereen is er: de tafel begint",
@@ -239,8 +243,7 @@ TEXTS: dict[str, str] = {
         "Deze tafel is klaar: het spel is voorbij. Vraag om een nieuwe uitnodiging."
     ),
     "node.table_finished_after": (
-        "Deze tafel is klaar: het spel eindigde na {hands} rondes. "
-        "Vraag om een nieuwe uitnodiging."
+        "Deze tafel is klaar: het spel eindigde na {hands} rondes. Vraag om een nieuwe uitnodiging."
     ),
     "lobby.ended": "De tafel is niet begonnen: {reason}",
     "lobby.ended_keys": "q: terug",
@@ -261,17 +264,14 @@ TEXTS: dict[str, str] = {
     "start.bad_code": "Dat is geen geldige uitnodigingscode: {reason}",
     "invite.too_long": "een uitnodigingscode heeft hoogstens {n} tekens",
     "invite.old": (
-        "deze uitnodigingscode komt van een oudere dealerless; vraag de gastheer om een"
-        " nieuwe"
+        "deze uitnodigingscode komt van een oudere dealerless; vraag de gastheer om een nieuwe"
     ),
     "invite.newer": (
-        "deze uitnodigingscode komt van een nieuwere dealerless; werk deze bij om mee te"
-        " doen"
+        "deze uitnodigingscode komt van een nieuwere dealerless; werk deze bij om mee te doen"
     ),
     "invite.prefix": "een uitnodigingscode begint met `{prefix}`",
     "invite.damaged": (
-        "de uitnodigingscode is beschadigd of afgebroken: kopieer hem opnieuw"
-        " helemaal"
+        "de uitnodigingscode is beschadigd of afgebroken: kopieer hem opnieuw helemaal"
     ),
     "invite.characters": "de uitnodigingscode bevat tekens die er niet in horen",
     "invite.game": "de uitnodigingscode noemt een spel dat deze versie niet kan spelen",
