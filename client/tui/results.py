@@ -9,7 +9,8 @@ from collections.abc import Sequence
 
 from dealerless.client.tui.hand_log import HandLog, Trick, hand_log, hands_of
 from dealerless.client.tui.i18n import tr
-from dealerless.client.tui.model import TableSnapshot
+from dealerless.client.tui.model import NodeSaid, TableSnapshot
+from dealerless.client.tui.node_text import node_notice
 from dealerless.client.tui.safe_text import printable
 from dealerless.client.tui.scoreboard import scoreboard_lines
 from dealerless.client.tui.wording import (
@@ -127,6 +128,9 @@ def event_lines(snap: TableSnapshot, event: TableEvent, look: Look) -> list[str]
         if event.silent is not None:
             what.append(tr(lang, "log.change.silent", who=seat_name(snap, event.silent, look)))
         return [tr(lang, "log.seats_change", n=event.hand, what="; ".join(what))]
+    if isinstance(event, NodeSaid):
+        shown = node_notice(event.text, lang)
+        return [shown] if shown else []
     if isinstance(event, SegmentStarted):
         seats = getattr(event.config, "seats", ())
         names = ", ".join(person_name(lang, str(getattr(s, "name", "")), 40) for s in seats)
@@ -419,9 +423,7 @@ def breakdown(snap: TableSnapshot, result: HandResult, look: Look) -> list[str]:
     return lines
 
 
-def standings_line(
-    snap: TableSnapshot, look: Look, scores: tuple[int, ...] | None = None
-) -> str:
+def standings_line(snap: TableSnapshot, look: Look, scores: tuple[int, ...] | None = None) -> str:
     """The standings (``scores``: as they were after a hand; default: now)."""
     label = tr(look.lang, f"score.{snap.score_kind}")
     scores = snap.scores if scores is None else scores
