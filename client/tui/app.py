@@ -47,6 +47,7 @@ class UiState:
     summary: HandResult | None = None
     summary_game: bool = False
     rematch: bool = False  # the player chose another game with the same settings (r)
+    result_closed_at: float | None = None  # when Space last closed a hand's result panel
     results_seen: int = 0
     # not shown yet, each with the part of the table it is from (seats change between hands)
     waiting_results: list[tuple[int, HandResult]] = field(default_factory=list)
@@ -57,6 +58,9 @@ class UiState:
     log_back: int = 0  # lines the move log is scrolled back from the newest
     message: str = ""
     sent: list[Action] = field(default_factory=list)
+
+
+TYPED_AHEAD_S = 0.6
 
 
 class TableApp:
@@ -75,8 +79,11 @@ class TableApp:
         result_pause: float = 0.0,
         data_dir: Path | None = None,
         rematch: bool = False,
+        menu: bool = False,
     ) -> None:
         self.session = session
+        # Started from the start screen: leaving the game-over panel goes back to its menu.
+        self.menu = menu
         # The game-over panel offers r (another game, same settings): only where the caller
         # can start one (``dealerless play``); it reads ``ui.rematch`` after the screen closes.
         self.offers_rematch = rematch
@@ -281,6 +288,8 @@ class TableApp:
         lines.append("")
         if self.result_pause > 0 and self.ui.summary is not None:
             go_on = tr(lang, "end.continue_pause", n=int(self.result_pause))
+        elif snap.over and self.ui.summary is None and self.menu:
+            go_on = tr(lang, "end.menu")
         else:
             go_on = tr(lang, "end.continue")
         keys = [go_on, tr(lang, "end.save"), tr(lang, "end.quit")]
@@ -296,8 +305,17 @@ class TableApp:
         ]
         return [("", "\n".join(wrapped))]
 
+    def typed_ahead(self) -> bool:
+        """A Space that closed the last hand's panel may have been pressed twice: the second,
+        within TYPED_AHEAD_S, must not close the game-over panel unseen (and end the game's
+        screen); a person who means it presses again."""
+        closed = self.ui.result_closed_at
+        return closed is not None and time.monotonic() - closed < TYPED_AHEAD_S
+
     def close_summary(self) -> None:
         """Space on the result panel: the next waiting result, or back to the table."""
+        if self.ui.summary is not None:
+            self.ui.result_closed_at = time.monotonic()
         self.ui.summary = None
         self.ui.went_on_at = None
         self.ui.message = ""
@@ -456,7 +474,7 @@ class TableApp:
         def _close_summary(event: KeyPressEvent) -> None:
             if self.ui.summary is not None:
                 self.close_summary()
-            elif self.ui.summary_game:
+            elif self.ui.summary_game and not self.typed_ahead():
                 event.app.exit(result=0)
 
         @kb.add("r", filter=summary & ~chatting & ~helping & ~confirming)

@@ -227,6 +227,7 @@ def run_node_client(
     result_pause: float = 0.0,
     data_dir: Path | None = None,
     rematch: bool = False,
+    menu: bool = False,
 ) -> int:
     """The lobby, then the table, of a seat played by ``node_main`` (an async function that
     runs the node with ``session`` as its driver, ``say``, ``on_ready``; returns the node's
@@ -241,6 +242,7 @@ def run_node_client(
         "result_pause": result_pause,
         "data_dir": data_dir,
         "rematch": rematch,  # the game-over panel offers r; session.rematch says if chosen
+        "menu": menu,  # started from the start screen: Space on the game-over panel goes back
     }
     say = report or _stderr
     code = asyncio.run(_run(session, node_main, lang, table_options, input, output, say))

@@ -129,6 +129,7 @@ TEXTS: dict[str, str] = {
     "end.cheat": "{who}: {reason}",
     "end.continue": "Leertaste: weiter",
     "end.quit": "q: beenden",
+    "end.menu": "Leertaste: zurück zum Menü",
     "end.rematch": "r: noch ein Spiel",
     "help.title": "Tasten",
     "help.text": (

@@ -143,6 +143,7 @@ TEXTS: dict[str, str] = {
     "end.cheat": "{who}: {reason}",
     "end.continue": "Space: continue",
     "end.quit": "q: quit",
+    "end.menu": "Space: back to the menu",
     "end.rematch": "r: rematch",
     # help and dialogs
     "help.title": "Keys",

@@ -151,6 +151,7 @@ _TEXTS: dict[str, str] = {
     "end.cheat": "{who} : {reason}",
     "end.continue": "Espace : continuer",
     "end.quit": "q : quitter",
+    "end.menu": "Espace : retour au menu",
     "end.rematch": "r : une autre partie",
     # help and dialogs
     "help.title": "Touches",

@@ -129,6 +129,7 @@ TEXTS: dict[str, str] = {
     "end.cheat": "{who}: {reason}",
     "end.continue": "Spatie: verder",
     "end.quit": "q: stoppen",
+    "end.menu": "Spatie: terug naar het menu",
     "end.rematch": "r: nog een spel",
     "help.title": "Toetsen",
     "help.text": (

@@ -16,7 +16,14 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from test_e2e_tmux import TMUX, Terminal, choose, moves_text, terminal  # noqa: F401 - fixture
+from test_e2e_tmux import (  # noqa: F401 - fixture
+    TMUX,
+    Terminal,
+    choose,
+    continue_key,
+    moves_text,
+    terminal,
+)
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "nostr"))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "node"))
@@ -164,7 +171,7 @@ def _play_to_the_end(*terms: Terminal, until: Callable[[str], bool] | None = Non
             if (until or (lambda s: MENU in s))(screen):
                 done.add(term.name)
                 continue
-            key = "Space" if "Space: continue" in screen else choose(screen, prefer="cpa")
+            key = continue_key(screen) or choose(screen, prefer="cpa")
             if key is not None and "waiting for" not in moves_text(screen):
                 term.press(key)
         if len(done) == len(terms):

@@ -7,7 +7,14 @@ from __future__ import annotations
 import sys
 
 import pytest
-from test_e2e_tmux import TMUX, Terminal, choose, steady, terminal  # noqa: F401 - the fixture
+from test_e2e_tmux import (  # noqa: F401 - the fixture
+    TMUX,
+    Terminal,
+    choose,
+    continue_key,
+    steady,
+    terminal,
+)
 
 pytestmark = [
     pytest.mark.skipif(TMUX is None, reason="tmux is not installed (apt-get install tmux)"),
@@ -25,7 +32,7 @@ def test_r_after_the_game_starts_another_with_the_same_settings(terminal: Termin
     for _ in range(300):
         if "The game is over" in screen and "r: rematch" in screen:
             break
-        key = "Space" if "Space: continue" in screen else choose(screen, prefer="cpa")
+        key = continue_key(screen) or choose(screen, prefer="cpa")
         before = steady(screen)
         if key is not None:
             terminal.press(key)
