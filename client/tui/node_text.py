@@ -441,6 +441,13 @@ RULES: tuple[NodeRule, ...] = (
         lambda lg, m: tr(lg, "node.peer_quit", name=who_text(m.group(1), lg)),
     ),
     _rule(
+        "peer_down_wait",
+        r"^(.+) disconnected; the table waits up to (\d+) s at their step, then times them out$",
+        lambda lg, m: tr(
+            lg, "node.peer_down_wait", name=who_text(m.group(1), lg), seconds=m.group(2)
+        ),
+    ),
+    _rule(
         "peer_down",
         r"^(.+) disconnected$",
         lambda lg, m: tr(lg, "node.peer_down", name=who_text(m.group(1), lg)),
@@ -591,6 +598,7 @@ TABLE_NEWS = frozenset(
     {
         "peer_quit",
         "peer_down",
+        "peer_down_wait",
         "peer_left_end",
         "timed_out",
         "comes_back",

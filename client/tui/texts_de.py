@@ -439,6 +439,10 @@ TEXTS: dict[str, str] = {
     "node.bad_signature": "Nachricht mit ungültiger Unterschrift von {name} abgelehnt",
     "node.peer_up": "{name} ist verbunden",
     "node.peer_left_end": "{name} ist gegangen: das Spiel ist vorbei",
+    "node.peer_down_wait": (
+        "{name} hat die Verbindung verloren; "
+        "der Tisch wartet bis zu {seconds} s auf den Zug, dann hat {name} die Zeit überschritten"
+    ),
     "node.peer_down": "{name} hat die Verbindung verloren",
     "node.peer_quit": (
         "{name} hat den Tisch verlassen; kommt er nicht zurück, läuft seine Zeit ab"

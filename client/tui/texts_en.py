@@ -404,6 +404,10 @@ TEXTS: dict[str, str] = {
     "node.bad_signature": "refused a message with a bad signature from {name}",
     "node.peer_up": "{name} is connected",
     "node.peer_left_end": "{name} left: the game is over",
+    "node.peer_down_wait": (
+        "{name} lost the connection; "
+        "the table waits up to {seconds} s at their turn, then times them out"
+    ),
     "node.peer_down": "{name} lost the connection",
     "node.peer_quit": "{name} quit the table; if they do not come back they are timed out",
     "node.invalid_key": "an unknown player",

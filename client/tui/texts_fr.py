@@ -456,6 +456,10 @@ _TEXTS: dict[str, str] = {
     "node.bad_signature": "message de {name} refusé : signature invalide",
     "node.peer_up": "{name} est en ligne",
     "node.peer_left_end": "{name} a quitté la table : la partie est terminée",
+    "node.peer_down_wait": (
+        "{name} a perdu la connexion ; "
+        "la table attend jusqu'à {seconds} s à son tour, puis l'exclut pour silence"
+    ),
     "node.peer_down": "{name} a perdu la connexion",
     "node.peer_quit": "{name} a abandonné la table ; sans retour de sa part, son temps expirera",
     "node.invalid_key": "un joueur inconnu",

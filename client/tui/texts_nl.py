@@ -431,6 +431,10 @@ TEXTS: dict[str, str] = {
     "node.bad_signature": "bericht met een ongeldige handtekening van {name} geweigerd",
     "node.peer_up": "{name} is verbonden",
     "node.peer_left_end": "{name} is weg: het spel is voorbij",
+    "node.peer_down_wait": (
+        "{name} is de verbinding kwijt; "
+        "de tafel wacht tot {seconds} s op de zet, dan krijgt {name} een time-out"
+    ),
     "node.peer_down": "{name} is de verbinding kwijt",
     "node.peer_quit": "{name} heeft de tafel verlaten; komt die niet terug, dan verloopt de tijd",
     "node.invalid_key": "een onbekende speler",

@@ -19,6 +19,9 @@ from dealerless.protocol.rules.registry import make_config
 NEWS = {
     "seat 1 (bob) quit the table; if they do not come back they are timed out": "bob",
     "seat 1 (bob) disconnected": "bob",
+    "seat 1 (bob) disconnected; the table waits up to 120 s at their step, then times them out": (
+        "bob"
+    ),
     "seat 2 (cy) was timed out (play, hand 1)": "cy",
     "seat 2 (cy) [AB12] comes back after this hand": "cy",
 }
@@ -50,6 +53,7 @@ def test_news_of_the_people_goes_into_the_move_log_in_order(lang: str) -> None:
     assert len(added) == len(NEWS), added
     for line, who in zip(added, NEWS.values(), strict=True):
         assert ("bot1" if who == "bob" else "bot2") in line, added
+    assert "120" in added[2]  # what happens next: how long the table waits
     if lang != "en":  # translated, not the node's English
         assert not any("quit the table" in line or "timed out" in line for line in added), added
 
