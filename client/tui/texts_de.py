@@ -179,7 +179,7 @@ TEXTS: dict[str, str] = {
     "settings.ascii": "Farbbuchstaben statt Symbole: {value}",
     "settings.hint": "Hoch/Runter wählen, Links/Rechts ändern, Esc zurück",
     "replay.title": "Wiedergabe: {file}",
-    "replay.step": "Eintrag {i} von {n}",
+    "replay.step": "Schritt {i} von {n}",
     "replay.ok_short": "geprüft",
     "replay.bad_short": "STIMMT NICHT: {problem}",
     "replay.keys": "Rechts: weiter  Links: zurück  Pos1/Ende  q: Ende",
@@ -281,7 +281,7 @@ TEXTS: dict[str, str] = {
         " noch einmal zu schicken"
     ),
     "screen.too_small": "Terminal zu klein ({cols}x{rows}): bitte mindestens 80x24.",
-    "replay.header": "{title}: {names}; {n} Einträge",
+    "replay.header": "{title}: {names}; {n} Schritte (Züge und Austeilen)",
     "line.hand": "deine Karten: {cards}",
     "line.scores": "Stand: {scores}",
     "line.choice": "dein Zug (eine Zahl von 1 bis {n})> ",

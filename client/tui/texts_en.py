@@ -199,7 +199,7 @@ TEXTS: dict[str, str] = {
     "settings.hint": "Up/Down select, Left/Right change, Esc back",
     # replay
     "replay.title": "Replay: {file}",
-    "replay.step": "record {i} of {n}",
+    "replay.step": "step {i} of {n}",
     "replay.ok_short": "verified",
     "replay.bad_short": "DOES NOT VERIFY: {problem}",
     "replay.keys": "Right: next  Left: back  Home/End  q: quit",
@@ -283,7 +283,7 @@ TEXTS: dict[str, str] = {
     "invite.game": "the invite code names a game this version cannot play",
     "invite.invalid": "the invite code does not hold a valid invite: ask the host to send it again",
     "screen.too_small": "Terminal too small ({cols}x{rows}): make it at least 80x24.",
-    "replay.header": "{title}: {names}; {n} records",
+    "replay.header": "{title}: {names}; {n} steps (moves and deals)",
     "line.hand": "your hand: {cards}",
     "line.scores": "standings: {scores}",
     "line.choice": "your move (a number from 1 to {n})> ",

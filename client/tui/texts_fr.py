@@ -208,7 +208,7 @@ _TEXTS: dict[str, str] = {
     "settings.hint": "Haut/Bas choisir, Gauche/Droite changer, Échap retour",
     # replay
     "replay.title": "Relecture : {file}",
-    "replay.step": "entrée {i} sur {n}",
+    "replay.step": "étape {i} sur {n}",
     "replay.ok_short": "vérifié",
     "replay.bad_short": "INVALIDE : {problem}",
     "replay.keys": "Droite : suivant  Gauche : retour  Début/Fin  q : quitter",
@@ -311,7 +311,7 @@ _TEXTS: dict[str, str] = {
         " le renvoyer"
     ),
     "screen.too_small": "Terminal trop petit ({cols}x{rows}) : il faut au moins 80x24.",
-    "replay.header": "{title} : {names} ; {n} entrées",
+    "replay.header": "{title} : {names} ; {n} étapes (coups et donnes)",
     "line.hand": "votre main : {cards}",
     "line.scores": "classement : {scores}",
     "line.choice": "votre coup (un nombre de 1 à {n})> ",

@@ -179,7 +179,7 @@ TEXTS: dict[str, str] = {
     "settings.ascii": "Kleurletters in plaats van symbolen: {value}",
     "settings.hint": "Op/Neer kiezen, Links/Rechts wijzigen, Esc terug",
     "replay.title": "Terugkijken: {file}",
-    "replay.step": "record {i} van {n}",
+    "replay.step": "stap {i} van {n}",
     "replay.ok_short": "gecontroleerd",
     "replay.bad_short": "KLOPT NIET: {problem}",
     "replay.keys": "Rechts: verder  Links: terug  Home/End  q: stop",
@@ -280,7 +280,7 @@ TEXTS: dict[str, str] = {
         " opnieuw te sturen"
     ),
     "screen.too_small": "Terminal te klein ({cols}x{rows}): minstens 80x24 nodig.",
-    "replay.header": "{title}: {names}; {n} records",
+    "replay.header": "{title}: {names}; {n} stappen (zetten en delen)",
     "line.hand": "jouw kaarten: {cards}",
     "line.scores": "stand: {scores}",
     "line.choice": "jouw zet (een nummer van 1 tot {n})> ",
