@@ -179,6 +179,14 @@ def winners_text(snap: TableSnapshot, winners: Sequence[int], look: Look) -> str
     return names_text(snap, winners, look)
 
 
+def hand_winners(snap: TableSnapshot, result: HandResult) -> tuple[int, ...]:
+    """The seats to name as the hand's winners. A Pottuppen pass round names every seat but the
+    taker of the last trick (the one that pays in), yet nobody wins anything: nobody is named."""
+    if snap.game == "pottuppen" and result.code == HandEnd.PASS_ROUND:
+        return ()
+    return result.winners
+
+
 def hand_reason(snap: TableSnapshot, result: HandResult, look: Look) -> str:
     """Why the hand ended, in the screen's language (the English text for an unknown code)."""
     lang, code, details = look.lang, result.code, result.details
@@ -228,7 +236,7 @@ def hand_result_lines(
             lang,
             "log.hand_ended",
             n=result.hand_number,
-            winners=winners_text(snap, result.winners, look),
+            winners=winners_text(snap, hand_winners(snap, result), look),
             reason=hand_reason(snap, result, look),
         )
     deltas = deltas_text(snap, result.deltas, look)
@@ -371,6 +379,9 @@ def _belote_points(snap: TableSnapshot, result: HandResult, hand: HandLog, look:
 
 
 def _pottuppen_money(snap: TableSnapshot, result: HandResult, look: Look) -> list[str]:
+    """Where the money went (pottuppen_money.Purse.settle): a bettor that takes the last trick
+    is paid its bet out of the pot (it never paid it in), the other bettors pay theirs in; in a
+    pass round the taker of the last trick pays in and nobody wins."""
     lang, d = look.lang, result.details
     lines: list[str] = []
     antes = d.get("antes")
@@ -380,12 +391,13 @@ def _pottuppen_money(snap: TableSnapshot, result: HandResult, look: Look) -> lis
     if isinstance(bets, dict) and isinstance(taker, int):
         for seat, bet in sorted(bets.items()):
             who = plain_name(snap, int(seat), look)
-            if int(seat) == taker:
-                lines.append(tr(lang, "why.bet_back", who=who, chips=bet))
-            else:
-                lines.append(tr(lang, "why.bet_in", who=who, chips=bet))
-        if not bets:
-            lines.append(tr(lang, "why.pass_round", who=plain_name(snap, taker, look)))
+            key = "why.bet_won" if int(seat) == taker else "why.bet_in"
+            lines.append(tr(lang, key, who=who, chips=bet))
+        if not bets and 0 <= taker < len(result.deltas):
+            # the taker's change of balance is its antes and its pass-round payment
+            paid = -result.deltas[taker] - (antes if isinstance(antes, int) else 0)
+            who = plain_name(snap, taker, look)
+            lines.append(tr(lang, "why.pass_round", who=who, chips=paid))
     pot = d.get("pot")
     if isinstance(pot, int):
         lines.append(tr(lang, "why.pot_left", pot=pot))
@@ -478,7 +490,8 @@ def summary(snap: TableSnapshot, look: Look, result: HandResult | None) -> list[
             return lines  # the scoreboard holds the final standings
     elif result is not None:
         lines.append(tr(lang, "end.hand", n=result.hand_number))
-        lines.append(tr(lang, "end.winners", names=winners_text(snap, result.winners, look)))
+        winners = winners_text(snap, hand_winners(snap, result), look)
+        lines.append(tr(lang, "end.winners", names=winners))
         lines.append(tr(lang, "end.reason", reason=hand_reason(snap, result, look)))
         lines.append(verdict)
         lines.extend(breakdown(snap, result, look))
@@ -501,6 +514,7 @@ __all__ = [
     "hand_history",
     "hand_reason",
     "hand_result_lines",
+    "hand_winners",
     "ledger_text",
     "left_lines",
     "log_lines",

@@ -334,9 +334,14 @@ TEXTS: dict[str, str] = {
     "rules.more": "Derselbe Text: dealerless rules {game}",
     "node.ready": "der Tisch ist bereit: {game}, {seats} Plätze; du spielst als {name}",
     "why.antes": "Jeder Platz zahlte {chips} in den Pott (Ante)",
-    "why.bet_back": "{who} machte den letzten Stich und nahm seinen Einsatz von {chips} zurück",
+    "why.bet_won": (
+        "{who} machte den letzten Stich und gewinnt seinen Einsatz: {chips} aus dem Pott"
+    ),
     "why.bet_in": "{who} zahlte seinen Einsatz von {chips} in den Pott",
-    "why.pass_round": "Niemand hat gesetzt: {who} machte den letzten Stich und zahlt in den Pott",
+    "why.pass_round": (
+        "Eine Passrunde (niemand hat gesetzt), also gewinnt niemand: "
+        "{who} machte den letzten Stich und zahlt {chips} in den Pott"
+    ),
     "note.call_cost": (
         "Mitgehen kostet {chips}; im Pott sind {pot}. Wer aussteigt, lässt seinen Einsatz dort."
     ),

@@ -327,9 +327,12 @@ TEXTS: dict[str, str] = {
     "rules.more": "The same text: dealerless rules {game}",
     "node.ready": "the table is ready: {game}, {seats} seats; you play as {name}",
     "why.antes": "Every seat paid {chips} into the pot (ante)",
-    "why.bet_back": "{who} took the last trick and its bet of {chips} back out of the pot",
+    "why.bet_won": "{who} took the last trick and wins its bet: {chips} out of the pot",
     "why.bet_in": "{who} paid its bet of {chips} into the pot",
-    "why.pass_round": "Nobody bet: {who} took the last trick and pays into the pot",
+    "why.pass_round": (
+        "A pass round (nobody bet), so nobody wins: "
+        "{who} took the last trick and pays {chips} into the pot"
+    ),
     "note.call_cost": "A call costs {chips}; the pot is {pot}. A fold leaves what you put in.",
     # the node's progress messages (client/tui/node_text.py)
     "node.verified_violations": (

@@ -356,9 +356,12 @@ _TEXTS: dict[str, str] = {
     "rules.more": "Le même texte : dealerless rules {game}",
     "node.ready": "la table est prête : {game}, {seats} places ; vous jouez sous le nom {name}",
     "why.antes": "Chaque place a mis {chips} au pot (ante)",
-    "why.bet_back": "{who} a fait le dernier pli et reprend sa mise de {chips} dans le pot",
+    "why.bet_won": "{who} a fait le dernier pli et gagne sa mise : {chips} pris dans le pot",
     "why.bet_in": "{who} a versé sa mise de {chips} au pot",
-    "why.pass_round": "Personne n'a misé : {who} a fait le dernier pli et paie au pot",
+    "why.pass_round": (
+        "Tour sans mise (personne n'a misé), donc personne ne gagne : "
+        "{who} a fait le dernier pli et paie {chips} au pot"
+    ),
     "note.call_cost": (
         "Suivre coûte {chips} ; le pot est de {pot}. Se coucher laisse ce que vous avez mis."
     ),

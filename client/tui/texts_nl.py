@@ -333,9 +333,12 @@ TEXTS: dict[str, str] = {
     "rules.more": "Dezelfde tekst: dealerless rules {game}",
     "node.ready": "de tafel is klaar: {game}, {seats} plaatsen; je speelt als {name}",
     "why.antes": "Elke plaats legde {chips} in de pot (ante)",
-    "why.bet_back": "{who} haalde de laatste slag en nam zijn inzet van {chips} terug",
+    "why.bet_won": "{who} haalde de laatste slag en wint zijn inzet: {chips} uit de pot",
     "why.bet_in": "{who} legde zijn inzet van {chips} in de pot",
-    "why.pass_round": "Niemand zette in: {who} haalde de laatste slag en betaalt in de pot",
+    "why.pass_round": (
+        "Een pasronde (niemand zette in), dus niemand wint: "
+        "{who} haalde de laatste slag en betaalt {chips} in de pot"
+    ),
     "note.call_cost": (
         "Meegaan kost {chips}; in de pot zit {pot}. Wie afhaakt, laat zijn inzet liggen."
     ),
