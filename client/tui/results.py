@@ -7,7 +7,15 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from dealerless.client.tui.hand_log import HandLog, Trick, hand_log, hands_of
+from dealerless.client.tui.hand_log import (
+    HandLog,
+    LaundryCheck,
+    Shown,
+    Trick,
+    hand_log,
+    hands_of,
+    shown_outcomes,
+)
 from dealerless.client.tui.i18n import tr
 from dealerless.client.tui.model import TableSnapshot
 from dealerless.client.tui.safe_text import printable
@@ -25,6 +33,7 @@ from dealerless.client.tui.wording import (
 )
 from dealerless.protocol.rules.base import HandResult, Outcome
 from dealerless.protocol.rules.reasons import GameEnd, HandEnd
+from dealerless.protocol.rules.tuppen_stakes import TUPP_PENALTY
 from dealerless.protocol.table.events import (
     ActionApplied,
     CardsDealt,
@@ -243,11 +252,38 @@ def hand_result_lines(
     return [first] + ([tr(lang, "log.deltas", deltas=deltas)] if deltas else [])
 
 
+def shown_line(snap: TableSnapshot, outcome: Shown, look: Look) -> str:
+    """What a checked claim came to, said when the cards are shown (the move log, the hand
+    history), not only on the result panel: who pays for a laundry check, a Tupp's cost."""
+    lang = look.lang
+    if isinstance(outcome, LaundryCheck):
+        # classic Tuppen counts a penalty point (as its result panel says), the Limit games
+        # take a chip into the pot
+        if snap.game.endswith("limit-tuppen"):
+            key = "log.laundry_true_chips" if outcome.true else "log.laundry_bluff_chips"
+        else:
+            key = "why.laundry_true" if outcome.true else "why.laundry_bluff"
+        return tr(
+            lang,
+            key,
+            checker=plain_name(snap, outcome.checker, look),
+            declarer=plain_name(snap, outcome.declarer, look),
+            who=plain_name(snap, outcome.payer, look),
+        )
+    who = plain_name(snap, outcome.seat, look)
+    if outcome.attempt:
+        return tr(lang, "log.tupp_attempt", who=who)
+    return tr(lang, "log.tupp", who=who, points=TUPP_PENALTY)
+
+
 def log_lines(snap: TableSnapshot, look: Look) -> list[str]:
     lines: list[str] = []
     for part in snap.segments():  # each part of the table with the names it had
-        for event in part.log:
+        outcomes = shown_outcomes(part.log)
+        for index, event in enumerate(part.log):
             lines.extend(event_lines(part, event, look))
+            if index in outcomes:
+                lines.append(shown_line(part, outcomes[index], look))
     for error in snap.errors:
         known = LOCAL_REFUSALS.get(error)
         text = tr(look.lang, known) if known else machine_text(snap, error, look)
@@ -279,10 +315,12 @@ def _history_of(snap: TableSnapshot, hand: HandLog, look: Look) -> list[str]:
     moves = list(zip(hand.moves_at, hand.moves, strict=True))
     for trick in [*hand.tricks, None]:
         before = len(hand.tricks) if trick is None else trick.number - 1
-        for at, move in moves:
+        for number, (at, move) in enumerate(moves, 1):
             if at == before:
                 who = plain_name(snap, move.seat, look)
                 lines.append("  " + tr(lang, "log.action", who=who, what=action_text(move, look)))
+                # a checked claim right after the move that made it
+                lines.extend("  " + shown_line(snap, o, look) for n, o in hand.shown if n == number)
         if trick is not None:
             lines.append("  " + trick_line(snap, trick, look))
     if hand.current:
@@ -520,6 +558,7 @@ __all__ = [
     "log_lines",
     "machine_text",
     "new_results",
+    "shown_line",
     "summary",
     "winners_text",
 ]

@@ -212,6 +212,22 @@ TEXTS: dict[str, str] = {
     "history.current": "auf dem Tisch: {plays}",
     "history.empty": "Es wurde noch nichts gespielt.",
     "history.keys": "Hoch/Runter, Bild auf/ab: blättern   h oder Esc: schließen",
+    "log.laundry_true_chips": (
+        "{checker} prüfte die Wäsche von {declarer}, sie war echt: "
+        "{checker} zahlt 1 Chip in den Pott"
+    ),
+    "log.laundry_bluff_chips": (
+        "{checker} prüfte die Wäsche von {declarer}, ein Bluff: "
+        "{declarer} zahlt 1 Chip in den Pott"
+    ),
+    "log.tupp": (
+        "{who} hat einen Tupp (vier Gleiche) und gewinnt die Runde: "
+        "jeder andere Platz +{points}"
+    ),
+    "log.tupp_attempt": (
+        "{who} hat wirklich drei Gleiche: "
+        "{who} zieht eine neue vierte Karte"
+    ),
     "why.laundry_true": "{checker} prüfte die Wäsche von {declarer}, sie war echt: {checker} +1",
     "why.laundry_bluff": "{checker} prüfte die Wäsche von {declarer}, ein Bluff: {declarer} +1",
     "why.jack": "{who} machte den letzten Stich mit einem Buben: 1 Punkt weniger",

@@ -228,6 +228,22 @@ TEXTS: dict[str, str] = {
     "history.current": "on the table: {plays}",
     "history.empty": "Nothing has been played yet.",
     "history.keys": "Up/Down, PgUp/PgDn: scroll   h or Esc: close",
+    "log.laundry_true_chips": (
+        "{checker} checked {declarer}'s dirty laundry, it was genuine: "
+        "{checker} pays 1 chip into the pot"
+    ),
+    "log.laundry_bluff_chips": (
+        "{checker} checked {declarer}'s dirty laundry, a bluff: "
+        "{declarer} pays 1 chip into the pot"
+    ),
+    "log.tupp": (
+        "{who} has a Tupp (four of a kind) and wins the hand: "
+        "every other seat +{points}"
+    ),
+    "log.tupp_attempt": (
+        "{who}'s three of a kind are real: "
+        "{who} draws a new fourth card"
+    ),
     "why.laundry_true": (
         "{checker} checked {declarer}'s dirty laundry, it was genuine: {checker} +1"
     ),

@@ -243,6 +243,22 @@ _TEXTS: dict[str, str] = {
     "history.current": "sur la table : {plays}",
     "history.empty": "Rien n'a encore été joué.",
     "history.keys": "Haut/Bas, PgPréc/PgSuiv : défiler   h ou Échap : fermer",
+    "log.laundry_true_chips": (
+        "{checker} a vérifié le linge sale de {declarer}, il était vrai : "
+        "{checker} verse 1 jeton au pot"
+    ),
+    "log.laundry_bluff_chips": (
+        "{checker} a vérifié le linge sale de {declarer}, c'était du bluff : "
+        "{declarer} verse 1 jeton au pot"
+    ),
+    "log.tupp": (
+        "{who} a un Tupp (quatre cartes égales) et gagne la donne : "
+        "chaque autre place +{points}"
+    ),
+    "log.tupp_attempt": (
+        "{who} a vraiment un brelan : "
+        "{who} tire une nouvelle quatrième carte"
+    ),
     "why.laundry_true": (
         "{checker} a vérifié le linge sale de {declarer}, il était vrai : {checker} +1"
     ),

@@ -211,6 +211,22 @@ TEXTS: dict[str, str] = {
     "history.current": "op tafel: {plays}",
     "history.empty": "Er is nog niets gespeeld.",
     "history.keys": "Op/Neer, PgUp/PgDn: bladeren   h of Esc: sluiten",
+    "log.laundry_true_chips": (
+        "{checker} controleerde de was van {declarer}, die was echt: "
+        "{checker} betaalt 1 fiche in de pot"
+    ),
+    "log.laundry_bluff_chips": (
+        "{checker} controleerde de was van {declarer}, een bluf: "
+        "{declarer} betaalt 1 fiche in de pot"
+    ),
+    "log.tupp": (
+        "{who} heeft een Toep (vier gelijke) en wint de ronde: "
+        "elke andere plaats +{points}"
+    ),
+    "log.tupp_attempt": (
+        "{who} heeft echt drie gelijke: "
+        "{who} trekt een nieuwe vierde kaart"
+    ),
     "why.laundry_true": "{checker} controleerde de was van {declarer}, die was echt: {checker} +1",
     "why.laundry_bluff": "{checker} controleerde de was van {declarer}, een bluf: {declarer} +1",
     "why.jack": "{who} haalde de laatste slag met een boer: 1 punt eraf",
