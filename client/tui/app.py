@@ -28,7 +28,7 @@ from dealerless.client.tui import presenter as P
 from dealerless.client.tui.guest_run import TrioMain, run_with_trio
 from dealerless.client.tui.i18n import YES_KEYS, tr
 from dealerless.client.tui.model import TableSnapshot
-from dealerless.client.tui.replay import ReplaySession
+from dealerless.client.tui.replay import ReplaySession, add_replay_keys, replay_panels
 from dealerless.client.tui.session import TableSession
 from dealerless.client.tui.views import STYLE, overlay, table_layout, text_window
 from dealerless.protocol.rules.base import Action, HandResult
@@ -203,6 +203,9 @@ class TableApp:
     def _before_render(self) -> None:
         self._pinned = snap = self.session.snapshot()
         ui = self.ui
+        if self.replay is not None:  # the panels follow the step shown, not what came in
+            replay_panels(self, snap)
+            return
         # every result is shown, one after the other: none is replaced by the next
         new, self._segment, ui.results_seen = P.new_results(snap, self._segment, ui.results_seen)
         ui.waiting_results.extend(new)
@@ -293,6 +296,8 @@ class TableApp:
         else:
             go_on = tr(lang, "end.continue")
         keys = [go_on, tr(lang, "end.save"), tr(lang, "end.quit")]
+        if self.replay is not None:  # a replay is saved already
+            keys.remove(tr(lang, "end.save"))
         if snap.over and self.ui.summary is None and self.offers_rematch:
             keys.insert(1, tr(lang, "end.rematch"))
         lines.append("   ".join(keys))
@@ -536,28 +541,8 @@ class TableApp:
                 self.ask_change(c)
 
         replaying = Condition(lambda: self.replay is not None)
-        if self.replay is not None:
-            rep = self.replay
-
-            @kb.add("right", filter=table)
-            @kb.add(" ", filter=table)
-            @kb.add("n", filter=table)
-            def _next(event: KeyPressEvent) -> None:
-                rep.step(1)
-
-            @kb.add("left", filter=table)
-            @kb.add("b", filter=table)
-            def _back(event: KeyPressEvent) -> None:
-                rep.step(-1)
-
-            @kb.add("home", filter=table)
-            def _first(event: KeyPressEvent) -> None:
-                rep.go(0)
-
-            @kb.add("end", filter=table)
-            def _last(event: KeyPressEvent) -> None:
-                rep.go(len(rep.replay.snapshots) - 1)
-
+        if self.replay is not None:  # stepping works on a result panel too
+            add_replay_keys(kb, self, ~chatting & ~helping & ~confirming & ~history)
         table = table & ~replaying
 
         @kb.add("left", filter=table)

@@ -184,7 +184,7 @@ TEXTS: dict[str, str] = {
     "settings.ascii": "Farbbuchstaben statt Symbole: {value}",
     "settings.hint": "Hoch/Runter wählen, Links/Rechts ändern, Esc zurück",
     "replay.title": "Wiedergabe: {file}",
-    "replay.step": "Eintrag {i} von {n}",
+    "replay.step": "Schritt {i} von {n}",
     "replay.ok_short": "geprüft",
     "replay.bad_short": "STIMMT NICHT: {problem}",
     "replay.keys": "Rechts: weiter  Links: zurück  Pos1/Ende  q: Ende",
@@ -217,6 +217,22 @@ TEXTS: dict[str, str] = {
     "history.current": "auf dem Tisch: {plays}",
     "history.empty": "Es wurde noch nichts gespielt.",
     "history.keys": "Hoch/Runter, Bild auf/ab: blättern   h oder Esc: schließen",
+    "log.laundry_true_chips": (
+        "{checker} prüfte die Wäsche von {declarer}, sie war echt: "
+        "{checker} zahlt 1 Chip in den Pott"
+    ),
+    "log.laundry_bluff_chips": (
+        "{checker} prüfte die Wäsche von {declarer}, ein Bluff: "
+        "{declarer} zahlt 1 Chip in den Pott"
+    ),
+    "log.tupp": (
+        "{who} hat einen Tupp (vier Gleiche) und gewinnt die Runde: "
+        "jeder andere Platz +{points}"
+    ),
+    "log.tupp_attempt": (
+        "{who} hat wirklich drei Gleiche: "
+        "{who} zieht eine neue vierte Karte"
+    ),
     "why.laundry_true": "{checker} prüfte die Wäsche von {declarer}, sie war echt: {checker} +1",
     "why.laundry_bluff": "{checker} prüfte die Wäsche von {declarer}, ein Bluff: {declarer} +1",
     "why.jack": "{who} machte den letzten Stich mit einem Buben: 1 Punkt weniger",
@@ -285,7 +301,7 @@ TEXTS: dict[str, str] = {
         " noch einmal zu schicken"
     ),
     "screen.too_small": "Terminal zu klein ({cols}x{rows}): bitte mindestens 80x24.",
-    "replay.header": "{title}: {names}; {n} Einträge",
+    "replay.header": "{title}: {names}; {n} Schritte (Züge und Austeilen)",
     "line.hand": "deine Karten: {cards}",
     "line.scores": "Stand: {scores}",
     "line.choice": "dein Zug (eine Zahl von 1 bis {n})> ",
@@ -338,9 +354,14 @@ TEXTS: dict[str, str] = {
     "rules.more": "Derselbe Text: dealerless rules {game}",
     "node.ready": "der Tisch ist bereit: {game}, {seats} Plätze; du spielst als {name}",
     "why.antes": "Jeder Platz zahlte {chips} in den Pott (Ante)",
-    "why.bet_back": "{who} machte den letzten Stich und nahm seinen Einsatz von {chips} zurück",
+    "why.bet_won": (
+        "{who} machte den letzten Stich und gewinnt seinen Einsatz: {chips} aus dem Pott"
+    ),
     "why.bet_in": "{who} zahlte seinen Einsatz von {chips} in den Pott",
-    "why.pass_round": "Niemand hat gesetzt: {who} machte den letzten Stich und zahlt in den Pott",
+    "why.pass_round": (
+        "Eine Passrunde (niemand hat gesetzt), also gewinnt niemand: "
+        "{who} machte den letzten Stich und zahlt {chips} in den Pott"
+    ),
     "note.call_cost": (
         "Mitgehen kostet {chips}; im Pott sind {pot}. Wer aussteigt, lässt seinen Einsatz dort."
     ),

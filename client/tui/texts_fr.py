@@ -213,7 +213,7 @@ _TEXTS: dict[str, str] = {
     "settings.hint": "Haut/Bas choisir, Gauche/Droite changer, Échap retour",
     # replay
     "replay.title": "Relecture : {file}",
-    "replay.step": "entrée {i} sur {n}",
+    "replay.step": "étape {i} sur {n}",
     "replay.ok_short": "vérifié",
     "replay.bad_short": "INVALIDE : {problem}",
     "replay.keys": "Droite : suivant  Gauche : retour  Début/Fin  q : quitter",
@@ -248,6 +248,22 @@ _TEXTS: dict[str, str] = {
     "history.current": "sur la table : {plays}",
     "history.empty": "Rien n'a encore été joué.",
     "history.keys": "Haut/Bas, PgPréc/PgSuiv : défiler   h ou Échap : fermer",
+    "log.laundry_true_chips": (
+        "{checker} a vérifié le linge sale de {declarer}, il était vrai : "
+        "{checker} verse 1 jeton au pot"
+    ),
+    "log.laundry_bluff_chips": (
+        "{checker} a vérifié le linge sale de {declarer}, c'était du bluff : "
+        "{declarer} verse 1 jeton au pot"
+    ),
+    "log.tupp": (
+        "{who} a un Tupp (quatre cartes égales) et gagne la donne : "
+        "chaque autre place +{points}"
+    ),
+    "log.tupp_attempt": (
+        "{who} a vraiment un brelan : "
+        "{who} tire une nouvelle quatrième carte"
+    ),
     "why.laundry_true": (
         "{checker} a vérifié le linge sale de {declarer}, il était vrai : {checker} +1"
     ),
@@ -315,7 +331,7 @@ _TEXTS: dict[str, str] = {
         " le renvoyer"
     ),
     "screen.too_small": "Terminal trop petit ({cols}x{rows}) : il faut au moins 80x24.",
-    "replay.header": "{title} : {names} ; {n} entrées",
+    "replay.header": "{title} : {names} ; {n} étapes (coups et donnes)",
     "line.hand": "votre main : {cards}",
     "line.scores": "classement : {scores}",
     "line.choice": "votre coup (un nombre de 1 à {n})> ",
@@ -360,9 +376,12 @@ _TEXTS: dict[str, str] = {
     "rules.more": "Le même texte : dealerless rules {game}",
     "node.ready": "la table est prête : {game}, {seats} places ; vous jouez sous le nom {name}",
     "why.antes": "Chaque place a mis {chips} au pot (ante)",
-    "why.bet_back": "{who} a fait le dernier pli et reprend sa mise de {chips} dans le pot",
+    "why.bet_won": "{who} a fait le dernier pli et gagne sa mise : {chips} pris dans le pot",
     "why.bet_in": "{who} a versé sa mise de {chips} au pot",
-    "why.pass_round": "Personne n'a misé : {who} a fait le dernier pli et paie au pot",
+    "why.pass_round": (
+        "Tour sans mise (personne n'a misé), donc personne ne gagne : "
+        "{who} a fait le dernier pli et paie {chips} au pot"
+    ),
     "note.call_cost": (
         "Suivre coûte {chips} ; le pot est de {pot}. Se coucher laisse ce que vous avez mis."
     ),

@@ -184,7 +184,7 @@ TEXTS: dict[str, str] = {
     "settings.ascii": "Kleurletters in plaats van symbolen: {value}",
     "settings.hint": "Op/Neer kiezen, Links/Rechts wijzigen, Esc terug",
     "replay.title": "Terugkijken: {file}",
-    "replay.step": "record {i} van {n}",
+    "replay.step": "stap {i} van {n}",
     "replay.ok_short": "gecontroleerd",
     "replay.bad_short": "KLOPT NIET: {problem}",
     "replay.keys": "Rechts: verder  Links: terug  Home/End  q: stop",
@@ -216,6 +216,22 @@ TEXTS: dict[str, str] = {
     "history.current": "op tafel: {plays}",
     "history.empty": "Er is nog niets gespeeld.",
     "history.keys": "Op/Neer, PgUp/PgDn: bladeren   h of Esc: sluiten",
+    "log.laundry_true_chips": (
+        "{checker} controleerde de was van {declarer}, die was echt: "
+        "{checker} betaalt 1 fiche in de pot"
+    ),
+    "log.laundry_bluff_chips": (
+        "{checker} controleerde de was van {declarer}, een bluf: "
+        "{declarer} betaalt 1 fiche in de pot"
+    ),
+    "log.tupp": (
+        "{who} heeft een Toep (vier gelijke) en wint de ronde: "
+        "elke andere plaats +{points}"
+    ),
+    "log.tupp_attempt": (
+        "{who} heeft echt drie gelijke: "
+        "{who} trekt een nieuwe vierde kaart"
+    ),
     "why.laundry_true": "{checker} controleerde de was van {declarer}, die was echt: {checker} +1",
     "why.laundry_bluff": "{checker} controleerde de was van {declarer}, een bluf: {declarer} +1",
     "why.jack": "{who} haalde de laatste slag met een boer: 1 punt eraf",
@@ -281,7 +297,7 @@ TEXTS: dict[str, str] = {
         " opnieuw te sturen"
     ),
     "screen.too_small": "Terminal te klein ({cols}x{rows}): minstens 80x24 nodig.",
-    "replay.header": "{title}: {names}; {n} records",
+    "replay.header": "{title}: {names}; {n} stappen (zetten en delen)",
     "line.hand": "jouw kaarten: {cards}",
     "line.scores": "stand: {scores}",
     "line.choice": "jouw zet (een nummer van 1 tot {n})> ",
@@ -334,9 +350,12 @@ TEXTS: dict[str, str] = {
     "rules.more": "Dezelfde tekst: dealerless rules {game}",
     "node.ready": "de tafel is klaar: {game}, {seats} plaatsen; je speelt als {name}",
     "why.antes": "Elke plaats legde {chips} in de pot (ante)",
-    "why.bet_back": "{who} haalde de laatste slag en nam zijn inzet van {chips} terug",
+    "why.bet_won": "{who} haalde de laatste slag en wint zijn inzet: {chips} uit de pot",
     "why.bet_in": "{who} legde zijn inzet van {chips} in de pot",
-    "why.pass_round": "Niemand zette in: {who} haalde de laatste slag en betaalt in de pot",
+    "why.pass_round": (
+        "Een pasronde (niemand zette in), dus niemand wint: "
+        "{who} haalde de laatste slag en betaalt {chips} in de pot"
+    ),
     "note.call_cost": (
         "Meegaan kost {chips}; in de pot zit {pot}. Wie afhaakt, laat zijn inzet liggen."
     ),
