@@ -28,6 +28,7 @@ from dealerless.node.links import (
     open_local,
     open_remote,
 )
+from dealerless.node.mesh import Mesh
 from dealerless.node.nostr.link import SERVE_GRACE as NOSTR_SERVE_GRACE
 from dealerless.node.nostr.link import NostrTable
 from dealerless.node.options import NodeOptions
@@ -192,6 +193,7 @@ async def _run_locked(
     nodes: list[SeatNode] = []  # the node, once made (a relay verdict may come first)
     stopping: list[str] = []
     nostr: NostrTable | None = None
+    mesh: Mesh | None = None
     async with trio.open_nursery() as nursery:
         direct: tuple[str, Connector] | None = None
         local_hub: Hub | None = None
@@ -221,6 +223,10 @@ async def _run_locked(
                 _remote_connector(identity, home, meta, invite, attach, say),
             )
 
+        if meta.nostr and (options or NodeOptions()).direct_links:
+            # The relays introduce the seats; pairs that reach each other then talk directly.
+            mesh = Mesh(identity, say=say)
+            await nursery.start(mesh.run)
         if meta.nostr or (not host and direct is not None):
             # A joiner tries every way at once; until it has its seat (the signed table
             # configuration) it gives up after a bounded time and says what it tried, also in a
@@ -250,6 +256,7 @@ async def _run_locked(
                 seated=lambda: store.load_config() is not None,
                 on_no_relay=no_relay,
                 expiration_days=opt.nostr_expiration_days,
+                mesh=mesh,
             )
             if nostr is not None:
                 options = dataclasses.replace(
@@ -283,6 +290,7 @@ async def _run_locked(
             say=say,
             log=log,
             options=options,
+            **({"mesh": mesh} if mesh is not None else {}),
         )
         nodes.append(node)
         if nostr is not None:

@@ -76,7 +76,9 @@ class CatchUp:
     def now(self) -> float:
         raise NotImplementedError
 
-    def queue(self, payload: dict[str, Any], to: bytes | None = None) -> None:
+    def queue(
+        self, payload: dict[str, Any], to: bytes | None = None, *, keep: bool = False
+    ) -> None:
         raise NotImplementedError
 
     def queue_signed(self, payload: dict[str, Any], to: bytes | None = None) -> None:

@@ -23,7 +23,6 @@ __all__ = [
 ]
 
 
-
 def add_common(parser: argparse.ArgumentParser, *, seat: bool = True) -> None:
     parser.add_argument(
         "--home",
@@ -68,6 +67,12 @@ def add_common(parser: argparse.ArgumentParser, *, seat: bool = True) -> None:
         type=_chips,
         metavar="CHIPS",
         help="joining a running table: sit down with this many chips (default: the maximum)",
+    )
+    parser.add_argument(
+        "--direct-links",
+        action="store_true",
+        help="over Nostr, also link directly to the seats this computer can reach (they learn "
+        "its addresses); moves between seats that all have such a link skip the relays",
     )
 
 
@@ -114,6 +119,7 @@ def node_options(args: argparse.Namespace) -> NodeOptions:
         change_after=change,
         buy_in=getattr(args, "buy_in", None),
         back_after=getattr(args, "back_after_hand", None),
+        direct_links=bool(getattr(args, "direct_links", False)),
     )
     if floor is not None:
         options.min_step_timeout_ms = max(0, round(floor * 1000))

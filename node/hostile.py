@@ -170,7 +170,9 @@ class HostileSeatNode(SeatNode):
         for seat in send.to:
             super().queue({"t": "f", "f": send.frame}, to=self.config.seats[seat].key)
 
-    def queue(self, payload: dict[str, Any], to: bytes | None = None) -> None:
+    def queue(
+        self, payload: dict[str, Any], to: bytes | None = None, *, keep: bool = False
+    ) -> None:
         kind = payload.get("t")
         if kind == "f":
             if self.attack.muted:
@@ -183,7 +185,7 @@ class HostileSeatNode(SeatNode):
             for send in out:
                 self.send_raw(send)
             return
-        super().queue(payload, to)
+        super().queue(payload, to, keep=keep)
 
     def queue_records(self, payload: dict[str, Any], to: bytes, size: int) -> bool:
         if self.attack.started:

@@ -29,3 +29,6 @@ class NodeOptions:
     follow_away: bool = False  # sitting out, keep following the table (an interactive player)
     buy_in: int | None = None  # a newcomer's buy-in at a running table (None: the rules' default)
     nostr_expiration_days: float = 7.0  # NIP-40 expiration of our stored frames on the relays
+    # Over Nostr, the seats also link directly where they can reach each other (node/mesh.py)
+    # and a message for seats that all have such a link skips the relays.
+    direct_links: bool = False

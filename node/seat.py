@@ -31,10 +31,12 @@ from dealerless.node.join_handshake import (
     config_signature_ok,
 )
 from dealerless.node.links import FatalLinkError, Link, LinkError
+from dealerless.node.mesh import CandidateOffers, Mesh
 from dealerless.node.options import NodeOptions
 from dealerless.node.seat_changes import SeatChanges
 from dealerless.node.seat_messages import SeatMessages
 from dealerless.node.store import TableMeta, TableStore
+from dealerless.node.ways import MultiLink
 from dealerless.node.wire import (
     encode,
     seal,
@@ -85,8 +87,11 @@ class SeatNode(JoinHandshake, CatchUp, SeatMessages, SeatChanges):
         say: Say = print,
         log: Callable[[dict[str, Any]], None] | None = None,
         options: NodeOptions | None = None,
+        mesh: Mesh | None = None,
     ) -> None:
         self.identity, self.store, self.meta = identity, store, meta
+        # our candidates for direct links, told when the seats are known (node/mesh.py)
+        self.offers = CandidateOffers(mesh) if mesh is not None else None
         self.key = identity.public_key
         self.host_key = bytes.fromhex(meta.host_key)
         self.is_host = meta.role == "host"
@@ -178,6 +183,24 @@ class SeatNode(JoinHandshake, CatchUp, SeatMessages, SeatChanges):
         config = self.seating
         return frozenset() if config is None else frozenset(s.key for s in config.seats)
 
+    def _audience(self) -> frozenset[bytes]:
+        """Whom a message to every member is for: the seats, the seats away that follow the
+        table, the newcomers waiting to sit down (never ourselves)."""
+        return (self.seat_keys() | self.away_keys() | frozenset(self.waiting)) - {self.key}
+
+    def _offer(self, payload: dict[str, Any] | None) -> None:
+        if payload is not None:
+            self.queue_signed(payload)
+
+    def on_candidates(self, sender: bytes, payload: dict[str, Any]) -> None:
+        """A seat's signed candidates for a direct link (node/mesh.py)."""
+        if self.offers is None:
+            return
+        try:
+            self._offer(self.offers.heard(sender, payload, self.now()))
+        except ValueError as exc:
+            self.say(f"refused the direct-link addresses of {self._who(sender)}: {exc}")
+
     def queue_hub(self, message: dict[str, Any], size: int = 0) -> None:
         if len(self.outbox) >= MAX_OWN_QUEUED:
             # Never drop our own messages silently: a link this stuck is a failure to report.
@@ -187,16 +210,23 @@ class SeatNode(JoinHandshake, CatchUp, SeatMessages, SeatChanges):
         self.outbox_bytes += size
         self.wake.set()
 
-    def queue(self, payload: dict[str, Any], to: bytes | None = None) -> None:
+    def queue(
+        self, payload: dict[str, Any], to: bytes | None = None, *, keep: bool = False
+    ) -> None:
+        """``keep``: for readers to come (stored by Nostr relays), never only direct links."""
         message: dict[str, Any] = {"t": "send", "data": encode(payload)}
         if to is not None:
             message["to"] = to
+        if keep:
+            message["keep"] = True
         self.queue_hub(message)
         if payload["t"] != "sig":
             self.emit(ev="out", t=payload["t"])
 
-    def queue_signed(self, payload: dict[str, Any], to: bytes | None = None) -> None:
-        self.queue(seal(self.identity, self.store.table_id, payload), to)
+    def queue_signed(
+        self, payload: dict[str, Any], to: bytes | None = None, *, keep: bool = False
+    ) -> None:
+        self.queue(seal(self.identity, self.store.table_id, payload), to, keep=keep)
         self.emit(ev="out", t=payload["t"])
 
     def queue_records(self, payload: dict[str, Any], to: bytes, size: int) -> bool:
@@ -279,6 +309,8 @@ class SeatNode(JoinHandshake, CatchUp, SeatMessages, SeatChanges):
 
     async def _session(self, link: Link, joined: dict[str, Any]) -> None:
         self.link = link
+        if isinstance(link, MultiLink):
+            link.audience = self._audience  # a message for all of them may skip the relays
         self.host_key = bytes.fromhex(self.meta.host_key)  # a joiner's connector checked it
         self.admitted = bool(joined.get("admitted", True))
         self.peers_up = {k for k in joined.get("members", []) if k != self.key}
@@ -364,6 +396,8 @@ class SeatNode(JoinHandshake, CatchUp, SeatMessages, SeatChanges):
                 elif now - self.last_hello >= self._hello_every(now):
                     self._hello()
             return
+        if self.offers is not None:
+            self._offer(self.offers.table(self.seat_keys(), now))
         if not machine.over:
             self._after(machine.tick(now))
             self._report_slow(machine)
@@ -630,7 +664,7 @@ class SeatNode(JoinHandshake, CatchUp, SeatMessages, SeatChanges):
             if self.is_host:
                 # Stored by Nostr relays: whoever joins with the invite later hears that the
                 # table is finished instead of waiting for a host that is gone (spec/node.md §3).
-                self.queue_signed({"t": "closed", "hands": machine.hand})
+                self.queue_signed({"t": "closed", "hands": machine.hand}, keep=True)
         elif isinstance(event, Accepted):
             self.emit(ev="acc", kind=event.kind, seat=event.seat, seq=event.seq)
         elif isinstance(event, ActionApplied):

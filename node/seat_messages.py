@@ -65,7 +65,12 @@ class SeatMessages:
     def seat_keys(self) -> frozenset[bytes]:
         raise NotImplementedError
 
-    def queue(self, payload: dict[str, Any], to: bytes | None = None) -> None:
+    def on_candidates(self, sender: bytes, payload: dict[str, Any]) -> None:
+        raise NotImplementedError
+
+    def queue(
+        self, payload: dict[str, Any], to: bytes | None = None, *, keep: bool = False
+    ) -> None:
         raise NotImplementedError
 
     def _after(self, events: list[TableEvent]) -> None:
@@ -205,6 +210,8 @@ class SeatMessages:
             return sender != self.key and machine is not None and sender in self.seat_keys()
         if kind == "closed":
             return not self.is_host and sender == self.host_key and self.config is None
+        if kind == "cand":
+            return sender != self.key and sender in self.seat_keys()
         # have: the seats, the seats sitting out that follow the table, and the newcomers
         # waiting to sit down (they fetch the chain so far: catch_up.py serves them records)
         return sender != self.key and (
@@ -243,6 +250,8 @@ class SeatMessages:
             self._on_closed(payload)
         elif kind == "bye":
             self._on_bye(sender, payload)
+        elif kind == "cand":
+            self.on_candidates(sender, payload)
         else:
             self._on_have(sender, payload)
 

@@ -13,6 +13,7 @@ import trio
 from dealerless.node.identity import Identity
 from dealerless.node.invite import Invite
 from dealerless.node.links import Link
+from dealerless.node.mesh import Mesh, MeshLink
 from dealerless.node.nostr.link import NostrTable
 from dealerless.node.store import TableMeta
 from dealerless.node.ways import MultiWay, Way
@@ -48,6 +49,7 @@ async def start_ways(
     seated: Callable[[], bool] | None = None,
     on_no_relay: Callable[[str], None] | None = None,
     expiration_days: float = 7.0,
+    mesh: Mesh | None = None,
 ) -> tuple[Connector, NostrTable | None]:
     """Start the table's Nostr presence (if it has relays) and every way in (in ``nursery``);
     the node's connector. ``first_timeout``: how long to try while ``seated()`` is false (by
@@ -86,8 +88,20 @@ async def start_ways(
         count = len(meta.nostr)
         label = f"Nostr ({count} relay{'s' if count > 1 else ''})"
         ways.append(Way(label, open_nostr, last_error="connecting", status=table.describe))
+    if mesh is not None:
+
+        async def open_direct_links() -> tuple[Link, dict[str, Any]]:
+            # Up once a seat has linked with us (after the relays introduced us), never first:
+            # the node's first link must tell it the host and the members.
+            while not mesh.channels:
+                await mesh.changed.wait()
+            return MeshLink(mesh), {"t": "joined", "members": []}
+
+        label = "direct links"
+        ways.append(Way(label, open_direct_links, last_error="no seat linked yet", direct=True))
     multi = MultiWay(
         ways, first_timeout=first_timeout, backoff_cap=backoff_cap, say=say, seated=seated
     )
+    multi.mesh = mesh
     await nursery.start(multi.run)
     return multi.connect, table

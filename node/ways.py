@@ -13,13 +13,14 @@ from __future__ import annotations
 import collections
 import hashlib
 import math
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
 import trio
 
 from dealerless.node.links import FatalLinkError, Link, LinkError
+from dealerless.node.mesh import Mesh
 
 __all__ = ["MultiLink", "MultiWay", "Way"]
 
@@ -37,6 +38,7 @@ class Way:
     last_error: str = "not tried yet"
     fatal: bool = False
     status: Callable[[], str] | None = None  # how an attempt under way is going, for the user
+    direct: bool = False  # the seats' direct links: a message goes there only when they cover it
 
 
 @dataclass
@@ -82,6 +84,9 @@ class MultiWay:
         self.seated: Callable[[], bool] = seated or (lambda: self.ever_connected)
         self.members: set[bytes] = set()
         self.host_key: bytes | None = None
+        # The seats' direct links (node/mesh.py), when the table has them: a message for
+        # seats that all have one goes only there, not through the relays.
+        self.mesh: Mesh | None = None
 
     async def run(self, *, task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED) -> None:
         async with trio.open_nursery() as nursery:
@@ -171,22 +176,52 @@ class MultiLink:
         self.sent_bytes = 0
         self.seen = _Seen()
         self.up: set[bytes] = set(ways.members)
+        # Whom a message for "every member" is for (the node sets it: the seats, the seats
+        # away that follow the table, the newcomers waiting); None: the hub's members.
+        self.audience: Callable[[], Iterable[bytes]] | None = None
 
     async def send(self, message: dict[str, Any]) -> None:
+        # "keep": a message for readers to come (a finished table's "closed"): the relays
+        # store it, so it never goes over the direct links alone.
+        keep = bool(message.pop("keep", False))
+        if not keep and await self._send_direct(message):
+            return
         sent = False
         for way in self.ways.ways:
             link = way.link
-            if link is None:
+            if link is None or way.direct:
                 continue
             try:
                 await link.send(message)
                 sent = True
             except LinkError as exc:
                 way.last_error = str(exc)
+        if not sent and self.ways.mesh is not None and isinstance(message.get("data"), bytes):
+            to = message.get("to")
+            sent = await self.ways.mesh.send(message["data"], to if isinstance(to, bytes) else None)
         if not sent:
             raise LinkError(f"every way in is down ({self.ways.tried()})")
         data = message.get("data")
         self.sent_bytes += len(data) if isinstance(data, bytes) else 0
+
+    async def _send_direct(self, message: dict[str, Any]) -> bool:
+        """Over the direct links alone if every seat the message is for has one (and every
+        copy went out); else False, and the relays carry it."""
+        mesh, data, to = self.ways.mesh, message.get("data"), message.get("to")
+        if mesh is None or message.get("t") != "send" or not isinstance(data, bytes):
+            return False
+        if isinstance(to, bytes):
+            audience: Iterable[bytes] = (to,)
+        elif self.audience is not None:
+            audience = self.audience()
+        else:
+            return False
+        if not mesh.covers(audience) or not await mesh.send(
+            data, to if isinstance(to, bytes) else None
+        ):
+            return False
+        self.sent_bytes += len(data)
+        return True
 
     async def receive(self) -> dict[str, Any]:
         while True:

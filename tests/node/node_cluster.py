@@ -42,6 +42,7 @@ class Cluster:
     invite_code: str = ""
     homes: list[Path] = field(default_factory=list)
     relay_fingerprint: str = ""
+    prefix: tuple[str, ...] = ()  # e.g. ("ip", "netns", "exec", NAME): the nodes run there
 
     def spawn(
         self, name: str, args: list[str], stdin: bytes | None = None
@@ -53,8 +54,9 @@ class Cluster:
         env = dict(os.environ, PYTHONUNBUFFERED="1")
         source = subprocess.DEVNULL if stdin is None else subprocess.PIPE
         proc = subprocess.Popen(
-            CLI + args, stdout=out, stderr=subprocess.STDOUT, env=env, stdin=source
-        )
+            [*self.prefix, *CLI, *args], stdout=out, stderr=subprocess.STDOUT, env=env,
+            stdin=source,
+        )  # fmt: skip
         out.close()
         if stdin is not None:
             assert proc.stdin is not None

@@ -361,6 +361,10 @@ SAMPLES: dict[str, Samples] = {
         "an invalid key connected",
         "7KQ2M4XA9 disconnected",
     ),
+    "mesh.py: direct link with {} is up": ("direct link with T5P4-PN3M-OMQL-E622-QRJ2-OPH7 is up",),
+    "seat.py: refused the direct-link addresses of {}: {}": (
+        "refused the direct-link addresses of seat 1 (bob): a candidate is [address, port]",
+    ),
     # ---- the client's own (client/tui/)
     "node_session.py: {text}": "DriverSession.say keeps the node's lines: listed at their places",
     "lobby.py: left the table before the end of the game": (
