@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from prompt_toolkit.filters import Filter
 from prompt_toolkit.formatted_text import StyleAndTextTuples
@@ -36,9 +36,6 @@ from dealerless.protocol.table.events import (
     WaitingFor,
 )
 from dealerless.protocol.transcript import TranscriptError, TranscriptReader
-
-if TYPE_CHECKING:
-    from dealerless.client.tui.app import TableApp
 
 
 class ReplayError(Exception):
@@ -184,7 +181,29 @@ class ReplaySession:
         self.index = max(0, min(len(self.replay.snapshots) - 1, index))
 
 
-def replay_panels(app: TableApp, snap: TableSnapshot) -> None:
+class PanelState(Protocol):
+    """What of the table screen's state a replay steers: its result panels."""
+
+    summary: HandResult | None
+    summary_part: int
+    summary_game: bool
+    chooser: list[Action] | None
+    waiting_results: list[tuple[int, HandResult]]
+
+
+class ReplayScreen(Protocol):
+    """The table screen as a replay sees it (app.TableApp; no import, so no circle)."""
+
+    @property
+    def replay(self) -> ReplaySession | None: ...
+
+    @property
+    def ui(self) -> PanelState: ...
+
+    def close_summary(self) -> None: ...
+
+
+def replay_panels(app: ReplayScreen, snap: TableSnapshot) -> None:
     """The result panel of a replay follows the step shown: a hand's panel opens at the step
     where it ended (never a panel of an earlier hand, stepping back opens it again), the
     game's panel at the last step once the hand's panel is closed."""
@@ -200,7 +219,7 @@ def replay_panels(app: TableApp, snap: TableSnapshot) -> None:
         ui.summary_game = True
 
 
-def add_replay_keys(kb: KeyBindings, app: TableApp, active: Filter) -> None:
+def add_replay_keys(kb: KeyBindings, app: ReplayScreen, active: Filter) -> None:
     """Right/Space/n: close the open result panel, else the next step; Left/b: the step before;
     Home/End: the first and the last. Bound after the panel's keys, so they win over them."""
     rep = app.replay
