@@ -37,6 +37,7 @@ COMMANDS: dict[str, str] = {
     "rules": "list the games, their options and defaults",
     "simulate": "play complete games between bots and print the standings",
     "audit": "re-check a game transcript offline: signatures, chain, rules, every proof",
+    "spec": "check a folder of transcripts against the spec: schema, audit, expected audit JSON",
     "replay": "re-verify a saved game (transcript file) and step through it",
     "bench": "measure speed and robustness: cli, crypto, hand, end, relay, fuzz, soak, bots",
     "completion": "print a shell completion script (bash, zsh or fish)",
