@@ -130,7 +130,7 @@ class Mesh:
         for key in [k for k in self.offers if k not in self.expected]:
             del self.offers[key]
         for key in list(self.offers):
-            self._maybe_dial(key)
+            self.dial_missing(key)
 
     def offer(self, key: bytes, candidates: list[Candidate]) -> None:
         """A seat told us its candidates (a seat the caller checked, whose signature held).
@@ -141,9 +141,10 @@ class Mesh:
         if key not in self.offers and len(self.offers) >= PEERS_MAX:
             return  # bounded; the seats of our table are never more
         self.offers[key] = candidates[:CANDIDATES_MAX]
-        self._maybe_dial(key)
+        self.dial_missing(key)
 
-    def _maybe_dial(self, key: bytes) -> None:
+    def dial_missing(self, key: bytes) -> None:
+        """Dial ``key`` if we are the one to dial it, know its candidates and have no link."""
         if key not in self.expected or key in self.channels or key in self._dialling:
             return
         if self.key < key and self._nursery is not None:
@@ -299,6 +300,7 @@ def local_addresses() -> list[str]:
 
 
 RESEND_S = 5.0  # at most this often our candidates again, for a seat we have no link with
+REDIAL_S = 10.0  # a broken link's seat is dialled again this often
 
 
 class CandidateOffers:
@@ -311,10 +313,18 @@ class CandidateOffers:
         self.mesh = mesh
         self.seats: frozenset[bytes] = frozenset()
         self.sent_at = -math.inf
+        self.redial_at = -math.inf
 
     def table(self, seats: frozenset[bytes], now: float) -> dict[str, Any] | None:
+        """Every tick of a seated node: the seats now. A link that broke is dialled again
+        every :data:`REDIAL_S` (a path that came back; a dead one costs one short dial)."""
         if seats == self.seats:
+            if now - self.redial_at >= REDIAL_S:
+                self.redial_at = now
+                for key in seats:
+                    self.mesh.dial_missing(key)
             return None
+        self.redial_at = now
         self.seats = seats
         self.mesh.expect(seats)
         return self._ours(now) if self.mesh.key in seats else None
