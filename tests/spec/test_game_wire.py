@@ -15,8 +15,8 @@ from typing import Any
 import msgpack
 import pytest
 
-from dealerless.client.simulate import play_hand
 from dealerless.client.bots import lineup_bot
+from dealerless.client.simulate import play_hand
 from dealerless.protocol.rules.base import Engine, HandResult
 from dealerless.protocol.rules.registry import make_config, new_engine
 
@@ -161,3 +161,25 @@ def test_every_reason_is_a_documented_one(game: str) -> None:
     patterns = documented_reasons()
     for reason in sorted(hands | ends):
         assert any(p.fullmatch(reason) for p in patterns), f"{game}: undocumented {reason!r}"
+
+
+# covers: W-1
+@pytest.mark.parametrize(
+    "bad",
+    [
+        {"kind": "play", "seat": 0, "card": 3, "colour": 1},  # an unknown key
+        {"kind": "PLAY", "seat": 0, "card": 3},  # kinds are lowercase
+        {"kind": "shout", "seat": 0},  # no such kind
+        {"kind": "play", "seat": 8, "card": 3},  # seat out of range
+        {"kind": "play", "seat": 0, "card": 32},  # card out of range
+        {"kind": "bid", "seat": 0, "suit": 4},  # suit out of range
+        {"kind": "bet", "seat": 0, "amount": "3"},  # a string for an int
+        {"kind": "bet", "seat": 0, "amount": True},  # a bool for an int
+        {"kind": "tupp_attempt", "seat": 0, "cards": [], "position": 1},  # 1..8 cards
+    ],
+)
+def test_the_action_codec_refuses_what_the_map_does_not_allow(bad: dict[str, Any]) -> None:
+    from dealerless.protocol.rules.base import Action
+
+    with pytest.raises(ValueError):
+        Action.from_wire(bad)

@@ -94,3 +94,34 @@ def test_a_configuration_of_another_version_is_refused() -> None:
     assert wire["version"] == 2
     with pytest.raises(ConfigError, match="version"):
         TableConfig.from_wire({**wire, "version": 1})
+
+
+# covers: P-26, P-27
+def test_a_seat_votes_only_after_its_deadline_and_only_against_the_missing_seat() -> None:
+    import random
+
+    from dealerless.client.protocol_sim import start_game
+    from dealerless.protocol.rules.registry import make_config
+    from dealerless.protocol.table.events import TimeoutVoted
+
+    sim = start_game(make_config("limit-tuppen", 3, {"hands": 2}), random.Random(5))
+
+    def allow(sender: int, seat: int, frame: bytes) -> bool:
+        kind = decode_message(frame, registry=TABLE_REGISTRY).kind
+        return not (sender == 1 and kind == "key-commit")
+
+    sim.bus.allow = allow
+    sim.deliver_all()
+    assert sim.machines[0].writers() == [1]
+
+    def tick_all() -> list[int]:
+        for seat in range(3):
+            sim.events[seat].extend(sim.machines[seat].tick(sim.clock))
+            sim.flush(seat)
+        sim.deliver_all()
+        return [e.silent for s in (0, 2) for e in sim.events[s] if isinstance(e, TimeoutVoted)]
+
+    sim.clock += sim.machines[0].timeout * 0.9
+    assert tick_all() == [], "a vote before the deadline"
+    sim.clock += sim.machines[0].timeout * 0.2
+    assert sorted(tick_all()) == [1, 1], "one vote by each other seat, against the silent one"
