@@ -125,3 +125,28 @@ def test_a_seat_votes_only_after_its_deadline_and_only_against_the_missing_seat(
     assert tick_all() == [], "a vote before the deadline"
     sim.clock += sim.machines[0].timeout * 0.2
     assert sorted(tick_all()) == [1, 1], "one vote by each other seat, against the silent one"
+
+
+def _canonical(value: object) -> object:
+    if isinstance(value, dict):
+        return {k: _canonical(value[k]) for k in sorted(value)}
+    if isinstance(value, list | tuple):
+        return [_canonical(v) for v in value]
+    return value
+
+
+# covers: P-19, W-6
+def test_the_state_hash_is_recomputed_from_the_head_and_the_public_state() -> None:
+    """The formula of protocol.md §2.5, from the spec's text: SHA-256(head ‖ SHA-256(P))."""
+    import random
+
+    import msgpack
+
+    from dealerless.client.protocol_sim import run_game, start_game
+    from dealerless.protocol.rules.registry import make_config
+
+    sim = start_game(make_config("belote", 4, {"target": 50}), random.Random(3))
+    run_game(sim, random.Random(3))
+    for machine in sim.machines:
+        packed = msgpack.packb(_canonical(machine.engine.public_state()), use_bin_type=True)
+        assert machine.state_hash() == sha(machine.head + sha(packed))
