@@ -27,6 +27,7 @@ def records_of(sim: ProtocolGame) -> list[bytes]:
     return list(sim.machines[0].records)
 
 
+# covers: P-39
 def test_a_clean_game_is_clean_and_names_who_played(game: ProtocolGame) -> None:
     report = audit_records(game.table, records_of(game))
     assert report.verdict is Verdict.CLEAN and report.exit_status == 0
@@ -37,6 +38,7 @@ def test_a_clean_game_is_clean_and_names_who_played(game: ProtocolGame) -> None:
     assert fingerprints == [k.peer_id.fingerprint for k in game.keys]
 
 
+# covers: P-39
 @pytest.mark.parametrize("keep", [0.1, 0.5, -1])
 def test_a_truncated_transcript_is_incomplete(game: ProtocolGame, keep: float) -> None:
     records = records_of(game)
@@ -45,6 +47,7 @@ def test_a_truncated_transcript_is_incomplete(game: ProtocolGame, keep: float) -
     assert report.ok and report.verdict is Verdict.INCOMPLETE and report.exit_status == 3
 
 
+# covers: P-39
 def test_the_final_result_signatures_missing_is_incomplete(game: ProtocolGame) -> None:
     records = records_of(game)
     last_hand = max(decode_message(f, registry=TABLE_REGISTRY).hand for f in records)
@@ -59,6 +62,7 @@ def test_the_final_result_signatures_missing_is_incomplete(game: ProtocolGame) -
     assert audit_records(game.table, cut).verdict is Verdict.INCOMPLETE
 
 
+# covers: P-39
 @pytest.mark.parametrize("damage", ["swap", "delete", "duplicate"])
 def test_reordered_missing_or_doubled_records_are_damage_that_blames_nobody(
     game: ProtocolGame, damage: str
@@ -77,6 +81,7 @@ def test_reordered_missing_or_doubled_records_are_damage_that_blames_nobody(
     assert report.internal_error is None
 
 
+# covers: P-39
 def test_a_stray_vote_is_damage(game: ProtocolGame) -> None:
     records = records_of(game)
     i = len(records) // 2
@@ -96,6 +101,7 @@ def test_a_stray_vote_is_damage(game: ProtocolGame) -> None:
     assert report.verdict is Verdict.DAMAGED
 
 
+# covers: P-4
 def test_a_transcript_re_signed_under_new_keys_does_not_audit(game: ProtocolGame) -> None:
     """Every signature is valid under the new keys, but every proof is bound to the signed
     configuration, whose digest names the old keys."""
@@ -134,6 +140,7 @@ def test_a_transcript_re_signed_under_new_keys_does_not_audit(game: ProtocolGame
     assert report.failure_record is not None and report.failure_record <= 10
 
 
+# covers: P-40
 def test_a_header_the_engine_cannot_play_is_refused_not_raised(game: ProtocolGame) -> None:
     wire = game.table.to_wire()
     wire["game"] = dict(wire["game"])
@@ -147,6 +154,7 @@ def test_a_header_the_engine_cannot_play_is_refused_not_raised(game: ProtocolGam
     assert report.verdict is Verdict.DAMAGED and report.internal_error is None
 
 
+# covers: P-36
 def test_two_seat_colluders_certificate_does_not_audit() -> None:
     """The opponent's abort vote without evidence, written into a transcript as if it were a
     certificate (at 2 seats it is complete alone): not the canonical chain, damage."""
@@ -168,6 +176,7 @@ def test_two_seat_colluders_certificate_does_not_audit() -> None:
     assert report.verdict is Verdict.DAMAGED
 
 
+# covers: P-40
 def test_a_short_fuzz_of_the_audit_meets_no_unexpected_exception() -> None:
     """The CI-sized run of ``dealerless bench fuzz --targets audit``."""
     fuzzer = AuditFuzzer(random.Random(7), 7)

@@ -36,6 +36,7 @@ def bad_proof(ht: HostileTable) -> bytes:
     return ht.resign(ht.held[0], body=body)
 
 
+# covers: P-18
 def test_the_next_shuffler_sends_first_and_persists_only_what_it_checked() -> None:
     ht = held_shuffle()
     theirs, nxt = ht.held[0], ht.machines[NEXT]
@@ -59,6 +60,7 @@ def test_the_next_shuffler_sends_first_and_persists_only_what_it_checked() -> No
     ht.audit(NEXT)
 
 
+# covers: P-18
 def test_a_peer_that_is_not_next_checks_on_arrival() -> None:
     ht = held_shuffle()
     ht.deliver(0, ht.held[0])
@@ -66,6 +68,7 @@ def test_a_peer_that_is_not_next_checks_on_arrival() -> None:
     assert ht.machines[0].take_records()[-1] == ht.held[0]
 
 
+# covers: P-18
 def test_a_bad_proof_found_after_sending_is_convicted_as_if_refused_on_arrival() -> None:
     ht = held_shuffle()
     before, hand = ht.scores(), ht.ref.hand
@@ -90,6 +93,7 @@ def test_a_bad_proof_found_after_sending_is_convicted_as_if_refused_on_arrival()
     assert not any(v.culprit == NEXT for s in ht.honest for v in ht.violations(s))
 
 
+# covers: P-18
 def test_a_crash_between_sending_and_checking_sends_the_same_shuffle_again() -> None:
     ht = held_shuffle()
     theirs, nxt = ht.held[0], ht.machines[NEXT]

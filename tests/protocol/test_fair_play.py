@@ -134,6 +134,7 @@ def assert_fair_end(sim: ProtocolGame, honest: list[int]) -> None:
 # ---------------------------------------------------------------- votes without evidence
 
 
+# covers: P-36
 @pytest.mark.parametrize("key", list(GAMES))
 def test_every_other_seat_voting_an_abort_without_evidence_convicts_nobody(
     key: tuple[str, int],
@@ -166,6 +167,7 @@ def test_every_other_seat_voting_an_abort_without_evidence_convicts_nobody(
     assert blamed == set(colluders)
 
 
+# covers: P-36
 def test_a_bystander_does_not_join_an_abort_it_did_not_verify() -> None:
     """3 seats: one hostile seat votes against a seat that is not even the one to move; the
     honest bystander does not join, and in Limit Tuppen nobody's chips move."""
@@ -187,6 +189,7 @@ def test_a_bystander_does_not_join_an_abort_it_did_not_verify() -> None:
 # ---------------------------------------------------------------- timeouts
 
 
+# covers: P-29
 @pytest.mark.parametrize("players", [2, 3])
 def test_an_instant_timeout_is_not_taken_before_the_own_deadline(players: int) -> None:
     """Every other seat votes the victim silent at clock 0 of its move: the victim takes
@@ -227,6 +230,7 @@ def test_an_instant_timeout_is_not_taken_before_the_own_deadline(players: int) -
         ]
 
 
+# covers: P-29
 def test_the_accused_takes_a_real_timeout_once_its_own_deadline_passed() -> None:
     """The check above is a deadline, not immunity: a victim that does not move by its own
     deadline takes the certificate (the bounded settlement, never a cheat)."""
@@ -242,6 +246,7 @@ def test_the_accused_takes_a_real_timeout_once_its_own_deadline_passed() -> None
     assert not [e for e in sim.events[0] if isinstance(e, Violation) and e.culprit == 0]
 
 
+# covers: P-28
 def test_timeout_votes_against_a_seat_that_need_not_write_count_for_nothing() -> None:
     game = GAMES[("tuppen", 3)]
     rng = random.Random(15)
@@ -374,6 +379,7 @@ def test_random_well_signed_votes_from_k_of_n_seats_never_charge_an_honest_seat(
     assert_fair_end(sim, honest)
 
 
+# covers: P-3
 def test_the_first_dealer_is_drawn_from_the_joint_key_not_the_configuration() -> None:
     """The host chooses the table id (so the configuration digest): the first dealer follows
     from the first hand's joint key, to which every seat committed before any revealed."""

@@ -17,6 +17,7 @@ from dealerless.protocol.table.machine import MAX_FUTURE
 PEER = 2  # the last seat of the shuffle round: it receives both other seats' shuffles first
 
 
+# covers: P-10
 def test_a_flood_does_not_crowd_out_the_next_real_frames() -> None:
     rng = random.Random(8)
     sim = start_game(make_config("limit-tuppen", 3, {"hands": 1}), rng)

@@ -74,6 +74,7 @@ def pot() -> Ended:
     return Ended("pottuppen", 3, {"hands": 3}, 5, buy_in=0)
 
 
+# covers: P-46
 def test_the_honest_chain_seats_the_newcomer_with_the_table_behind_it(cash: Ended) -> None:
     chain = cash.chain()
     machine = join_table(cash.sim.table, chain, cash.config, cash.eve)
@@ -118,6 +119,7 @@ TAMPERS = pytest.mark.parametrize(
 )
 
 
+# covers: P-46
 @TAMPERS
 def test_a_next_host_that_signs_other_chips_into_the_chain_is_refused(
     request: pytest.FixtureRequest, fixture: str, tamper: Any, field: str
@@ -130,6 +132,7 @@ def test_a_next_host_that_signs_other_chips_into_the_chain_is_refused(
         check_chain(ended.sim.table, [*ended.records, ended.signed(wire)], forged)
 
 
+# covers: P-46
 @TAMPERS
 def test_an_offer_other_than_the_chains_configuration_is_refused(
     request: pytest.FixtureRequest, fixture: str, tamper: Any, field: str
@@ -141,6 +144,7 @@ def test_an_offer_other_than_the_chains_configuration_is_refused(
         check_chain(ended.sim.table, ended.chain(), TableConfig.from_wire(wire))
 
 
+# covers: P-46
 def test_a_chain_with_one_changed_byte_is_refused_at_that_record(cash: Ended) -> None:
     chain = cash.chain()
     for number in (0, len(chain) // 2, len(chain) - 1):
@@ -152,6 +156,7 @@ def test_a_chain_with_one_changed_byte_is_refused_at_that_record(cash: Ended) ->
             check_chain(cash.sim.table, broken, cash.config)
 
 
+# covers: P-46
 def test_a_chain_cut_short_or_from_a_later_segment_is_refused(cash: Ended) -> None:
     chain = cash.chain()
     with pytest.raises(JoinError, match=r"holds 10 records, carry\.records says"):
@@ -163,6 +168,7 @@ def test_a_chain_cut_short_or_from_a_later_segment_is_refused(cash: Ended) -> No
         check_chain(other, chain, cash.config)
 
 
+# covers: P-46
 def test_a_made_up_first_configuration_does_not_carry_the_real_chain(cash: Ended) -> None:
     """Someone at the table (not its first host) names itself seat 0 of the first configuration:
     the seats' signatures on the real chain do not follow from it."""

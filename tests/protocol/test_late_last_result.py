@@ -82,6 +82,7 @@ def _assert_one_transcript(sim: ProtocolGame) -> None:
     assert auditor.over and auditor.state_hash() == sim.machines[0].state_hash()
 
 
+# covers: P-31
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_a_voter_that_took_the_late_result_takes_the_certificate_after_all(seed: int) -> None:
     """Seat 0 voted, then took LATE's result (the game ended for it), then seat 1's vote
@@ -99,6 +100,7 @@ def test_a_voter_that_took_the_late_result_takes_the_certificate_after_all(seed:
     _assert_one_transcript(sim)
 
 
+# covers: P-31
 @pytest.mark.parametrize("seed", [1, 2])
 def test_the_late_seat_takes_the_certificate_of_the_two_others(seed: int) -> None:
     """Both others voted before LATE's result reached either: the certificate stands at both;

@@ -47,6 +47,7 @@ def restart(sim: ProtocolGame, secrets: dict[int, bytes]) -> TableMachine:
     return sim.machines[VICTIM]
 
 
+# covers: P-41
 def test_resume_needs_only_the_share_of_the_running_hand() -> None:
     sim, rng = play_to_hand(3, seed=31)
     kept = {h: s for h, s in sim.secrets[VICTIM].items() if h == 3}
@@ -58,6 +59,7 @@ def test_resume_needs_only_the_share_of_the_running_hand() -> None:
     assert not sim.violations()
 
 
+# covers: P-41
 @pytest.mark.parametrize("damage", ["missing", "corrupt"])
 def test_a_lost_share_of_the_running_hand_is_silence_not_a_crash(damage: str) -> None:
     sim, rng = play_to_hand(2, seed=32)

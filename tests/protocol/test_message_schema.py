@@ -270,6 +270,7 @@ def action_validator() -> Draft202012Validator:
     return Draft202012Validator({"$defs": schema()["$defs"], "$ref": "#/$defs/action"})
 
 
+# covers: W-3
 @pytest.mark.parametrize("kind", list(ActionKind), ids=[k.value for k in ActionKind])
 def test_each_kind_of_action_carries_exactly_its_fields(kind: ActionKind) -> None:
     required, optional = ACTION_FIELDS[kind]

@@ -49,6 +49,7 @@ def played(players: int, seed: int) -> ProtocolGame:
     return sim
 
 
+# covers: P-5, P-14, P-16
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_round_frames_in_every_order_give_one_transcript(players: int) -> None:
     sim = played(players, seed=players)
@@ -89,6 +90,7 @@ def hold(sim: ProtocolGame, silent: int, kind: str) -> None:
     sim.bus.allow = allow
 
 
+# covers: P-27, P-34
 @pytest.mark.parametrize(("players", "kind"), [(2, "key-commit"), (3, "key-reveal"), (4, "shares")])
 def test_a_missing_round_frame_times_out_only_its_seat(players: int, kind: str) -> None:
     rng = random.Random(20 + players)
@@ -123,6 +125,7 @@ def test_a_missing_round_frame_times_out_only_its_seat(players: int, kind: str) 
     assert all(m.records == sim.machines[0].records for m in sim.machines)
 
 
+# covers: P-15
 @pytest.mark.parametrize("players", [3, 4])
 def test_two_frames_of_one_seat_in_a_round_are_equivocation(players: int) -> None:
     rng = random.Random(40 + players)
@@ -174,6 +177,7 @@ def test_two_frames_of_one_seat_in_a_round_are_equivocation(players: int) -> Non
     assert len(heads) == 1
 
 
+# covers: P-17
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_resume_in_the_middle_of_a_round_takes_the_same_frame(players: int) -> None:
     rng = random.Random(60 + players)

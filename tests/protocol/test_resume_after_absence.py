@@ -83,6 +83,7 @@ def bring_back(sim: ProtocolGame, records: list[bytes], *, hold: bool) -> TableM
     return sim.machines[VICTIM]
 
 
+# covers: P-32
 def test_a_held_machine_writes_nothing_until_released() -> None:
     sim, rng, records = play_until_victim_must_move(seed=3)
     machine = bring_back(sim, records, hold=True)
@@ -98,6 +99,7 @@ def test_a_held_machine_writes_nothing_until_released() -> None:
     assert len(machine.take_outgoing()) == 1
 
 
+# covers: P-32
 def test_a_held_machine_catches_up_then_takes_part() -> None:
     sim, rng, records = play_until_victim_must_move(seed=4)
     time_out_the_victim(sim)
@@ -115,6 +117,7 @@ def test_a_held_machine_catches_up_then_takes_part() -> None:
     assert not sim.violations()
 
 
+# covers: P-30
 @pytest.mark.parametrize("seed", [5, 6, 7])
 def test_an_element_written_at_the_old_head_is_rolled_back(seed: int) -> None:
     sim, rng, records = play_until_victim_must_move(seed)

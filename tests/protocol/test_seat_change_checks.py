@@ -64,6 +64,7 @@ def signed(machine: TableMachine, key: IdentityKey, wire: Wire, **envelope: Any)
     return sign_message(key, registry=TABLE_REGISTRY, **fields).frame
 
 
+# covers: P-43
 def test_the_plan_follows_from_the_chain(ended: Any) -> None:
     machines, keys, _ = ended
     plan = SeatPlan.of(machines[3])
@@ -142,6 +143,7 @@ TAMPERED = {
 }
 
 
+# covers: P-44
 @pytest.mark.parametrize("name", sorted(TAMPERED))
 def test_a_tampered_next_configuration_is_refused(ended: Any, name: str) -> None:
     machines, keys, _ = ended
@@ -163,6 +165,7 @@ ENVELOPE = {
 }
 
 
+# covers: P-44
 @pytest.mark.parametrize("name", sorted(ENVELOPE))
 def test_a_next_configuration_signed_elsewhere_is_refused(ended: Any, name: str) -> None:
     machines, keys, _ = ended
@@ -172,6 +175,7 @@ def test_a_next_configuration_signed_elsewhere_is_refused(ended: Any, name: str)
         open_next_config(machines[3], frame)
 
 
+# covers: P-44
 def test_the_next_host_cannot_seat_a_leaver_as_new(ended: Any) -> None:
     machines, keys, _ = ended
     plan = SeatPlan.of(machines[0])
@@ -180,6 +184,7 @@ def test_the_next_host_cannot_seat_a_leaver_as_new(ended: Any) -> None:
         plan.next_config([again])
 
 
+# covers: P-44
 def test_only_the_next_host_signs_the_next_configuration(ended: Any) -> None:
     machines, keys, _ = ended
     frame = signed(machines[3], keys[3], good_wire(machines))
@@ -191,6 +196,7 @@ def test_only_the_next_host_signs_the_next_configuration(ended: Any) -> None:
         open_next_config(machines[3], bytes(frame))
 
 
+# covers: P-44
 def test_without_a_reseat_nobody_is_added() -> None:
     rng = random.Random(2)
     sim = start(make_config("limit-tuppen", 3, CASH), rng)
@@ -208,6 +214,7 @@ def test_without_a_reseat_nobody_is_added() -> None:
         open_next_config(sim.machines[2], signed(sim.machines[0], sim.keys[0], wire))
 
 
+# covers: P-44
 def test_a_table_left_with_too_few_seats_may_seat_a_newcomer_without_a_reseat() -> None:
     """The host stands up at a 2-seat table and nobody asked to re-form: one seat stays, below
     the game's minimum, so the next host may seat a newcomer (whose hello came too late for the
@@ -226,6 +233,7 @@ def test_a_table_left_with_too_few_seats_may_seat_a_newcomer_without_a_reseat() 
     assert report.ok and report.segments == [config], report.failure
 
 
+# covers: P-44
 def test_a_tournament_takes_no_newcomers() -> None:
     rng = random.Random(4)
     sim = start(make_config("limit-tuppen", 3, {"mode": "tournament", "starting_chips": 100}), rng)
@@ -236,6 +244,7 @@ def test_a_tournament_takes_no_newcomers() -> None:
         SeatPlan.of(sim.machines[0]).next_config([newcomer])
 
 
+# covers: P-42
 def test_a_seat_change_in_a_fixed_seat_game_is_a_violation() -> None:
     rng = random.Random(6)
     sim = start(make_config("tuppen", 2, {}), rng)
@@ -270,6 +279,7 @@ def test_a_seat_change_in_a_fixed_seat_game_is_a_violation() -> None:
     assert sim.machines[0].seat_change is None
 
 
+# covers: P-47
 def test_the_audit_refuses_a_chain_whose_seat_change_was_forged(ended: Any) -> None:
     machines, keys, records = ended
     wire = good_wire(machines)

@@ -31,6 +31,7 @@ def chips(ledgers: list[dict[str, int]]) -> int:
     return sum(x["stack"] - x["bought_in"] for x in ledgers)
 
 
+# covers: P-47
 def test_a_seat_stands_up_a_newcomer_sits_down_and_the_audit_follows_the_chain() -> None:
     rng = random.Random(7)
     sim = start(make_config("limit-tuppen", 3, CASH), rng)
@@ -61,6 +62,7 @@ def test_a_seat_stands_up_a_newcomer_sits_down_and_the_audit_follows_the_chain()
     assert len(report.segments) == 1
 
 
+# covers: P-43
 def test_a_seat_sits_out_and_comes_back_with_its_chips() -> None:
     rng = random.Random(3)
     sim = start(make_config("limit-tuppen", 3, CASH), rng)
@@ -124,6 +126,7 @@ def test_pottuppen_keeps_the_pot_at_the_table_and_balances_with_their_seats() ->
     assert sum(engine.seat_ledger(s)["balance"] for s in range(2)) + left == 0
 
 
+# covers: P-42
 def test_a_game_with_fixed_seats_refuses_a_seat_change() -> None:
     from dealerless.protocol.table.events import LocalProtocolError
 
@@ -195,6 +198,7 @@ def _hand_of(frame: bytes) -> int:
     return decode_message(frame, registry=TABLE_REGISTRY).hand
 
 
+# covers: P-43
 def test_a_seat_silent_in_fewer_hands_than_three_in_a_row_keeps_its_seat() -> None:
     rng = random.Random(12)
     sim = start(make_config("limit-tuppen", 3, CASH), rng)
@@ -236,6 +240,7 @@ def test_the_host_silent_in_the_hand_a_seat_stands_up_sits_out_and_the_next_seat
     assert not caught  # silence is nobody's violation
 
 
+# covers: P-45
 def test_a_next_host_silent_at_the_boundary_is_timed_out_and_the_next_seat_hosts() -> None:
     """The next host dies between the last result and its next configuration: every other
     seat that stays votes it silent at the segment's last head, the certificate is one chain

@@ -24,6 +24,7 @@ def test_a_good_configuration_is_taken() -> None:
     assert config.step_timeout_ms == 60_000
 
 
+# covers: P-1
 @pytest.mark.parametrize("step_ms", [0, 99, 86_400_001])
 def test_a_step_timeout_out_of_range_is_said_in_seconds(step_ms: int) -> None:
     two = seats(IdentityKey.generate(), IdentityKey.generate())
@@ -34,6 +35,7 @@ def test_a_step_timeout_out_of_range_is_said_in_seconds(step_ms: int) -> None:
     )
 
 
+# covers: P-1
 def test_two_seats_with_one_key_are_refused() -> None:
     key = IdentityKey.generate()
     with pytest.raises(ConfigError, match="two seats have the same identity key"):

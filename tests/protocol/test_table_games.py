@@ -63,6 +63,7 @@ def test_complete_game_through_the_protocol_is_audited(
     assert len(report.hands) == doc["hands"]
 
 
+# covers: P-5
 def test_shuffled_and_duplicated_delivery_converges() -> None:
     for seed in range(3):
         rng = random.Random(seed)
@@ -86,6 +87,7 @@ def _state_hashes_in_order(table: object, frames: list[bytes]) -> list[bytes]:
     return hashes
 
 
+# covers: P-19, W-7
 def test_every_delivery_order_gives_the_same_state_hash_after_every_step() -> None:
     rng = random.Random(11)
     sim = start_game(make_config("tuppen", 3), rng)
@@ -148,6 +150,7 @@ def test_a_node_restarted_from_its_transcript_finishes_the_game() -> None:
     assert_converged(sim)
 
 
+# covers: P-34
 def test_a_silent_seat_is_folded_or_the_hand_aborted_by_timeout_certificate() -> None:
     rng = random.Random(2)
     config = make_config("limit-tuppen", 3, {"hands": 2})
@@ -187,6 +190,7 @@ def config_timeout(sim: ProtocolGame) -> float:
     return sim.table.step_timeout_ms / 1000.0
 
 
+# covers: P-38
 def test_equivocation_seen_after_building_on_one_branch_is_rolled_back() -> None:
     rng = random.Random(4)
     config = make_config("limit-tuppen", 3, {"hands": 2})

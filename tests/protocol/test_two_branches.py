@@ -57,6 +57,7 @@ def blamed(sim: ProtocolGame, seat: int) -> list[Violation]:
     return [e for e in sim.events[seat] if isinstance(e, Violation) and e.culprit is not None]
 
 
+# covers: P-9
 def test_a_frame_for_the_same_step_on_another_branch_blames_nobody() -> None:
     sim, rng, genuine = at_writers_frame(seed=1)
     other_branch = resigned(sim, genuine, prev=secrets.token_bytes(32))
@@ -71,6 +72,7 @@ def test_a_frame_for_the_same_step_on_another_branch_blames_nobody() -> None:
     assert len({m.state_hash() for m in sim.machines}) == 1 and not sim.violations()
 
 
+# covers: P-9
 def test_two_frames_for_one_step_at_the_same_head_are_still_equivocation() -> None:
     sim, _rng, genuine = at_writers_frame(seed=2)
     peer = sim.machines[PEER]

@@ -49,6 +49,7 @@ def snapshot(ht: HostileTable) -> tuple[set[bytes], list[int]]:
 # ---------------------------------------------------------------- signatures
 
 
+# covers: P-7
 def test_forged_signature_is_refused_without_culprit() -> None:
     ht = reach(lambda t: t.hostile_to_act())
     ht.hold_now()
@@ -69,6 +70,7 @@ def test_forged_signature_is_refused_without_culprit() -> None:
     ht.audit()
 
 
+# covers: P-7
 def test_frame_signed_by_a_stranger_is_refused_without_culprit() -> None:
     ht = reach(lambda t: t.hostile_to_act())
     ht.hold_now()
@@ -81,6 +83,7 @@ def test_frame_signed_by_a_stranger_is_refused_without_culprit() -> None:
     assert snapshot(ht) == before
 
 
+# covers: P-8
 def test_seat_field_naming_another_seat_blames_the_signer() -> None:
     """A frame signed with seat 1's key but claiming seat 2: the signature proves seat 1 wrote
     it, so seat 1 is the culprit and the hand is aborted."""
@@ -96,6 +99,7 @@ def test_seat_field_naming_another_seat_blames_the_signer() -> None:
 # ---------------------------------------------------------------- replays, tables, hands
 
 
+# covers: P-10
 def test_replayed_old_message_is_ignored() -> None:
     """A replay of a frame already in the chain is a duplicate (relays make them normal): no
     violation, no state change."""
@@ -125,6 +129,7 @@ def test_old_message_resigned_at_the_head_is_refused() -> None:
     ht.refused_and_aborted(frame, before, hand=1)
 
 
+# covers: P-7
 def test_message_for_another_table_is_refused_without_culprit() -> None:
     """A frame for another table id: not part of this table's chain, nobody here is blamed
     (it may be a genuine message of the same player at another table, relayed by mistake)."""
@@ -139,6 +144,7 @@ def test_message_for_another_table_is_refused_without_culprit() -> None:
     assert snapshot(ht) == before
 
 
+# covers: P-11
 @pytest.mark.parametrize("delta", [+1, -1])
 def test_message_from_another_hand_is_refused(delta: int) -> None:
     ht = reach(lambda t: t.hostile_to_act())
@@ -150,6 +156,7 @@ def test_message_from_another_hand_is_refused(delta: int) -> None:
     ht.refused_and_aborted(frame, before, hand=1)
 
 
+# covers: P-11
 def test_wrong_sequence_number_is_refused() -> None:
     ht = reach(lambda t: t.hostile_to_act())
     ht.hold_now()
@@ -160,6 +167,7 @@ def test_wrong_sequence_number_is_refused() -> None:
     ht.refused_and_aborted(frame, before, hand=1)
 
 
+# covers: P-10
 def test_unknown_predecessor_is_buffered_not_applied() -> None:
     """A frame built on a head nobody has seen waits in the future buffer (no state change)."""
     ht = reach(lambda t: t.hostile_to_act())
@@ -175,6 +183,7 @@ def test_unknown_predecessor_is_buffered_not_applied() -> None:
 # ---------------------------------------------------------------- turns
 
 
+# covers: P-11, P-35, P-37
 def test_acting_out_of_turn_is_refused_and_aborts_the_hand() -> None:
     ht = reach(lambda t: t.ref.phase == "play" and t.ref.arbiter() not in (None, HOSTILE))
     ht.hold_now()
@@ -185,6 +194,7 @@ def test_acting_out_of_turn_is_refused_and_aborts_the_hand() -> None:
     assert any("out of turn" in v.reason for v in ht.violations(ht.honest[0]))
 
 
+# covers: P-11, P-13
 def test_automatic_step_out_of_turn_is_refused() -> None:
     """A shuffle (a sequential round) written before the seats before it in seat order."""
     ht = HostileTable(make_config("tuppen", 3), 3, hostile=2)
@@ -278,6 +288,7 @@ def _equivocate(relay: bool) -> tuple[HostileTable, bytes, bytes, list[int]]:
     return ht, one, two, before
 
 
+# covers: P-9
 def test_equivocation_evidence_is_reported_when_both_versions_meet() -> None:
     """Two different signed frames for one step reach every honest peer (through relays):
     every honest peer reports the equivocation with both frames as evidence."""
@@ -288,6 +299,7 @@ def test_equivocation_evidence_is_reported_when_both_versions_meet() -> None:
         assert set(found[0].evidence) == {one, two}
 
 
+# covers: P-37
 def test_equivocation_aborts_the_hand_and_honest_peers_converge() -> None:
     """Each honest peer builds on the version it got first, then sees the other through a
     relay: the abort certificate is anchored at the fork point behind their heads, so they roll
@@ -298,6 +310,7 @@ def test_equivocation_aborts_the_hand_and_honest_peers_converge() -> None:
     ht.assert_hand_aborted(HOSTILE, 1, before)
 
 
+# covers: P-35
 def test_equivocation_detected_before_building_on_it_is_reported() -> None:
     """One peer gets both versions before anything is built on either: it reports the
     equivocation at once."""
@@ -350,6 +363,7 @@ def _at_admission() -> HostileTable:
     raise AssertionError("situation not reached")
 
 
+# covers: P-25
 def test_admitting_a_request_made_at_another_head() -> None:
     ht = _at_admission()
     seat, action = _requester(ht)
@@ -361,6 +375,7 @@ def test_admitting_a_request_made_at_another_head() -> None:
     ht.refused_and_aborted(frame, before, hand=hand)
 
 
+# covers: P-25
 def test_admitting_a_request_with_a_forged_seat() -> None:
     """The arbiter signs a 'request' itself, naming an honest seat, and admits it."""
     ht = _at_admission()
@@ -372,6 +387,7 @@ def test_admitting_a_request_with_a_forged_seat() -> None:
     ht.refused_and_aborted(frame, before, hand=hand)
 
 
+# covers: P-25
 def test_admitting_a_request_for_a_move_the_rules_forbid() -> None:
     ht = _at_admission()
     seat, _ = _requester(ht)
@@ -383,6 +399,7 @@ def test_admitting_a_request_for_a_move_the_rules_forbid() -> None:
     ht.refused_and_aborted(frame, before, hand=hand)
 
 
+# covers: P-25
 def test_admitting_a_genuine_request_is_accepted() -> None:
     """Control for the three tests above."""
     ht = _at_admission()
@@ -397,6 +414,7 @@ def test_admitting_a_genuine_request_is_accepted() -> None:
 # ---------------------------------------------------------------- timeout races
 
 
+# covers: P-30
 def test_late_message_racing_a_timeout_certificate_converges() -> None:
     """Every honest peer voted; the silent seat's late move overtakes the votes to one peer: a
     voter refuses the late element and the second deadline ends the hand with an abort
@@ -444,6 +462,7 @@ def test_equivocation_of_a_shuffle_aborts_the_hand() -> None:
 # ---------------------------------------------------------------- late equivocation
 
 
+# covers: P-38
 @pytest.mark.parametrize("kind", ["key-commit", "shuffle"])
 def test_equivocation_on_an_early_step_of_the_running_hand_rolls_it_back(kind: str) -> None:
     """Deep in the play phase the hostile seat signs a second element for one of its early
@@ -537,6 +556,7 @@ def _void_branch_collision() -> tuple[HostileTable, list[bytes]]:
     raise AssertionError("situation not reached")
 
 
+# covers: P-38
 def test_void_branch_frame_replayed_after_a_rollback_frames_nobody() -> None:
     """An honest seat signs again, after a rollback, a (hand, seq) it had signed on the void
     branch; the hostile seat replays the void frame: nobody blames the honest seat (was a

@@ -147,6 +147,7 @@ def test_shuffle_proof_copied_from_another_hand() -> None:
 # ---------------------------------------------------------------- decryption shares
 
 
+# covers: W-4
 def test_wrong_decryption_share_point() -> None:
     ht = held_step("shares")
     body = body_of(ht.held[0])
@@ -156,6 +157,7 @@ def test_wrong_decryption_share_point() -> None:
     send_tampered(ht, body)
 
 
+# covers: W-4
 def test_decryption_shares_in_the_wrong_order() -> None:
     ht = held_step("shares")
     body = body_of(ht.held[0])
@@ -163,6 +165,7 @@ def test_decryption_shares_in_the_wrong_order() -> None:
     send_tampered(ht, body)
 
 
+# covers: W-4
 def test_decryption_shares_missing_one() -> None:
     ht = held_step("shares")
     body = body_of(ht.held[0])
@@ -170,6 +173,7 @@ def test_decryption_shares_missing_one() -> None:
     send_tampered(ht, body)
 
 
+# covers: W-4
 def test_decryption_share_proved_for_another_step() -> None:
     """A genuine share for the right position, but its proof is bound to the 'open' step."""
     ht = held_step("shares")
@@ -228,6 +232,7 @@ def refused(ht: HostileTable, frame: bytes) -> None:
     ht.refused_and_aborted(frame, before, hand=hand)
 
 
+# covers: P-22
 def test_playing_a_position_of_another_seat() -> None:
     ht = at_card_play()
     other = ht.ref.engine.hand(2)[0].position
@@ -235,6 +240,7 @@ def test_playing_a_position_of_another_seat() -> None:
     refused(ht, play_frame(ht, card, other, open=open_share(ht, position)))
 
 
+# covers: P-22
 def test_playing_a_card_whose_opening_is_another_card() -> None:
     # two hidden cards of ours (the deal may leave one: a claim or an exchange showed others)
     ht = at_card_play(lambda t: _can_play(t) and len(my_hidden(t)) >= 2)
@@ -259,12 +265,14 @@ def test_playing_the_public_position_of_a_card_already_played() -> None:
     refused(ht, play_frame(ht, Card.from_index(seen), seen_position))
 
 
+# covers: P-22
 def test_playing_without_opening_the_card() -> None:
     ht = at_card_play()
     position, card = my_hidden(ht)[0]
     refused(ht, play_frame(ht, card, position))
 
 
+# covers: P-22
 def test_playing_with_a_wrong_opening_share() -> None:
     ht = at_card_play()
     (position, card), (other, _) = my_hidden(ht)[:2]
@@ -273,6 +281,7 @@ def test_playing_with_a_wrong_opening_share() -> None:
     refused(ht, play_frame(ht, card, position, open=share))
 
 
+# covers: P-22
 def test_playing_with_an_opening_share_for_the_deal_step() -> None:
     ht = at_card_play()
     position, card = my_hidden(ht)[0]
@@ -308,6 +317,7 @@ def _revoke(ht: HostileTable) -> tuple[Action, list[int], list[int]]:
 REVOKE_GAMES = [("tuppen", 3), ("belote", 4)]
 
 
+# covers: P-23
 @pytest.mark.parametrize(("game", "players"), REVOKE_GAMES)
 def test_revoke_with_missing_nonmembership_proof(game: str, players: int) -> None:
     ht = at_card_play(_revoke_possible, game, players)
@@ -317,6 +327,7 @@ def test_revoke_with_missing_nonmembership_proof(game: str, players: int) -> Non
     refused(ht, frame)
 
 
+# covers: P-23
 @pytest.mark.parametrize(("game", "players"), REVOKE_GAMES)
 def test_revoke_with_forged_nonmembership_proof(game: str, players: int) -> None:
     """Proofs against a smaller forbidden set (the one the revoker can prove) do not count."""
@@ -340,6 +351,7 @@ def _revoke_with_provable_position(t: HostileTable) -> bool:
     return any(p != action.position and c.index not in forbidden for p, c in my_hidden(t))
 
 
+# covers: P-23
 @pytest.mark.parametrize(("game", "players"), REVOKE_GAMES)
 def test_revoke_with_proofs_for_another_step(game: str, players: int) -> None:
     """Proofs of the right set for another chain position (a replayed proof) do not count."""
@@ -373,6 +385,7 @@ def _belote_trump_revoke(t: HostileTable) -> bool:
     return all(Card.from_index(c).suit == trump for c in forbidden)
 
 
+# covers: P-23
 def test_belote_revoke_of_a_trump_obligation_without_proof() -> None:
     ht = at_card_play(_belote_trump_revoke, "belote", 4)
     action, _, forbidden = _revoke(ht)

@@ -209,6 +209,7 @@ def test_signed_malformed_frame_is_refused_and_changes_nothing(name: str) -> Non
     assert any(isinstance(e, Violation) and frame in e.evidence for e in events)
 
 
+# covers: P-12
 def test_signed_schema_violation_names_its_author() -> None:
     """The signature proves who sent a body that breaks its schema (messages.md step 5): its
     author is blamed (was a strict xfail until dc9f8ed)."""
@@ -218,6 +219,7 @@ def test_signed_schema_violation_names_its_author() -> None:
     assert [e.culprit for e in events if isinstance(e, Violation)] == [HOSTILE]
 
 
+# covers: P-12
 @pytest.mark.parametrize(
     ("kind", "body"),
     [
@@ -281,6 +283,7 @@ def test_flood_of_junk_frames() -> None:
     _table.cache_clear()
 
 
+# covers: P-10
 def test_flood_on_one_unknown_predecessor_is_bounded() -> None:
     """MAX_FUTURE bounds the buffered frames in all, also under one unknown predecessor and
     for one frame repeated (was a strict xfail until dc9f8ed)."""

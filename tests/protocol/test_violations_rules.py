@@ -92,6 +92,7 @@ def _max_amount(engine: Engine, kind: ActionKind) -> int | None:
     return max(amounts) if amounts else None
 
 
+# covers: W-9
 @pytest.mark.parametrize(
     ("game", "kind", "why"),
     [
@@ -109,6 +110,7 @@ def test_betting_past_the_limit(game: str, kind: ActionKind, why: str) -> None:
     send_refused(ht, ht.craft_action(action))
 
 
+# covers: W-3
 def test_knock_with_an_amount_in_limit_tuppen() -> None:
     """Limit Tuppen's knock has a fixed size: a knock naming an amount is refused."""
     ht = reach(
@@ -157,6 +159,7 @@ def test_belote_bid_of_a_suit_the_rules_do_not_offer() -> None:
     send_refused(ht, ht.craft_action(bid))
 
 
+# covers: W-2
 def test_action_naming_another_seat_inside_the_body() -> None:
     ht = reach(lambda t: t.hostile_to_act())
     action = next(a for a in ht.ref.engine.legal_actions(HOSTILE) if a.kind is not ActionKind.PLAY)
@@ -164,6 +167,7 @@ def test_action_naming_another_seat_inside_the_body() -> None:
     send_refused(ht, ht.craft("action", {"action": forged.to_wire()}))
 
 
+# covers: P-24
 def test_card_play_carrying_proofs_on_a_non_play_move() -> None:
     ht = reach(lambda t: t.hostile_to_act())
     action = next(a for a in ht.ref.engine.legal_actions(HOSTILE) if a.kind is not ActionKind.PLAY)
@@ -182,6 +186,7 @@ def _reveal_frame(ht: HostileTable) -> bytes:
     return ht.craft("reveal", {"shares": deck.make_shares(due.positions, OPEN)})
 
 
+# covers: P-20
 def test_false_tupp_claim_is_refused_when_the_reveal_shows_no_four_of_a_kind() -> None:
     tupp = Action(ActionKind.TUPP, HOSTILE)
     ht = reach(
@@ -236,6 +241,7 @@ def _at_laundry_check() -> HostileTable:
     raise AssertionError("situation not reached")
 
 
+# covers: P-33
 def test_dirty_laundry_claim_that_refuses_to_be_checked_times_out_and_aborts() -> None:
     ht = _at_laundry_check()
     before, hand = ht.scores(), ht.ref.hand
@@ -243,6 +249,7 @@ def test_dirty_laundry_claim_that_refuses_to_be_checked_times_out_and_aborts() -
     ht.assert_hand_aborted(HOSTILE, hand, before)
 
 
+# covers: W-5
 def test_dirty_laundry_reveal_with_a_wrong_share_is_refused() -> None:
     ht = _at_laundry_check()
     genuine = ht.held[0]
@@ -259,6 +266,7 @@ def test_dirty_laundry_reveal_with_a_wrong_share_is_refused() -> None:
 # ---------------------------------------------------------------- silence at every step
 
 
+# covers: P-33
 @pytest.mark.parametrize("kind", ["key-commit", "key-reveal", "shuffle", "shares"])
 def test_silence_at_a_deck_step_aborts_the_hand(kind: str) -> None:
     ht = HostileTable(make_config("tuppen", 3), 21, HOSTILE)
@@ -271,6 +279,7 @@ def test_silence_at_a_deck_step_aborts_the_hand(kind: str) -> None:
     assert not any(v.culprit not in (None, HOSTILE) for s in ht.honest for v in ht.violations(s))
 
 
+# covers: P-33
 def test_silence_at_the_config_signature_means_the_table_does_not_start() -> None:
     ht = HostileTable(make_config("tuppen", 3), 22, HOSTILE)
     ht.hold_when(lambda m: m.kind == "config-sign")
@@ -286,6 +295,7 @@ def test_silence_at_the_config_signature_means_the_table_does_not_start() -> Non
     ht.audit()
 
 
+# covers: P-33
 def test_silence_at_the_result_signature_lets_the_result_stand() -> None:
     ht = HostileTable(make_config("tuppen", 3), 23, HOSTILE)
     ht.hold_when(lambda m: m.kind == "result")
@@ -312,6 +322,7 @@ def _timeout_fold_situation(game: str, players: int) -> HostileTable:
     raise AssertionError("situation not reached")
 
 
+# covers: P-33
 @pytest.mark.parametrize(
     ("game", "players"), [("tuppen", 3), ("limit-tuppen", 3), ("pottuppen", 3), ("belote", 4)]
 )
@@ -328,6 +339,7 @@ def test_silence_where_the_rules_have_a_timeout_action(game: str, players: int) 
     ht.audit()
 
 
+# covers: P-33
 @pytest.mark.parametrize(("game", "players"), [("tuppen", 3), ("belote", 4)])
 def test_silence_on_a_card_play_aborts_the_hand(game: str, players: int) -> None:
     ht = reach(
@@ -351,6 +363,7 @@ def test_silence_on_a_card_play_aborts_the_hand(game: str, players: int) -> None
         assert not ht.violations(seat), "silence is not a violation"
 
 
+# covers: P-29
 def test_timeout_vote_before_the_deadline_is_not_counted() -> None:
     """A hostile peer's early timeout vote against an honest arbiter changes nothing alone."""
     ht = reach(lambda t: t.ref.phase == "play" and t.ref.arbiter() not in (None, HOSTILE))
@@ -363,6 +376,7 @@ def test_timeout_vote_before_the_deadline_is_not_counted() -> None:
     assert not any(isinstance(e, Violation) for s in ht.honest for e in ht.events(s))
 
 
+# covers: P-36
 def test_abort_vote_against_an_honest_seat_changes_nothing() -> None:
     ht = reach(lambda t: t.ref.phase == "play" and t.ref.arbiter() not in (None, HOSTILE))
     ht.hold_now()
@@ -415,14 +429,16 @@ def test_config_signature_for_another_configuration_means_the_table_does_not_sta
     ht.audit()
 
 
-def test_result_signature_for_another_result_is_refused_and_the_result_stands() -> None:
+# covers: P-21, W-7, W-8
+@pytest.mark.parametrize("field", ["result", "state"])
+def test_result_signature_for_another_result_is_refused_and_the_result_stands(field: str) -> None:
     ht = HostileTable(make_config("tuppen", 3), 25, HOSTILE)
     ht.hold_when(lambda m: m.kind == "result")
     ht.play(lambda t: False)
     assert ht.ref.phase == "result"
     after_hand = ht.scores()
     body = dict(decode(ht.held[0]).body)
-    body["result"] = bytes(32)
+    body[field] = bytes(32)
     frame = ht.resign(ht.held[0], body=body)
     ht.send(frame)
     ht.assert_refused(frame, HOSTILE)
