@@ -109,6 +109,24 @@ class Trick:
     winner: int
 
 
+# The fields each kind of move may carry (besides kind and seat); a pass's suit and card are
+# refused by the bidding's own check, with its own words.
+BELOTE_FIELDS: dict[ActionKind, tuple[str, ...]] = {
+    ActionKind.PASS: ("suit", "card"),
+    ActionKind.BID: ("suit",),
+    ActionKind.PLAY: ("card", "position"),
+}
+
+
+def _extra_fields(action: Action, allowed: tuple[str, ...]) -> str:
+    """The first field ``action`` carries that its kind does not ("" if none)."""
+    for name in ("card", "amount", "suit", "cards", "position"):
+        value = getattr(action, name)
+        if name not in allowed and value not in (None, ()):
+            return name
+    return ""
+
+
 class BeloteEngine(Engine):
     game = "belote"
 
@@ -293,6 +311,11 @@ class BeloteEngine(Engine):
             raise self._fail(f"no seat {seat} at a belote table")
         if self._pending is not None or not self.hand_running:
             raise self._fail(f"{action.kind.value} not possible now", seat)
+        extra = _extra_fields(action, BELOTE_FIELDS.get(action.kind, ()))
+        if extra:
+            # what the wire form and the schema refuse (spec/rules/wire.md): an independent
+            # peer refuses it too, so ours must not accept it and go another way
+            raise self._fail(f"a belote {action.kind.value} carries no {extra}", seat)
         if action.kind in (ActionKind.BID, ActionKind.PASS):
             self._verify_bid(action)
         elif action.kind == ActionKind.PLAY:

@@ -811,3 +811,27 @@ def test_a_capot_against_the_takers_scores_252_for_the_defenders() -> None:
     score = score_hand(tricks_in_deck_order([1, 3] * 4), Suit.SPADES, 0)
     assert score.capot_team == 1 and not score.contract_made
     assert score.points == (0, 252)
+
+
+@pytest.mark.parametrize(
+    ("kind", "extra"),
+    [
+        (ActionKind.BID, {"amount": 80}),
+        (ActionKind.BID, {"position": 3}),
+        (ActionKind.BID, {"cards": (Card.parse("7S"),)}),
+        (ActionKind.BID, {"card": Card.parse("7S")}),
+        (ActionKind.PASS, {"amount": 1}),
+        (ActionKind.PASS, {"position": 0}),
+        (ActionKind.PASS, {"cards": (Card.parse("7S"),)}),
+    ],
+)
+def test_a_bid_or_pass_with_a_field_it_does_not_carry_is_refused(
+    kind: ActionKind, extra: dict[str, object]
+) -> None:
+    """The wire form allows none of these (spec/rules/wire.md, the schema): a peer built from
+    the spec refuses them, so this one must too, naming the field."""
+    engine = dealt_engine()
+    up = engine.turned.card.suit if engine.turned and engine.turned.card else Suit.CLUBS
+    suit = {"suit": up} if kind is ActionKind.BID else {}
+    reason = illegal(engine, Action(kind, 1, **suit, **extra))  # type: ignore[arg-type]
+    assert f"carries no {next(iter(extra))}" in reason
