@@ -188,6 +188,8 @@ async def _dial_pair(
             raise
         if scope.cancelled_caught:
             sock.close()
+            if attempt == schedule.attempts - 1:
+                report.errors.append(f"{target}: no answer to {schedule.attempts} dials")
             continue
         report.opened.append(str(target))
         await _authenticate(trio.SocketStream(sock), identity, peer_key, target, config, state,
