@@ -66,7 +66,7 @@ class Lab:
         self.namespaces: list[str] = []
         self.processes: list[subprocess.Popen[bytes]] = []
         self.players: list[Player] = []
-        self.stun_log = workdir / "coturn.log"
+        self.stun_log = workdir / "coturn.out"  # its log, on its stdout
 
     # -- helpers -----------------------------------------------------------------------------
 
@@ -124,14 +124,15 @@ class Lab:
 
     def _start_stun(self) -> None:
         argv = [
-            *self.exec_prefix(self.internet), "turnserver", "--stun-only", "--no-cli",
+            *self.exec_prefix(self.internet), "stdbuf", "-oL", "turnserver", "--stun-only", "--no-cli",
             "--no-tls", "--no-dtls", "--listening-ip", STUN_V4, "--listening-ip", STUN_V6,
-            "--listening-port", str(STUN_PORT), "--log-file", str(self.stun_log),
-            "--simple-log", "--verbose", "--db", str(self.workdir / "turndb"),
+            "--listening-port", str(STUN_PORT), "--log-file", "stdout",
+            "--simple-log", "--Verbose", "--db", str(self.workdir / "turndb"),
             "--pidfile", str(self.workdir / "turn.pid"), "--no-software-attribute",
         ]  # fmt: skip
         out = open(self.workdir / "coturn.out", "wb")  # noqa: SIM115 - the process keeps it
-        self.processes.append(subprocess.Popen(argv, stdout=out, stderr=subprocess.STDOUT))
+        self.stun = subprocess.Popen(argv, stdout=out, stderr=subprocess.STDOUT)
+        self.processes.append(self.stun)
         deadline = time.monotonic() + 10
         probe = (
             f"import socket\nsocket.create_connection(({STUN_V4!r}, {STUN_PORT}), 0.5).close()\n"
@@ -148,6 +149,13 @@ class Lab:
                 break
             time.sleep(0.1)
         raise LabError(f"coturn did not start: {(self.workdir / 'coturn.out').read_text()[-800:]}")
+
+    def stun_server_log(self) -> str:
+        """Stop the STUN server and return its log (it buffers its output until it exits)."""
+        if self.stun.poll() is None:
+            self.stun.terminate()
+            self.stun.wait(5)
+        return self.stun_log.read_text(errors="replace")
 
     def add_player(self, kind: str) -> Player:
         if kind not in KINDS:
