@@ -123,9 +123,11 @@ class Lab:
         self._start_stun()
 
     def _start_stun(self) -> None:
+        # stdbuf: its log goes to a file, line by line (else it is lost in a buffer at exit).
         argv = [
-            *self.exec_prefix(self.internet), "stdbuf", "-oL", "turnserver", "--stun-only", "--no-cli",
-            "--no-tls", "--no-dtls", "--listening-ip", STUN_V4, "--listening-ip", STUN_V6,
+            *self.exec_prefix(self.internet), "stdbuf", "-oL", "turnserver", "--stun-only",
+            "--no-cli", "--no-tls", "--no-dtls", "--listening-ip", STUN_V4,
+            "--listening-ip", STUN_V6,
             "--listening-port", str(STUN_PORT), "--log-file", "stdout",
             "--simple-log", "--Verbose", "--db", str(self.workdir / "turndb"),
             "--pidfile", str(self.workdir / "turn.pid"), "--no-software-attribute",
