@@ -29,3 +29,9 @@ class NodeOptions:
     follow_away: bool = False  # sitting out, keep following the table (an interactive player)
     buy_in: int | None = None  # a newcomer's buy-in at a running table (None: the rules' default)
     nostr_expiration_days: float = 7.0  # NIP-40 expiration of our stored frames on the relays
+    # Direct links (node/punch, issue 24): STUN servers as HOST:PORT (empty: the shipped
+    # defaults), and whether this seat may punch at all: False keeps every frame on the
+    # relays, so no other seat learns our address (--relays-only, direct.punch = false).
+    # Not used by the table yet.
+    stun_servers: tuple[str, ...] = ()
+    punch: bool = True

@@ -25,6 +25,7 @@ from pathlib import Path
 
 import trio
 
+from ..stun_servers import DEFAULT_STUN_SERVERS, MAX_STUN_SERVERS, parse_stun_servers
 from .stun import StunError, stun_tcp
 
 __all__ = [
@@ -40,14 +41,6 @@ __all__ = [
 ]
 
 KINDS = ("lan", "v6", "stun")
-MAX_STUN_SERVERS = 8
-# Public STUN servers that answer Binding requests over TCP (the punch is TCP). Overridable:
-# `--stun HOST:PORT,...`, `stun.servers` in the config file.
-DEFAULT_STUN_SERVERS: tuple[str, ...] = (
-    "stun.cloudflare.com:3478",
-    "stun.nextcloud.com:443",
-    "stun.sipgate.net:3478",
-)
 # Where the routing table is asked for our outgoing address: nothing is sent to them (a UDP
 # socket's connect only picks a route).
 _PROBE_V4 = ("192.0.2.1", 9)  # TEST-NET-1: any routable-looking address will do
@@ -100,38 +93,6 @@ class Gathered:
         """Two STUN servers saw different public mappings of one port: punching through this
         router is very unlikely to work."""
         return len(set(self.mappings.values())) > 1
-
-
-def parse_stun_servers(text: str | Sequence[str]) -> list[tuple[str, int]]:
-    """``"HOST:PORT,HOST:PORT"`` (or a list of ``HOST:PORT``) -> [(host, port)], ValueError
-    saying what is wrong. ``[v6]:PORT`` for IPv6 literals; the port defaults to 3478."""
-    items = text.split(",") if isinstance(text, str) else list(text)
-    servers: list[tuple[str, int]] = []
-    for item in items:
-        item = item.strip()
-        if not item:
-            continue
-        if item.startswith("["):
-            host, sep, rest = item[1:].partition("]")
-            if not sep or (rest and not rest.startswith(":")):
-                raise ValueError(f"bad STUN server {item!r}: expected [IPv6]:PORT")
-            port_text = rest[1:]
-        elif item.count(":") > 1:
-            raise ValueError(f"bad STUN server {item!r}: write an IPv6 address as [ADDR]:PORT")
-        else:
-            host, _, port_text = item.partition(":")
-        if not host or len(host) > 253 or any(c.isspace() for c in host):
-            raise ValueError(f"bad STUN server {item!r}: no host name")
-        try:
-            port = int(port_text) if port_text else 3478
-        except ValueError:
-            raise ValueError(f"bad STUN server {item!r}: port is not a number") from None
-        if not 1 <= port <= 65535:
-            raise ValueError(f"bad STUN server {item!r}: port out of range")
-        servers.append((host, port))
-    if len(servers) > MAX_STUN_SERVERS:
-        raise ValueError(f"at most {MAX_STUN_SERVERS} STUN servers")
-    return servers
 
 
 def pick_port() -> int:
