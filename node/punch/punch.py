@@ -24,6 +24,7 @@ at ``start_at + attempts * spacing + handshake_timeout`` it gives up and returns
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 
@@ -120,16 +121,7 @@ async def punch(
         raise ValueError("peer_key must be another seat's 32-byte identity key")
     families = {c.family for c in my_candidates}
     targets = [c for c in peer_candidates if c.family in families]
-    config = TransportConfig(
-        max_frame_size=config.max_frame_size,
-        handshake_timeout=config.handshake_timeout,
-        keepalive_interval=config.keepalive_interval,
-        idle_timeout=config.idle_timeout,
-        send_timeout=config.send_timeout,
-        close_timeout=config.close_timeout,
-        rekey_interval=config.rekey_interval,
-        prologue=config.prologue + punch_prologue(table_id),
-    )
+    config = dataclasses.replace(config, prologue=config.prologue + punch_prologue(table_id))
     if not targets:
         report.errors.append("no peer candidate of an address family we have")
         return None

@@ -1,8 +1,9 @@
 """A NAT lab: home routers in network namespaces, a real STUN server on a small "internet".
 
 * ``internet``: a namespace holding a bridge, 198.18.0.1/24 and 2001:db8:ff::1/64 (benchmarking
-  and documentation ranges: never routed outside), and coturn as a STUN-only server on port
-  3478 (TCP and UDP) of both addresses. It routes IPv6 to the routers' inside prefixes.
+  and documentation ranges: never routed outside; 198.18.0.2 too), and coturn as a STUN-only
+  server on port 3478 (TCP and UDP) of these three addresses. It routes IPv6 to the
+  routers' inside prefixes.
 * per player a router namespace (wan on the bridge, 198.18.0.(10+n)) and a player namespace
   behind it (192.168.n.2, default route via the router 192.168.n.1). Router kinds:
 
@@ -33,6 +34,7 @@ from pathlib import Path
 import pytest
 
 STUN_V4 = "198.18.0.1"
+STUN_V4_B = "198.18.0.2"  # the same coturn on a second address: a second "server"
 STUN_V6 = "2001:db8:ff::1"
 STUN_PORT = 3478
 KINDS = ("eim", "symmetric", "double", "no-udp", "v6")
@@ -118,6 +120,7 @@ class Lab:
         _run("ip", "-n", self.internet, "link", "add", "br0", "type", "bridge")
         _run("ip", "-n", self.internet, "link", "set", "br0", "up")
         self._addr(self.internet, f"{STUN_V4}/24", "br0")
+        self._addr(self.internet, f"{STUN_V4_B}/24", "br0")
         self._addr(self.internet, f"{STUN_V6}/64", "br0")
         self.ns(self.internet, "sysctl", "-qw", "net.ipv6.conf.all.forwarding=1")
         self._start_stun()
@@ -127,7 +130,7 @@ class Lab:
         argv = [
             *self.exec_prefix(self.internet), "stdbuf", "-oL", "turnserver", "--stun-only",
             "--no-cli", "--no-tls", "--no-dtls", "--listening-ip", STUN_V4,
-            "--listening-ip", STUN_V6,
+            "--listening-ip", STUN_V4_B, "--listening-ip", STUN_V6,
             "--listening-port", str(STUN_PORT), "--log-file", "stdout",
             "--simple-log", "--Verbose", "--db", str(self.workdir / "turndb"),
             "--pidfile", str(self.workdir / "turn.pid"), "--no-software-attribute",
