@@ -17,6 +17,13 @@ with ``--home DIR`` / ``$DEALERLESS_HOME``. Read with :mod:`tomllib`, written at
                                        # --listen, --lan-only or --relay is given (also the
                                        # start screen's Host); empty: the shipped defaults
 
+    [stun]
+    servers = ["stun.example:3478"]    # STUN servers for direct links (--stun); empty: shipped
+
+    [direct]
+    punch = true               # false: no direct links, every frame via the relays
+                               # (--relays-only): other seats never learn our address
+
     [start]                    # the start screen's last choice
     game = "tuppen"
     bots = 3
@@ -38,6 +45,7 @@ from typing import Any
 
 from dealerless.node.nostr.defaults import MAX_RELAYS, relay_url_problem
 from dealerless.node.portable import config_dir, fsync_directory, user_name
+from dealerless.node.stun_servers import MAX_STUN_SERVERS, parse_stun_servers
 from dealerless.protocol.rules.base import ConfigError, OptionValue
 from dealerless.protocol.rules.registry import GameSpec, game_spec
 from dealerless.protocol.table.carry import NAME_CHARS  # the longest name a table carries
@@ -74,6 +82,8 @@ class Config:
     result_pause: int = 0  # seconds the result panel stays after the game goes on; 0: until closed
     nostr_relays: list[str] = field(default_factory=list)
     nostr_expiration_days: float = 7.0  # NIP-40: our stored frames leave the relays after this
+    stun_servers: list[str] = field(default_factory=list)  # HOST:PORT; empty: shipped defaults
+    direct_punch: bool = True  # False: relays only, no seat learns our address
     start_game: str = "tuppen"
     start_bots: int = 3
     # The start screen's "host a table" form, as last filled in.
@@ -98,6 +108,8 @@ class Config:
                 "relays": list(self.nostr_relays),
                 "expiration_days": self.nostr_expiration_days,
             },
+            "stun": {"servers": list(self.stun_servers)},
+            "direct": {"punch": self.direct_punch},
             "start": {"game": self.start_game, "bots": self.start_bots},
             "host": {
                 "game": self.host_game,
@@ -121,6 +133,8 @@ class Config:
             "ascii",
             "result_pause",
             "nostr",
+            "stun",
+            "direct",
             "start",
             "host",
             "rules",
@@ -161,6 +175,7 @@ class Config:
             if problem:
                 raise ConfigFileError(f"{where}: nostr.relays: {problem}")
         config.nostr_relays = list(relays)
+        _read_direct(config, doc, where)
         start = _typed(doc, "start", dict, {}, where)
         _no_unknown(start, {"game", "bots"}, where, "start.")
         config.start_game = _typed(start, "game", str, config.start_game, where, "start.")
@@ -184,6 +199,25 @@ class Config:
                     raise ConfigFileError(f"{where}: rules.{game}.{key}: {exc}") from None
             config.rules[game] = checked
         return config
+
+
+def _read_direct(config: Config, doc: dict[str, Any], where: str) -> None:
+    """``[stun] servers`` and ``[direct] punch``: direct links between seats."""
+    stun = _typed(doc, "stun", dict, {}, where)
+    _no_unknown(stun, {"servers"}, where, "stun.")
+    servers = _typed(stun, "servers", list, [], where, "stun.")
+    if not all(isinstance(s, str) and s for s in servers) or len(servers) > MAX_STUN_SERVERS:
+        raise ConfigFileError(
+            f"{where}: stun.servers must be a list of at most {MAX_STUN_SERVERS} HOST:PORT"
+        )
+    try:
+        parse_stun_servers(servers)
+    except ValueError as exc:
+        raise ConfigFileError(f"{where}: stun.servers: {exc}") from None
+    config.stun_servers = list(servers)
+    direct = _typed(doc, "direct", dict, {}, where)
+    _no_unknown(direct, {"punch"}, where, "direct.")
+    config.direct_punch = _typed(direct, "punch", bool, config.direct_punch, where, "direct.")
 
 
 def _read_host(config: Config, host: dict[str, Any], where: str) -> None:
@@ -300,7 +334,8 @@ def save_config(config: Config, path: Path) -> Path:
 def apply_config(args: Any) -> Config:
     """Fill what the command line left unset from the settings file (flags override it):
     ``--name``, ``--lang``, ``--ascii``, the time per move (``--timeout`` / ``--step-timeout``),
-    ``--level``, and house rules (the file's go first, so a ``--rule`` of the same key wins)."""
+    ``--level``, ``--stun``, ``--relays-only``, and house rules (the file's go first, so a
+    ``--rule`` of the same key wins)."""
     config = load_config(getattr(args, "home", None))
     if getattr(args, "name", None) == "":
         args.name = config.name
@@ -314,6 +349,10 @@ def apply_config(args: Any) -> Config:
     if hasattr(args, "level") and args.level is None:
         args.level = config.level
     args.nostr_expiration_days = config.nostr_expiration_days
+    if hasattr(args, "stun") and args.stun is None and config.stun_servers:
+        args.stun = ",".join(config.stun_servers)
+    if hasattr(args, "relays_only") and not config.direct_punch:
+        args.relays_only = True  # the file can only make it stricter
     game = getattr(args, "game", None)
     if hasattr(args, "rule") and isinstance(game, str):
         defaults = [f"{k}={_rule_text(v)}" for k, v in sorted(config.rules_for(game).items())]

@@ -15,6 +15,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "add_common",
+    "add_direct",
     "add_floor",
     "load_identity_or_say",
     "node_options",
@@ -96,6 +97,35 @@ def _chips(text: str) -> int:
     return value
 
 
+def _stun_list(text: str) -> str:
+    from dealerless.node.stun_servers import parse_stun_servers
+
+    try:
+        parse_stun_servers(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+    return text
+
+
+def add_direct(parser: argparse.ArgumentParser) -> None:
+    """Direct links between seats (spec/transport.md, Direct links): the STUN servers that
+    tell a seat its public address, and the way to keep every frame on the relays."""
+    parser.add_argument(
+        "--stun",
+        type=_stun_list,
+        default=None,
+        metavar="HOST:PORT,...",
+        help="STUN servers that tell this seat its public address for direct links "
+        "(default: stun.servers in the settings file, else the shipped list)",
+    )
+    parser.add_argument(
+        "--relays-only",
+        action="store_true",
+        help="no direct links: other seats never learn this machine's addresses (every frame "
+        "goes through the relays; also direct.punch = false in the settings file)",
+    )
+
+
 def add_floor(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--min-step-timeout",
@@ -126,6 +156,11 @@ def node_options(args: argparse.Namespace) -> NodeOptions:
     days = getattr(args, "nostr_expiration_days", None)
     if isinstance(days, float):
         options.nostr_expiration_days = days
+    stun = getattr(args, "stun", None)
+    if isinstance(stun, str):
+        options.stun_servers = tuple(s.strip() for s in stun.split(",") if s.strip())
+    if getattr(args, "relays_only", False) is True:
+        options.punch = False
     return options
 
 

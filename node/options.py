@@ -32,3 +32,9 @@ class NodeOptions:
     # Over Nostr, the seats also link directly where they can reach each other (node/mesh.py)
     # and a message for seats that all have such a link skips the relays.
     direct_links: bool = False
+    # Direct links (node/punch, issue 24): STUN servers as HOST:PORT (empty: the shipped
+    # defaults), and whether this seat may punch at all: False keeps every frame on the
+    # relays, so no other seat learns our address (--relays-only, direct.punch = false).
+    # Not used by the table yet.
+    stun_servers: tuple[str, ...] = ()
+    punch: bool = True

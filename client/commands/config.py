@@ -16,8 +16,8 @@ from dealerless.protocol.rules.registry import game_spec
 HELP = "show the settings file, or set a value in it"
 KEYS = (
     "name, language, level, time_per_move, ascii, result_pause, nostr.relays (comma-separated), "
-    "nostr.expiration_days, start.game, start.bots, host.game, host.seats, host.bots, "
-    "host.lan_only, rules.GAME.KEY"
+    "nostr.expiration_days, stun.servers (comma-separated), direct.punch, start.game, "
+    "start.bots, host.game, host.seats, host.bots, host.lan_only, rules.GAME.KEY"
 )
 
 
@@ -64,6 +64,10 @@ def apply_setting(config: Config, assignment: str) -> Config:
             doc["nostr"]["expiration_days"] = float(value)
         except ValueError:
             raise ConfigFileError(f"--set {key}: {value.strip()!r} is not a number") from None
+    elif key == "stun.servers":
+        doc["stun"]["servers"] = [s.strip() for s in value.split(",") if s.strip()]
+    elif key == "direct.punch":
+        doc["direct"]["punch"] = _parse_value(value)
     elif key.startswith("rules."):
         parts = key.split(".", 2)
         if len(parts) != 3 or not parts[1] or not parts[2]:

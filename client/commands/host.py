@@ -25,6 +25,7 @@ from dealerless.client.config import apply_config
 from dealerless.node.app import EventLog, host_table, logged_say, stderr_say
 from dealerless.node.cli_common import (
     add_common,
+    add_direct,
     default_name,
     load_identity_or_say,
     node_options,
@@ -124,6 +125,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "(default: time_per_move of the settings file, 120)",
     )
     add_common(parser)
+    add_direct(parser)
     add_screen_arguments(parser)
 
 

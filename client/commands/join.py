@@ -22,6 +22,7 @@ from dealerless.client.config import apply_config
 from dealerless.node.app import EventLog, join_table, logged_say, stderr_say
 from dealerless.node.cli_common import (
     add_common,
+    add_direct,
     add_floor,
     default_name,
     load_identity_or_say,
@@ -52,6 +53,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--name", default="", help="your name at the table")
     add_common(parser)
+    add_direct(parser)
     add_floor(parser)
     add_level_argument(parser, "with --bot: the bot's level")
     add_screen_arguments(parser)
