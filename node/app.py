@@ -223,7 +223,11 @@ async def _run_locked(
                 _remote_connector(identity, home, meta, invite, attach, say),
             )
 
-        if meta.nostr and (options or NodeOptions()).direct_links:
+        if (
+            meta.nostr
+            and (options or NodeOptions()).direct_links
+            and (options or NodeOptions()).punch
+        ):
             # The relays introduce the seats; pairs that reach each other then talk directly.
             mesh = Mesh(identity, say=say)
             await nursery.start(mesh.run)

@@ -102,7 +102,7 @@ class Mesh:
         self._dialling: set[bytes] = set()
         self._handshakes = 0
         self._inbox_send, self.inbox = trio.open_memory_channel[dict[str, Any]](INBOX)
-        self._nursery: trio.Nursery | None = None
+        self.nursery: trio.Nursery | None = None
         self.changed = trio.Event()
 
     # ---------------------------------------------------------------- running
@@ -110,7 +110,7 @@ class Mesh:
         listeners = await trio.open_tcp_listeners(0, host=self.listen_host)
         self.port = listeners[0].socket.getsockname()[1]
         async with trio.open_nursery() as nursery:
-            self._nursery = nursery
+            self.nursery = nursery
             nursery.start_soon(trio.serve_listeners, self._incoming, listeners)
             task_status.started()
 
@@ -147,9 +147,9 @@ class Mesh:
         """Dial ``key`` if we are the one to dial it, know its candidates and have no link."""
         if key not in self.expected or key in self.channels or key in self._dialling:
             return
-        if self.key < key and self._nursery is not None:
+        if self.key < key and self.nursery is not None:
             self._dialling.add(key)
-            self._nursery.start_soon(self._dial, key)
+            self.nursery.start_soon(self._dial, key)
 
     def covers(self, keys: Iterable[bytes]) -> bool:
         """Every one of ``keys`` (but us) has a direct link now."""
@@ -169,9 +169,9 @@ class Mesh:
                     )  # fmt: skip
                 except (OSError, HandshakeError, ChannelError):
                     continue  # the next candidate
-                self._adopt(key, channel)
+                self.adopt(key, channel)
                 self._dialling.discard(key)
-                await self._read(key, channel)
+                await self.read(key, channel)
                 return
         finally:
             self._dialling.discard(key)
@@ -191,21 +191,23 @@ class Mesh:
         finally:
             self._handshakes -= 1
         key = channel.peer_id.public_key
-        self._adopt(key, channel)
-        await self._read(key, channel)  # here: serve_listeners closes the stream on return
+        self.adopt(key, channel, "accepted")
+        await self.read(key, channel)  # here: serve_listeners closes the stream on return
 
     def _may_dial_us(self, key: bytes) -> bool:
         return key in self.expected and key < self.key
 
-    def _adopt(self, key: bytes, channel: SecureChannel) -> None:
+    def adopt(self, key: bytes, channel: SecureChannel, how: str = "dialled") -> None:
+        """A channel to ``key`` (dialled, accepted or punched) becomes its link; the caller
+        then runs :meth:`read` for as long as the link lives."""
         old = self.channels.get(key)
         if old is not None:
             self._close_soon(old)  # the newer link wins: the peer restarted, say
         self.channels[key] = channel
-        self.say(f"direct link with {channel.peer_id.fingerprint} is up")
+        self.say(f"direct link with {channel.peer_id.fingerprint} is up ({how})")
         self._pulse()
 
-    async def _read(self, key: bytes, channel: SecureChannel) -> None:
+    async def read(self, key: bytes, channel: SecureChannel) -> None:
         try:
             while True:
                 data = await channel.receive()
@@ -225,8 +227,8 @@ class Mesh:
             self._pulse()
 
     def _close_soon(self, channel: SecureChannel) -> None:
-        if self._nursery is not None:
-            self._nursery.start_soon(_close, channel)
+        if self.nursery is not None:
+            self.nursery.start_soon(_close, channel)
 
     def _pulse(self) -> None:
         self.changed.set()

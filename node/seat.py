@@ -32,10 +32,12 @@ from dealerless.node.join_handshake import (
 )
 from dealerless.node.links import FatalLinkError, Link, LinkError
 from dealerless.node.mesh import CandidateOffers, Mesh
+from dealerless.node.mesh_punch import Punches
 from dealerless.node.options import NodeOptions
 from dealerless.node.seat_changes import SeatChanges
 from dealerless.node.seat_messages import SeatMessages
 from dealerless.node.store import TableMeta, TableStore
+from dealerless.node.stun_servers import DEFAULT_STUN_SERVERS, parse_stun_servers
 from dealerless.node.ways import MultiLink
 from dealerless.node.wire import (
     encode,
@@ -72,6 +74,7 @@ CHEATS_KEPT = 64  # caught cheats are kept (never evicted by later junk); later 
 MAX_OWN_QUEUED = 100_000  # own messages waiting for the link: past this the node fails loudly
 RECS_QUEUED_BYTES = 16 << 20  # records for others waiting for the link: past this, not queued
 CHECK_AFTER_SEND = 0.002  # s: the sender and the transport run first (a few scheduler passes)
+PUNCH_MESSAGE = 2048  # bytes of a rendezvous message (node/punch bounds its own at 1,024)
 
 
 class SeatNode(JoinHandshake, CatchUp, SeatMessages, SeatChanges):
@@ -90,14 +93,21 @@ class SeatNode(JoinHandshake, CatchUp, SeatMessages, SeatChanges):
         mesh: Mesh | None = None,
     ) -> None:
         self.identity, self.store, self.meta = identity, store, meta
-        # our candidates for direct links, told when the seats are known (node/mesh.py)
-        self.offers = CandidateOffers(mesh) if mesh is not None else None
         self.key = identity.public_key
         self.host_key = bytes.fromhex(meta.host_key)
         self.is_host = meta.role == "host"
         self.connector, self.driver, self.game = connector, driver, game
         self.say, self.log = say, log
         self.opt = options or NodeOptions()
+        # our candidates for direct links, told when the seats are known (node/mesh.py), and
+        # the punches of the pairs behind home routers (node/mesh_punch.py)
+        self.offers = CandidateOffers(mesh) if mesh is not None else None
+        self.punches: Punches | None = None
+        if mesh is not None and self.opt.punch:
+            servers = parse_stun_servers(self.opt.stun_servers or DEFAULT_STUN_SERVERS)
+            self.punches = Punches(
+                mesh, identity, store.table_id, self._send_punch, stun_servers=servers, say=say
+            )
         self.config: TableConfig | None = None
         self.config_sig = b""
         self.machine: TableMachine | None = None
@@ -191,6 +201,15 @@ class SeatNode(JoinHandshake, CatchUp, SeatMessages, SeatChanges):
     def _offer(self, payload: dict[str, Any] | None) -> None:
         if payload is not None:
             self.queue_signed(payload)
+
+    def _send_punch(self, peer: bytes, data: bytes) -> None:
+        self.queue_signed({"t": "punch", "d": data}, to=peer)
+
+    def on_punch(self, sender: bytes, payload: dict[str, Any]) -> None:
+        """A seat's rendezvous message for a punch (node/punch opens and checks it)."""
+        data = payload.get("d")
+        if self.punches is not None and isinstance(data, bytes) and len(data) <= PUNCH_MESSAGE:
+            self.punches.heard(sender, data, self.now())
 
     def on_candidates(self, sender: bytes, payload: dict[str, Any]) -> None:
         """A seat's signed candidates for a direct link (node/mesh.py)."""
@@ -398,6 +417,8 @@ class SeatNode(JoinHandshake, CatchUp, SeatMessages, SeatChanges):
             return
         if self.offers is not None:
             self._offer(self.offers.table(self.seat_keys(), now))
+        if self.punches is not None:
+            self.punches.tick(self.seat_keys(), now)
         if not machine.over:
             self._after(machine.tick(now))
             self._report_slow(machine)

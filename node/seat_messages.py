@@ -68,6 +68,9 @@ class SeatMessages:
     def on_candidates(self, sender: bytes, payload: dict[str, Any]) -> None:
         raise NotImplementedError
 
+    def on_punch(self, sender: bytes, payload: dict[str, Any]) -> None:
+        raise NotImplementedError
+
     def queue(
         self, payload: dict[str, Any], to: bytes | None = None, *, keep: bool = False
     ) -> None:
@@ -210,7 +213,7 @@ class SeatMessages:
             return sender != self.key and machine is not None and sender in self.seat_keys()
         if kind == "closed":
             return not self.is_host and sender == self.host_key and self.config is None
-        if kind == "cand":
+        if kind in ("cand", "punch"):
             return sender != self.key and sender in self.seat_keys()
         # have: the seats, the seats sitting out that follow the table, and the newcomers
         # waiting to sit down (they fetch the chain so far: catch_up.py serves them records)
@@ -252,6 +255,8 @@ class SeatMessages:
             self._on_bye(sender, payload)
         elif kind == "cand":
             self.on_candidates(sender, payload)
+        elif kind == "punch":
+            self.on_punch(sender, payload)
         else:
             self._on_have(sender, payload)
 

@@ -30,7 +30,7 @@ __all__ = [
 MAX_MESSAGE = 1 << 20
 # Seat messages that change what a seat does: each is signed by its author (spec/node.md §3).
 SIGNED_KINDS = frozenset(
-    {"hello", "lobby", "refused", "config", "have", "back", "closed", "bye", "cand"}
+    {"hello", "lobby", "refused", "config", "have", "back", "closed", "bye", "cand", "punch"}
 )
 NODE_SIGNATURE_LABEL = b"dealerless/node/v2\x00"
 

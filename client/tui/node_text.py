@@ -454,7 +454,7 @@ RULES: tuple[NodeRule, ...] = (
     ),
     _rule("released", r"^heard from a peer: writing again$", _say("node.released")),
     # how a move travels is the node's business: the log file has it
-    _rule("direct_up", r"^direct link with \S+ is up$", _drop),
+    _rule("direct_up", r"^direct link with \S+ is up \((dialled|accepted|punched)\)$", _drop),
     _rule("direct_refused", r"^refused the direct-link addresses of ", _drop),
     # ---- links and ways in (node/app.py, node/ways.py, node/links.py, node/hub.py)
     _rule("no_way_works", r"^no way in to the table works \(", _say("node.no_way_works")),

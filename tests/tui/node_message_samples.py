@@ -361,7 +361,9 @@ SAMPLES: dict[str, Samples] = {
         "an invalid key connected",
         "7KQ2M4XA9 disconnected",
     ),
-    "mesh.py: direct link with {} is up": ("direct link with T5P4-PN3M-OMQL-E622-QRJ2-OPH7 is up",),
+    "mesh.py: direct link with {} is up ({})": (
+        "direct link with T5P4-PN3M-OMQL-E622-QRJ2-OPH7 is up (punched)",
+    ),
     "seat.py: refused the direct-link addresses of {}: {}": (
         "refused the direct-link addresses of seat 1 (bob): a candidate is [address, port]",
     ),
