@@ -304,6 +304,8 @@ async def _run_locked(
         code = await node.run()
         if nostr is not None and log is not None:
             log({"ev": "nostr", **nostr.pool.report()})
+        if mesh is not None and log is not None:
+            log({"ev": "ways", **mesh.stats, "links": len(mesh.channels)})
         if local_hub is not None and node.machine is not None and node.machine.left_table:
             # We stood up or sit out, the table plays on, and its direct links run through
             # our hub: keep passing the others' messages until they have all gone.

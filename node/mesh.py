@@ -104,6 +104,11 @@ class Mesh:
         self._inbox_send, self.inbox = trio.open_memory_channel[dict[str, Any]](INBOX)
         self.nursery: trio.Nursery | None = None
         self.changed = trio.Event()
+        # How this seat's messages went (MultiLink counts): over the direct links alone, over
+        # the relays, and over the relays after every seat had a link once (the event log's
+        # "ways" report; spec/transport.md §10).
+        self.stats = {"direct": 0, "relayed": 0, "relayed_after_links": 0}
+        self.all_linked = False
 
     # ---------------------------------------------------------------- running
     async def run(self, *, task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED) -> None:

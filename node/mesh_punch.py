@@ -19,7 +19,7 @@ from collections.abc import Callable
 import trio
 
 from dealerless.node.identity import Identity
-from dealerless.node.mesh import Mesh
+from dealerless.node.mesh import LINK_CONFIG, Mesh
 from dealerless.node.punch import gather_candidates, pick_port, punch, rendezvous
 
 __all__ = ["Punches"]
@@ -108,9 +108,11 @@ class Punches:
             if agreed is None:
                 return
             theirs, start_at = agreed
+            # the mesh's keepalive, not the punch's default: a dead path must be noticed
+            # within a step (the keepalives also keep the routers' mappings fresh)
             channel = await punch(
                 self.identity, peer, gathered.candidates, theirs, start_at, local_port=port,
-                table_id=self.table_id,
+                table_id=self.table_id, config=LINK_CONFIG,
             )  # fmt: skip
             if channel is None or peer in self.mesh.channels or peer not in self.mesh.expected:
                 if channel is not None:

@@ -216,10 +216,14 @@ class MultiLink:
             audience = self.audience()
         else:
             return False
-        if not mesh.covers(audience) or not await mesh.send(
-            data, to if isinstance(to, bytes) else None
-        ):
+        audience = list(audience)
+        covered = mesh.covers(audience)
+        mesh.all_linked = mesh.all_linked or (covered and to is None)
+        if not covered or not await mesh.send(data, to if isinstance(to, bytes) else None):
+            mesh.stats["relayed"] += 1
+            mesh.stats["relayed_after_links"] += mesh.all_linked
             return False
+        mesh.stats["direct"] += 1
         self.sent_bytes += len(data)
         return True
 
