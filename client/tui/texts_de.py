@@ -212,6 +212,9 @@ TEXTS: dict[str, str] = {
     "history.current": "auf dem Tisch: {plays}",
     "history.empty": "Es wurde noch nichts gespielt.",
     "history.keys": "Hoch/Runter, Bild auf/ab: blättern   h oder Esc: schließen",
+    "panel.more": (
+        "-- Hoch/Runter, Bild auf/ab: blättern ({above} Zeilen darüber, {below} darunter) --"
+    ),
     "why.laundry_true": "{checker} prüfte die Wäsche von {declarer}, sie war echt: {checker} +1",
     "why.laundry_bluff": "{checker} prüfte die Wäsche von {declarer}, ein Bluff: {declarer} +1",
     "why.jack": "{who} machte den letzten Stich mit einem Buben: 1 Punkt weniger",

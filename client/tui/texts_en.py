@@ -228,6 +228,7 @@ TEXTS: dict[str, str] = {
     "history.current": "on the table: {plays}",
     "history.empty": "Nothing has been played yet.",
     "history.keys": "Up/Down, PgUp/PgDn: scroll   h or Esc: close",
+    "panel.more": "-- Up/Down, PgUp/PgDn: scroll ({above} lines above, {below} below) --",
     "why.laundry_true": (
         "{checker} checked {declarer}'s dirty laundry, it was genuine: {checker} +1"
     ),

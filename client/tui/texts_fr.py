@@ -243,6 +243,7 @@ _TEXTS: dict[str, str] = {
     "history.current": "sur la table : {plays}",
     "history.empty": "Rien n'a encore été joué.",
     "history.keys": "Haut/Bas, PgPréc/PgSuiv : défiler   h ou Échap : fermer",
+    "panel.more": "-- Haut/Bas, PgPréc/PgSuiv : défiler ({above} lignes avant, {below} après) --",
     "why.laundry_true": (
         "{checker} a vérifié le linge sale de {declarer}, il était vrai : {checker} +1"
     ),

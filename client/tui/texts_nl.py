@@ -211,6 +211,7 @@ TEXTS: dict[str, str] = {
     "history.current": "op tafel: {plays}",
     "history.empty": "Er is nog niets gespeeld.",
     "history.keys": "Op/Neer, PgUp/PgDn: bladeren   h of Esc: sluiten",
+    "panel.more": "-- Op/Neer, PgUp/PgDn: bladeren ({above} regels erboven, {below} eronder) --",
     "why.laundry_true": "{checker} controleerde de was van {declarer}, die was echt: {checker} +1",
     "why.laundry_bluff": "{checker} controleerde de was van {declarer}, een bluf: {declarer} +1",
     "why.jack": "{who} haalde de laatste slag met een boer: 1 punt eraf",
