@@ -13,7 +13,7 @@ from dealerless.client.tui.start import StartChoice
 
 
 def _common(settings: Settings) -> list[str]:
-    argv = ["--name", settings.name, "--lang", settings.lang]
+    argv = ["--name", settings.name, "--lang", settings.lang, "--from-menu"]
     if settings.ascii:
         argv.append("--ascii")
     return argv

@@ -18,7 +18,7 @@ import trio
 from dealerless.node.drivers import MakeBotDriver
 from dealerless.node.hub import Hub, bound_port
 from dealerless.node.identity import Identity
-from dealerless.node.invite import Invite, InviteError
+from dealerless.node.invite import TOKEN_BYTES, Invite, InviteError
 from dealerless.node.line_driver import LineDriver
 from dealerless.node.links import (
     FatalLinkError,
@@ -391,13 +391,17 @@ async def host_table(
     nostr: list[str] | None = None,
     direct: bool = True,
     make_node: Callable[..., SeatNode] = SeatNode,
+    token: bytes | None = None,
 ) -> int:
     """Open a table and host it; ``hub`` (direct mode: the hub to serve, default one that only
     this host may open tables on) and ``make_node`` (a hostile host) are for tests and the soak
-    run. The table id is derived from
-    the invite's fresh token (node/invite.py); ``on_ready(meta)`` gets it with the code."""
+    run. The table id is derived from the invite's token (node/invite.py): a fresh one, or
+    ``token`` (a rematch's, which the players derive from the last table's invite);
+    ``on_ready(meta)`` gets it with the code."""
     key = identity.public_key
-    invite = Invite.create(key, game, step_timeout_ms, token=secrets.token_bytes(16))
+    if token is None:
+        token = secrets.token_bytes(TOKEN_BYTES)
+    invite = Invite.create(key, game, step_timeout_ms, token=token)
     address, port = relay if relay else (advertise, listen[1])
     meta = TableMeta(
         table_id=invite.table_id.hex(),

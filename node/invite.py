@@ -16,7 +16,7 @@ import ipaddress
 import re
 import secrets
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import msgpack
@@ -59,6 +59,7 @@ _SALT_LABEL = b"dealerless/invite/v2/salt\x00"
 _TABLE_LABEL = b"dealerless/invite/v2/table\x00"
 _CHECK_LABEL = b"dealerless/invite/v2/check\x00"
 _PROOF_LABEL = b"dealerless/join/v2\x00"
+_REMATCH_LABEL = b"dealerless/invite/v2/rematch\x00"
 _DAMAGED = "the invite code is damaged or cut short (checksum mismatch): copy all of it again"
 
 
@@ -157,6 +158,13 @@ class Invite:
             relay=relay,
             relay_fingerprint=relay_fingerprint,
         )
+
+    def rematch(self) -> Invite:
+        """The invite of this table's rematch: the same host, terms and ways in, and a token
+        that only holders of this one can derive. Each player who chooses a rematch derives it
+        alone, so no new code has to travel: the host hosts it, the others join it
+        (spec/node.md §4)."""
+        return replace(self, token=_h(_REMATCH_LABEL, self.token)[:TOKEN_BYTES])
 
     # ---------------------------------------------------------------- derived values
     @property

@@ -29,6 +29,7 @@ CONFIG_LABEL = b"dealerless/node/config"
 REFUSALS_KEPT = 256  # strangers we remember refusing (so a flood of hellos costs one answer)
 REFUSE_EVERY = 5.0  # seconds between two refusals to the same key
 HOST_AWAY = 3.0  # seconds without the invite's host before a joiner asks the other seats
+UNANSWERED_SLOW = 30.0  # seconds unanswered before a joiner says hello every quiet_every only
 HELLO_TARGETS = 8  # other keys a joiner says hello to at most
 NAME_CHARS = 40  # of a player's name, at the table
 

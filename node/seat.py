@@ -24,7 +24,12 @@ from dealerless.node.catch_up import ARRIVALS_KEPT, NONCE_BYTES, CatchUp, PeerBu
 from dealerless.node.drivers import Driver
 from dealerless.node.identity import Identity
 from dealerless.node.invite import Invite
-from dealerless.node.join_handshake import HOST_AWAY, JoinHandshake, config_signature_ok
+from dealerless.node.join_handshake import (
+    HOST_AWAY,
+    UNANSWERED_SLOW,
+    JoinHandshake,
+    config_signature_ok,
+)
 from dealerless.node.links import FatalLinkError, Link, LinkError
 from dealerless.node.options import NodeOptions
 from dealerless.node.seat_changes import SeatChanges
@@ -328,6 +333,10 @@ class SeatNode(JoinHandshake, CatchUp, SeatMessages, SeatChanges):
         # Quickly until admitted, and for a few hellos more: a table whose seats changed may
         # be hosted by another seat than the invite's, which a joiner asks only after a while.
         started = self.first_hello if self.first_hello is not None else now
+        if not self.admitted and self.last_answer is None and now - started >= UNANSWERED_SLOW:
+            # Nobody has answered for a while (a rematch whose host is still reading the
+            # scoreboard): every hello is an event on relays that count a writer's events.
+            return self.opt.quiet_every
         if not self.admitted or now - started < 4 * HOST_AWAY:
             return self.opt.hello_every
         return self.opt.quiet_every

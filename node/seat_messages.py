@@ -148,6 +148,12 @@ class SeatMessages:
             if not up and machine is not None and machine.over and machine.seat_change is None:
                 # The game is over: leaving now is the normal end, not a lost connection.
                 self.say(f"{self._who(key)} left after the end of the game")
+            elif not up and machine is not None and not machine.over and key in self.seat_keys():
+                # what happens next, said with it: the table does not wait for ever
+                self.say(
+                    f"{self._who(key)} disconnected; the table waits up to "
+                    f"{machine.timeout:.0f} s at their step, then times them out"
+                )
             else:
                 self.say(f"{self._who(key)} {'connected' if up else 'disconnected'}")
             if not up and self.is_host and self.config is None:

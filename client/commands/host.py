@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import socket
 import sys
 from collections.abc import Awaitable, Callable
 from pathlib import Path
@@ -30,9 +31,11 @@ from dealerless.node.cli_common import (
     write_private,
 )
 from dealerless.node.identity import Identity, normalize_fingerprint
+from dealerless.node.invite import Invite
 from dealerless.node.local_game import BotJoiners
 from dealerless.node.nostr.defaults import CANDIDATES, DEFAULT_SET, parse_relay_list
 from dealerless.node.nostr.probe import choose, probe_all
+from dealerless.node.options import NodeOptions
 from dealerless.node.store import TableMeta
 from dealerless.node.table_ways import is_private_address
 from dealerless.node.wire import parse_address
@@ -306,54 +309,96 @@ def _full_screen(
     nostr: list[str],
     direct: bool,
 ) -> int:
-    """The lobby (invite code, who has joined), then the table screen."""
+    """The lobby (invite code, who has joined), then the table screen; after the game, as
+    often as the player chooses a rematch (r), the same again at the rematch's table: its
+    invite derives from the last one (node/invite.py ``Invite.rematch``), so the others join
+    it by pressing r too, and it keeps the last one's ways in (the same relays, the same port
+    when it is free) for the invite they derive to reach it."""
     from dealerless.client.tui.node_session import DriverSession, LobbyState
 
     name = args.name or default_name()
-    options = screen_node_options(args)
-    session = DriverSession(
-        options=options,
-        lobby=LobbyState(
-            role="host",
-            name=name,
-            game=game.game,
-            seats=game.players,
-            fingerprint=identity.fingerprint,
-        ),
-    )
-
-    bots = _bot_seats(args, home, step_timeout_ms)
-
-    def ready(meta: TableMeta) -> None:
-        write_invite(args, meta)
-        bots.start(meta)
-        session.on_ready(meta)
-
-    async def node_main() -> int:
-        return await _with_bots(
-            bots,
-            host_table(
-                identity,
-                home,
-                game,
+    token: bytes | None = None
+    while True:
+        options = screen_node_options(args)
+        session = DriverSession(
+            options=options,
+            lobby=LobbyState(
+                role="host",
                 name=name,
-                listen=listen,
-                advertise=args.advertise,
-                relay=relay,
-                relay_fingerprint=relay_fingerprint,
-                transcript=args.transcript,
-                step_timeout_ms=step_timeout_ms,
-                driver=session,
-                say=logged_say(session.say),
-                log=log,
-                options=options,
-                on_ready=ready,
-                nostr=nostr,
-                direct=direct,
+                game=game.game,
+                seats=game.players,
+                fingerprint=identity.fingerprint,
+                rematch=token is not None,
             ),
         )
+        bots = _bot_seats(args, home, step_timeout_ms)
+        hosted: list[TableMeta] = []
 
-    return run_on_screen(session, node_main, args, data_dir=home)
+        def ready(
+            meta: TableMeta,
+            bots: BotJoiners = bots,
+            session: DriverSession = session,
+            hosted: list[TableMeta] = hosted,
+        ) -> None:
+            hosted.append(meta)
+            write_invite(args, meta)
+            bots.start(meta)
+            session.on_ready(meta)
+
+        async def node_main(
+            session: DriverSession = session,
+            options: NodeOptions = options,
+            bots: BotJoiners = bots,
+            ready: Callable[[TableMeta], None] = ready,
+            token: bytes | None = token,
+            listen: tuple[str, int] = listen,
+            nostr: list[str] = nostr,
+        ) -> int:
+            return await _with_bots(
+                bots,
+                host_table(
+                    identity,
+                    home,
+                    game,
+                    name=name,
+                    listen=listen,
+                    advertise=args.advertise,
+                    relay=relay,
+                    relay_fingerprint=relay_fingerprint,
+                    transcript=args.transcript,
+                    step_timeout_ms=step_timeout_ms,
+                    driver=session,
+                    say=logged_say(session.say),
+                    log=log,
+                    options=options,
+                    on_ready=ready,
+                    nostr=nostr,
+                    direct=direct,
+                    token=token,
+                ),
+            )
+
+        code = run_on_screen(session, node_main, args, data_dir=home, rematch=True)
+        if not session.rematch or not hosted:
+            return code
+        last = Invite.decode(hosted[-1].invite)
+        token = last.rematch().token
+        nostr = list(last.nostr)
+        if last.direct and relay is None:
+            listen = (listen[0], free_or_any(listen[0], last.direct[0][1]))
+
+
+def free_or_any(host: str, port: int) -> int:
+    """``port`` if we can listen on it again (the rematch's invite, derived by the others,
+    names it), else 0: any port (the joiners then reach us over the relays only)."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    with socket.socket(family, socket.SOCK_STREAM) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind((host, port))
+        except OSError:
+            return 0
+    return port
 
 
 def _bot_seats(args: argparse.Namespace, home: Path, step_timeout_ms: int) -> BotJoiners:

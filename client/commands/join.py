@@ -30,7 +30,11 @@ from dealerless.node.cli_common import (
 )
 from dealerless.node.identity import Identity
 from dealerless.node.invite import Invite, InviteError
+from dealerless.node.options import NodeOptions
 
+# How long a rematch's joiner waits for its host to open the table: the host may still be
+# reading the final scoreboard (the player leaves the lobby with q at any time).
+REMATCH_WAIT = 600.0
 HELP = "join a table with an invite code (the same command resumes it after a crash)"
 
 
@@ -99,40 +103,57 @@ def bot_name(identity: Identity) -> str:
 
 
 def _full_screen(args: argparse.Namespace, identity: Identity, home: Path, invite: Invite) -> int:
-    """The lobby (who is at the table, how many are missing), then the table screen."""
+    """The lobby (who is at the table, how many are missing), then the table screen; after the
+    game, as often as the player chooses a rematch (r), the same at the rematch's table, whose
+    invite we derive from this one (``Invite.rematch``): it opens when the host chooses the
+    rematch too, so we wait longer for it than for a table we were invited to."""
     from dealerless.client.tui.node_session import DriverSession, LobbyState
 
     name = args.name or default_name()
-    options = screen_node_options(args)
-    session = DriverSession(
-        options=options,
-        lobby=LobbyState(
-            role="join",
-            name=name,
-            game=invite.game,
-            seats=invite.seats,
-            invite=args.code.strip(),
-            table_id=invite.table_id.hex(),
-            fingerprint=identity.fingerprint,
-        ),
-    )
+    code = args.code.strip()
+    rematch = False
     log = EventLog(args.event_log) if args.event_log else None
-
-    async def node_main() -> int:
-        return await join_table(
-            identity,
-            home,
-            invite,
-            name=name,
-            transcript=args.transcript,
-            driver=session,
-            say=logged_say(session.say),
-            log=log,
-            options=options,
-        )
-
     try:
-        return run_on_screen(session, node_main, args, data_dir=home)
+        while True:
+            options = screen_node_options(args)
+            if rematch:
+                options.first_join_wait = REMATCH_WAIT
+            session = DriverSession(
+                options=options,
+                lobby=LobbyState(
+                    role="join",
+                    name=name,
+                    game=invite.game,
+                    seats=invite.seats,
+                    invite=code,
+                    table_id=invite.table_id.hex(),
+                    fingerprint=identity.fingerprint,
+                    rematch=rematch,
+                ),
+            )
+
+            async def node_main(
+                session: DriverSession = session,
+                invite: Invite = invite,
+                options: NodeOptions = options,
+            ) -> int:
+                return await join_table(
+                    identity,
+                    home,
+                    invite,
+                    name=name,
+                    transcript=args.transcript,
+                    driver=session,
+                    say=logged_say(session.say),
+                    log=log,
+                    options=options,
+                )
+
+            result = run_on_screen(session, node_main, args, data_dir=home, rematch=True)
+            if not session.rematch:
+                return result
+            invite, rematch = invite.rematch(), True
+            code = invite.encode()
     finally:
         if log is not None:
             log.close()

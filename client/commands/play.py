@@ -109,6 +109,8 @@ def add_screen_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--lang", choices=LANGUAGES, default=None, help="screen language")
     parser.add_argument("--ascii", action="store_true", help="suit letters instead of symbols")
     parser.add_argument("--mono", action="store_true", help="no colours")
+    # the start screen runs the commands with this: the game-over panel goes back to its menu
+    parser.add_argument("--from-menu", action="store_true", help=argparse.SUPPRESS)
 
 
 def saved_settings() -> Settings:
@@ -164,6 +166,7 @@ def run_on_screen(
             result_pause=float(settings.result_pause_s),
             data_dir=data_dir,
             rematch=rematch,
+            menu=bool(getattr(args, "from_menu", False)),
         )
 
 

@@ -33,7 +33,8 @@ def plain_text(replay: object, lang: str, unicode: bool) -> list[str]:
     final = replay.snapshots[-1]
     names = P.names_text(final, range(final.players), look)
     title = P.game_title(lang, final.game)
-    lines = [tr(lang, "replay.header", title=title, names=names, n=len(replay.records))]
+    steps = len(replay.snapshots) - 1  # moves and deals, as the screen steps through them
+    lines = [tr(lang, "replay.header", title=title, names=names, n=steps)]
     lines.extend(P.log_lines(final, look))
     lines.append("")
     lines.extend(P.summary(final, look, final.results[-1] if final.results else None))

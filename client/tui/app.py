@@ -27,11 +27,13 @@ from dealerless.client.tui.guest_run import TrioMain, run_with_trio
 from dealerless.client.tui.i18n import YES_KEYS, tr
 from dealerless.client.tui.model import TableSnapshot
 from dealerless.client.tui.panels import PanelRoom, UiState, history_panel, result_panel, saved_text
-from dealerless.client.tui.replay import ReplaySession
+from dealerless.client.tui.replay import ReplaySession, add_replay_keys, replay_panels
 from dealerless.client.tui.session import TableSession
 from dealerless.client.tui.views import STYLE, overlay, table_layout, text_window
 from dealerless.client.tui.wrap import wrap_lines
 from dealerless.protocol.rules.base import Action
+
+TYPED_AHEAD_S = 0.6
 
 
 class TableApp:
@@ -50,8 +52,11 @@ class TableApp:
         result_pause: float = 0.0,
         data_dir: Path | None = None,
         rematch: bool = False,
+        menu: bool = False,
     ) -> None:
         self.session = session
+        # Started from the start screen: leaving the game-over panel goes back to its menu.
+        self.menu = menu
         # The game-over panel offers r (another game, same settings): only where the caller
         # can start one (``dealerless play``); it reads ``ui.rematch`` after the screen closes.
         self.offers_rematch = rematch
@@ -172,6 +177,9 @@ class TableApp:
     def _before_render(self) -> None:
         self._pinned = snap = self.session.snapshot()
         ui = self.ui
+        if self.replay is not None:  # the panels follow the step shown, not what came in
+            replay_panels(self, snap)
+            return
         # every result is shown, one after the other: none is replaced by the next
         new, self._segment, ui.results_seen = P.new_results(snap, self._segment, ui.results_seen)
         ui.waiting_results.extend(new)
@@ -253,14 +261,25 @@ class TableApp:
             data_dir=self.data_dir,
             result_pause=self.result_pause,
             offers_rematch=self.offers_rematch,
+            menu=self.menu,
+            replay=self.replay is not None,
         )
         return [("", "\n".join(lines))]
 
     def scroll_summary(self, step: int) -> None:
         self.ui.summary_top = max(0, self.ui.summary_top + step)  # the panel keeps it in range
 
+    def typed_ahead(self) -> bool:
+        """A Space that closed the last hand's panel may have been pressed twice: the second,
+        within TYPED_AHEAD_S, must not close the game-over panel unseen (and end the game's
+        screen); a person who means it presses again."""
+        closed = self.ui.result_closed_at
+        return closed is not None and time.monotonic() - closed < TYPED_AHEAD_S
+
     def close_summary(self) -> None:
         """Space on the result panel: the next waiting result, or back to the table."""
+        if self.ui.summary is not None:
+            self.ui.result_closed_at = time.monotonic()
         self.ui.summary = None
         self.ui.summary_top = 0
         self.ui.went_on_at = None
@@ -420,7 +439,7 @@ class TableApp:
         def _close_summary(event: KeyPressEvent) -> None:
             if self.ui.summary is not None:
                 self.close_summary()
-            elif self.ui.summary_game:
+            elif self.ui.summary_game and not self.typed_ahead():
                 event.app.exit(result=0)
 
         @kb.add("r", filter=summary & ~chatting & ~helping & ~confirming)
@@ -487,28 +506,8 @@ class TableApp:
                 self.ask_change(c)
 
         replaying = Condition(lambda: self.replay is not None)
-        if self.replay is not None:
-            rep = self.replay
-
-            @kb.add("right", filter=table)
-            @kb.add(" ", filter=table)
-            @kb.add("n", filter=table)
-            def _next(event: KeyPressEvent) -> None:
-                rep.step(1)
-
-            @kb.add("left", filter=table)
-            @kb.add("b", filter=table)
-            def _back(event: KeyPressEvent) -> None:
-                rep.step(-1)
-
-            @kb.add("home", filter=table)
-            def _first(event: KeyPressEvent) -> None:
-                rep.go(0)
-
-            @kb.add("end", filter=table)
-            def _last(event: KeyPressEvent) -> None:
-                rep.go(len(rep.replay.snapshots) - 1)
-
+        if self.replay is not None:  # stepping works on a result panel too
+            add_replay_keys(kb, self, ~chatting & ~helping & ~confirming & ~history)
         table = table & ~replaying
 
         @kb.add("left", filter=table)

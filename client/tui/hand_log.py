@@ -42,6 +42,19 @@ class LaundryCheck:
         return self.checker if self.true else self.declarer
 
 
+@dataclass(frozen=True)
+class TuppShown:
+    """A Tupp claim (four of a kind: the hand ends) or a Tupp attempt's three of a kind (the
+    seat draws a new fourth card) shown in public. A false claim is a violation, not this."""
+
+    seat: int
+    attempt: bool
+
+
+# What a claim came to once the deck opened the cards it needed
+Shown = LaundryCheck | TuppShown
+
+
 @dataclass
 class HandLog:
     number: int
@@ -52,21 +65,51 @@ class HandLog:
     tricks: list[Trick] = field(default_factory=list)
     folded: list[int] = field(default_factory=list)
     laundry: list[LaundryCheck] = field(default_factory=list)
+    # each checked claim with the number of moves before it (for the history: after its move)
+    shown: list[tuple[int, Shown]] = field(default_factory=list)
     knocks: int = 0
     result: HandResult | None = None
     aborted: bool = False
     current: list[tuple[int, Card]] = field(default_factory=list)  # the trick being played
 
 
+def shown_outcomes(log: Sequence[TableEvent]) -> dict[int, Shown]:
+    """What each checked claim came to, by the index in ``log`` of the :class:`CardsShown` that
+    settled it: a dirty-laundry check (true or a bluff), a Tupp, a Tupp attempt. The log says
+    only which cards were shown; the claim they answer is the move before them."""
+    found: dict[int, Shown] = {}
+    declarer: int | None = None
+    claim: tuple[str, int, int] | None = None  # (what, seat that shows, checker)
+    for index, event in enumerate(log):
+        if isinstance(event, HandStarted):
+            declarer, claim = None, None
+        elif isinstance(event, ActionApplied):
+            action = event.action
+            if action.kind is ActionKind.LAUNDRY:
+                declarer = action.seat
+            elif action.kind is ActionKind.CHECK and declarer is not None:
+                claim = ("check", declarer, action.seat)
+            elif action.kind in (ActionKind.TUPP, ActionKind.TUPP_ATTEMPT):
+                claim = (action.kind.value, action.seat, action.seat)
+        elif isinstance(event, CardsShown) and claim is not None and event.seat == claim[1]:
+            what, seat, checker = claim
+            cards = [Card.from_index(c) for _, c in event.cards]
+            if what == "check" and len(cards) == 4:
+                found[index] = LaundryCheck(seat, checker, is_true_laundry(cards))
+                declarer = None
+            elif what != "check":
+                found[index] = TuppShown(seat, attempt=what == ActionKind.TUPP_ATTEMPT.value)
+            claim = None
+    return found
+
+
 def hands_of(log: Sequence[TableEvent]) -> list[HandLog]:
     """Split the log into hands (in order)."""
     hands: list[HandLog] = []
-    declarer: int | None = None
-    checker: int | None = None
-    for event in log:
+    outcomes = shown_outcomes(log)
+    for index, event in enumerate(log):
         if isinstance(event, HandStarted):
             hands.append(HandLog(event.hand, event.dealer))
-            declarer = checker = None
             continue
         if not hands:
             continue
@@ -82,20 +125,16 @@ def hands_of(log: Sequence[TableEvent]) -> list[HandLog]:
                 hand.folded.append(action.seat)
             elif action.kind is ActionKind.KNOCK:
                 hand.knocks += 1
-            elif action.kind is ActionKind.LAUNDRY:
-                declarer, checker = action.seat, None
-            elif action.kind is ActionKind.CHECK:
-                checker = action.seat
             for rules_event in event.rules_events:
                 if rules_event.kind in ("trick", "trick_won"):
                     number = len(hand.tricks) + 1
                     hand.tricks.append(Trick(number, tuple(hand.current), rules_event.seat))
                     hand.current = []
-        elif isinstance(event, CardsShown) and event.seat is not None:
-            if event.seat == declarer and checker is not None and len(event.cards) == 4:
-                cards = [Card.from_index(c) for _, c in event.cards]
-                hand.laundry.append(LaundryCheck(declarer, checker, is_true_laundry(cards)))
-                declarer = checker = None
+        elif index in outcomes:
+            outcome = outcomes[index]
+            hand.shown.append((len(hand.moves), outcome))
+            if isinstance(outcome, LaundryCheck):
+                hand.laundry.append(outcome)
         elif isinstance(event, HandEnded):
             hand.result = event.result
             hand.aborted = event.aborted

@@ -96,6 +96,9 @@ def lobby_text(lobby: LobbyState, lang: str, width: int = 80) -> StyleAndTextTup
         out.append(("class:dim", tr(lang, "lobby.ended_keys")))
         return out
     line("class:title", " " + tr(lang, "lobby.title", game=title or "?", seats=lobby.seats or "?"))
+    if lobby.rematch:
+        key = "lobby.rematch_host" if lobby.role == "host" else "lobby.rematch_join"
+        line("class:countdown", tr(lang, key))
     line("", "")
     if lobby.invite:
         line("class:label", tr(lang, "lobby.invite"))
@@ -224,6 +227,7 @@ def run_node_client(
     result_pause: float = 0.0,
     data_dir: Path | None = None,
     rematch: bool = False,
+    menu: bool = False,
 ) -> int:
     """The lobby, then the table, of a seat played by ``node_main`` (an async function that
     runs the node with ``session`` as its driver, ``say``, ``on_ready``; returns the node's
@@ -238,6 +242,7 @@ def run_node_client(
         "result_pause": result_pause,
         "data_dir": data_dir,
         "rematch": rematch,  # the game-over panel offers r; session.rematch says if chosen
+        "menu": menu,  # started from the start screen: Space on the game-over panel goes back
     }
     say = report or _stderr
     code = asyncio.run(_run(session, node_main, lang, table_options, input, output, say))

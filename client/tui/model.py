@@ -48,6 +48,16 @@ PLAYER_CHANGES = ("stand", "sit-out")
 
 
 @dataclass(frozen=True)
+class NodeSaid(TableEvent):
+    """News about the people at the table that only the node knows (a peer quit, dropped,
+    was timed out, comes back), kept in the move log in the order it happened: the status
+    line would show it for a few seconds only. ``text`` is the node's English message; the
+    log shows it in the screen's words (node_text)."""
+
+    text: str
+
+
+@dataclass(frozen=True)
 class TableSnapshot:
     game: str
     title: str  # the registry's, in English: the screen names a game by wording.game_title

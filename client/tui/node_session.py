@@ -38,8 +38,8 @@ from typing import Any
 import trio
 
 from dealerless.client.tui.log_rebuild import rebuild_log
-from dealerless.client.tui.model import TableSnapshot, build_snapshot, part_ended
-from dealerless.client.tui.node_text import node_notice
+from dealerless.client.tui.model import NodeSaid, TableSnapshot, build_snapshot, part_ended
+from dealerless.client.tui.node_text import PLAY_NOISE, TABLE_NEWS, node_notice, node_rule
 from dealerless.node.drivers import LobbyView
 from dealerless.node.options import NodeOptions
 from dealerless.protocol.rules.base import Action, IllegalAction
@@ -78,6 +78,7 @@ class LobbyState:
     need: int | None = None  # players still missing (None: not known yet)
     messages: list[str] = field(default_factory=list)  # everything the node said
     ended: bool = False  # the node stopped before the table started (the lobby says why)
+    rematch: bool = False  # the table is the rematch of the one we just played
     version: int = 0
 
     @property
@@ -208,6 +209,12 @@ class DriverSession:
         owns the terminal, so nothing is printed)."""
         if text.startswith(COMES_BACK):
             self._coming_back = True  # the node asks by itself (after a sit-out for silence)
+        rule = node_rule(text)
+        if self.machine is not None and rule in PLAY_NOISE:
+            return  # the table runs: the log file has it (node.app.logged_say)
+        if self.machine is not None and rule in TABLE_NEWS:
+            self._log.append(NodeSaid(text))
+            self._publish()
         lobby = self.lobby
         self._said_at = time.monotonic()
         if lobby.messages and lobby.messages[-1] == text:

@@ -22,7 +22,16 @@ from dealerless.client.tui.i18n import tr
 from dealerless.client.tui.safe_text import printable
 from dealerless.client.tui.wording import game_title, person_name
 
-__all__ = ["RULES", "NodeRule", "node_notice", "table_full", "who_text"]
+__all__ = [
+    "PLAY_NOISE",
+    "RULES",
+    "TABLE_NEWS",
+    "NodeRule",
+    "node_notice",
+    "node_rule",
+    "table_full",
+    "who_text",
+]
 
 LOG = logging.getLogger("dealerless.client.node_text")
 UNKNOWN_LOGGED_MAX = 200  # bounded: a chatty peer cannot grow the set without end
@@ -342,9 +351,11 @@ RULES: tuple[NodeRule, ...] = (
     _rule(
         "finished",
         r"^this table is finished: its game ended(?: after (\d+) hands)?$",
-        lambda lg, m: tr(lg, "node.table_finished_after", hands=m.group(1))
-        if m.group(1)
-        else tr(lg, "node.table_finished"),
+        lambda lg, m: (
+            tr(lg, "node.table_finished_after", hands=m.group(1))
+            if m.group(1)
+            else tr(lg, "node.table_finished")
+        ),
     ),
     _rule("no_seat", r"^the table configuration has no seat for us$", _say("node.no_seat")),
     _rule(
@@ -428,6 +439,13 @@ RULES: tuple[NodeRule, ...] = (
         "peer_quit",
         r"^(.+) quit the table; if they do not come back they are timed out$",
         lambda lg, m: tr(lg, "node.peer_quit", name=who_text(m.group(1), lg)),
+    ),
+    _rule(
+        "peer_down_wait",
+        r"^(.+) disconnected; the table waits up to (\d+) s at their step, then times them out$",
+        lambda lg, m: tr(
+            lg, "node.peer_down_wait", name=who_text(m.group(1), lg), seconds=m.group(2)
+        ),
     ),
     _rule(
         "peer_down",
@@ -573,6 +591,34 @@ RULES: tuple[NodeRule, ...] = (
 )
 
 _FULL = next(rule for rule in RULES if rule.name == "full")
+
+
+# What happens to the people at a running table: kept in the move log (NodeSaid), in order.
+TABLE_NEWS = frozenset(
+    {
+        "peer_quit",
+        "peer_down",
+        "peer_down_wait",
+        "peer_left_end",
+        "timed_out",
+        "comes_back",
+        "coming_back",
+        "back_from_silence",
+        "away_quiet",
+        "share_missing",
+    }
+)
+# How the node reaches the others: once the table runs, a way in that keeps failing while
+# another carries the table is no news (the log file keeps it; a stuck table says "waiting for").
+PLAY_NOISE = frozenset({"connecting", "way_retry", "peer_up", "released"})
+
+
+def node_rule(text: str) -> str | None:
+    """The name of the rule that knows a node message (None: no rule does)."""
+    for rule in RULES:
+        if rule.pattern.search(text) is not None:
+            return rule.name
+    return None
 
 
 def node_notice(text: str, lang: str) -> str:

@@ -35,6 +35,7 @@ class UiState:
     summary_game: bool = False
     summary_top: int = 0  # first line shown of a result panel taller than the screen
     rematch: bool = False  # the player chose another game with the same settings (r)
+    result_closed_at: float | None = None  # when Space last closed a hand's result panel
     results_seen: int = 0
     # not shown yet, each with the part of the table it is from (seats change between hands)
     waiting_results: list[tuple[int, HandResult]] = field(default_factory=list)
@@ -77,6 +78,8 @@ def result_panel(
     data_dir: Path | None = None,
     result_pause: float = 0.0,
     offers_rematch: bool = False,
+    menu: bool = False,
+    replay: bool = False,
 ) -> list[str]:
     """The lines of the result panel (of a hand, of the game, of our leaving): the result,
     then what the player needs now and the keys, which never scroll away. Moves
@@ -96,9 +99,13 @@ def result_panel(
         footer.append(tr(lang, "end.your_turn"))
     if result_pause > 0 and ui.summary is not None:
         go_on = tr(lang, "end.continue_pause", n=int(result_pause))
+    elif snap.over and ui.summary is None and menu:  # started from the start screen
+        go_on = tr(lang, "end.menu")
     else:
         go_on = tr(lang, "end.continue")
     keys = [go_on, tr(lang, "end.save"), tr(lang, "end.quit")]
+    if replay:  # a replay is saved already
+        keys.remove(tr(lang, "end.save"))
     if snap.over and ui.summary is None and offers_rematch:
         keys.insert(1, tr(lang, "end.rematch"))
     footer.append("   ".join(keys))

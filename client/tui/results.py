@@ -7,9 +7,18 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from dealerless.client.tui.hand_log import HandLog, Trick, hand_log, hands_of
+from dealerless.client.tui.hand_log import (
+    HandLog,
+    LaundryCheck,
+    Shown,
+    Trick,
+    hand_log,
+    hands_of,
+    shown_outcomes,
+)
 from dealerless.client.tui.i18n import tr
-from dealerless.client.tui.model import TableSnapshot
+from dealerless.client.tui.model import NodeSaid, TableSnapshot
+from dealerless.client.tui.node_text import node_notice
 from dealerless.client.tui.safe_text import printable
 from dealerless.client.tui.scoreboard import scoreboard_lines
 from dealerless.client.tui.wording import (
@@ -25,6 +34,7 @@ from dealerless.client.tui.wording import (
 )
 from dealerless.protocol.rules.base import HandResult, Outcome
 from dealerless.protocol.rules.reasons import GameEnd, HandEnd
+from dealerless.protocol.rules.tuppen_stakes import TUPP_PENALTY
 from dealerless.protocol.table.events import (
     ActionApplied,
     CardsDealt,
@@ -127,6 +137,9 @@ def event_lines(snap: TableSnapshot, event: TableEvent, look: Look) -> list[str]
         if event.silent is not None:
             what.append(tr(lang, "log.change.silent", who=seat_name(snap, event.silent, look)))
         return [tr(lang, "log.seats_change", n=event.hand, what="; ".join(what))]
+    if isinstance(event, NodeSaid):
+        shown = node_notice(event.text, lang)
+        return [shown] if shown else []
     if isinstance(event, SegmentStarted):
         seats = getattr(event.config, "seats", ())
         names = ", ".join(person_name(lang, str(getattr(s, "name", "")), 40) for s in seats)
@@ -179,6 +192,14 @@ def winners_text(snap: TableSnapshot, winners: Sequence[int], look: Look) -> str
     return names_text(snap, winners, look)
 
 
+def hand_winners(snap: TableSnapshot, result: HandResult) -> tuple[int, ...]:
+    """The seats to name as the hand's winners. A Pottuppen pass round names every seat but the
+    taker of the last trick (the one that pays in), yet nobody wins anything: nobody is named."""
+    if snap.game == "pottuppen" and result.code == HandEnd.PASS_ROUND:
+        return ()
+    return result.winners
+
+
 def hand_reason(snap: TableSnapshot, result: HandResult, look: Look) -> str:
     """Why the hand ended, in the screen's language (the English text for an unknown code)."""
     lang, code, details = look.lang, result.code, result.details
@@ -228,18 +249,45 @@ def hand_result_lines(
             lang,
             "log.hand_ended",
             n=result.hand_number,
-            winners=winners_text(snap, result.winners, look),
+            winners=winners_text(snap, hand_winners(snap, result), look),
             reason=hand_reason(snap, result, look),
         )
     deltas = deltas_text(snap, result.deltas, look)
     return [first] + ([tr(lang, "log.deltas", deltas=deltas)] if deltas else [])
 
 
+def shown_line(snap: TableSnapshot, outcome: Shown, look: Look) -> str:
+    """What a checked claim came to, said when the cards are shown (the move log, the hand
+    history), not only on the result panel: who pays for a laundry check, a Tupp's cost."""
+    lang = look.lang
+    if isinstance(outcome, LaundryCheck):
+        # classic Tuppen counts a penalty point (as its result panel says), the Limit games
+        # take a chip into the pot
+        if snap.game.endswith("limit-tuppen"):
+            key = "log.laundry_true_chips" if outcome.true else "log.laundry_bluff_chips"
+        else:
+            key = "why.laundry_true" if outcome.true else "why.laundry_bluff"
+        return tr(
+            lang,
+            key,
+            checker=plain_name(snap, outcome.checker, look),
+            declarer=plain_name(snap, outcome.declarer, look),
+            who=plain_name(snap, outcome.payer, look),
+        )
+    who = plain_name(snap, outcome.seat, look)
+    if outcome.attempt:
+        return tr(lang, "log.tupp_attempt", who=who)
+    return tr(lang, "log.tupp", who=who, points=TUPP_PENALTY)
+
+
 def log_lines(snap: TableSnapshot, look: Look) -> list[str]:
     lines: list[str] = []
     for part in snap.segments():  # each part of the table with the names it had
-        for event in part.log:
+        outcomes = shown_outcomes(part.log)
+        for index, event in enumerate(part.log):
             lines.extend(event_lines(part, event, look))
+            if index in outcomes:
+                lines.append(shown_line(part, outcomes[index], look))
     for error in snap.errors:
         known = LOCAL_REFUSALS.get(error)
         text = tr(look.lang, known) if known else machine_text(snap, error, look)
@@ -271,10 +319,12 @@ def _history_of(snap: TableSnapshot, hand: HandLog, look: Look, moves_too: bool)
     moves = list(zip(hand.moves_at, hand.moves, strict=True)) if moves_too else []
     for trick in [*hand.tricks, None]:
         before = len(hand.tricks) if trick is None else trick.number - 1
-        for at, move in moves:
+        for number, (at, move) in enumerate(moves, 1):
             if at == before:
                 who = plain_name(snap, move.seat, look)
                 lines.append("  " + tr(lang, "log.action", who=who, what=action_text(move, look)))
+                # a checked claim right after the move that made it
+                lines.extend("  " + shown_line(snap, o, look) for n, o in hand.shown if n == number)
         if trick is not None:
             lines.append("  " + trick_line(snap, trick, look))
     if hand.current:
@@ -375,6 +425,9 @@ def _belote_points(snap: TableSnapshot, result: HandResult, hand: HandLog, look:
 
 
 def _pottuppen_money(snap: TableSnapshot, result: HandResult, look: Look) -> list[str]:
+    """Where the money went (pottuppen_money.Purse.settle): a bettor that takes the last trick
+    is paid its bet out of the pot (it never paid it in), the other bettors pay theirs in; in a
+    pass round the taker of the last trick pays in and nobody wins."""
     lang, d = look.lang, result.details
     lines: list[str] = []
     antes = d.get("antes")
@@ -384,12 +437,13 @@ def _pottuppen_money(snap: TableSnapshot, result: HandResult, look: Look) -> lis
     if isinstance(bets, dict) and isinstance(taker, int):
         for seat, bet in sorted(bets.items()):
             who = plain_name(snap, int(seat), look)
-            if int(seat) == taker:
-                lines.append(tr(lang, "why.bet_back", who=who, chips=bet))
-            else:
-                lines.append(tr(lang, "why.bet_in", who=who, chips=bet))
-        if not bets:
-            lines.append(tr(lang, "why.pass_round", who=plain_name(snap, taker, look)))
+            key = "why.bet_won" if int(seat) == taker else "why.bet_in"
+            lines.append(tr(lang, key, who=who, chips=bet))
+        if not bets and 0 <= taker < len(result.deltas):
+            # the taker's change of balance is its antes and its pass-round payment
+            paid = -result.deltas[taker] - (antes if isinstance(antes, int) else 0)
+            who = plain_name(snap, taker, look)
+            lines.append(tr(lang, "why.pass_round", who=who, chips=paid))
     pot = d.get("pot")
     if isinstance(pot, int):
         lines.append(tr(lang, "why.pot_left", pot=pot))
@@ -486,7 +540,8 @@ def summary(
             return lines  # the scoreboard holds the final standings
     elif result is not None:
         lines.append(tr(lang, "end.hand", n=result.hand_number))
-        lines.append(tr(lang, "end.winners", names=winners_text(snap, result.winners, look)))
+        winners = winners_text(snap, hand_winners(snap, result), look)
+        lines.append(tr(lang, "end.winners", names=winners))
         lines.append(tr(lang, "end.reason", reason=hand_reason(snap, result, look)))
         lines.append(verdict)
         lines.extend(breakdown(snap, result, look, width))
@@ -509,11 +564,13 @@ __all__ = [
     "hand_history",
     "hand_reason",
     "hand_result_lines",
+    "hand_winners",
     "ledger_text",
     "left_lines",
     "log_lines",
     "machine_text",
     "new_results",
+    "shown_line",
     "summary",
     "winners_text",
 ]

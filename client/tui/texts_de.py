@@ -10,6 +10,10 @@ TEXTS: dict[str, str] = {
     "lobby.opening": "der Tisch wird geöffnet...",
     "lobby.players": "Am Tisch ({n}/{seats}):",
     "lobby.host": "Gastgeber",
+    "lobby.rematch_host": "Noch ein Spiel: die anderen kommen, wenn sie r beim Endstand drücken",
+    "lobby.rematch_join": (
+        "Noch ein Spiel: warten, bis der Gastgeber den Tisch öffnet (wenn er auch r drückt)"
+    ),
     "lobby.connecting": "Verbindung zum Gastgeber...",
     "lobby.waiting": "warten auf {n} weitere(n) Spieler",
     "lobby.starting": "alle sind da: der Tisch startet",
@@ -125,6 +129,7 @@ TEXTS: dict[str, str] = {
     "end.cheat": "{who}: {reason}",
     "end.continue": "Leertaste: weiter",
     "end.quit": "q: beenden",
+    "end.menu": "Leertaste: zurück zum Menü",
     "end.rematch": "r: noch ein Spiel",
     "help.title": "Tasten",
     "help.text": (
@@ -179,7 +184,7 @@ TEXTS: dict[str, str] = {
     "settings.ascii": "Farbbuchstaben statt Symbole: {value}",
     "settings.hint": "Hoch/Runter wählen, Links/Rechts ändern, Esc zurück",
     "replay.title": "Wiedergabe: {file}",
-    "replay.step": "Eintrag {i} von {n}",
+    "replay.step": "Schritt {i} von {n}",
     "replay.ok_short": "geprüft",
     "replay.bad_short": "STIMMT NICHT: {problem}",
     "replay.keys": "Rechts: weiter  Links: zurück  Pos1/Ende  q: Ende",
@@ -214,6 +219,22 @@ TEXTS: dict[str, str] = {
     "history.keys": "Hoch/Runter, Bild auf/ab: blättern   h oder Esc: schließen",
     "panel.more": (
         "-- Hoch/Runter, Bild auf/ab: blättern ({above} Zeilen darüber, {below} darunter) --"
+    ),
+    "log.laundry_true_chips": (
+        "{checker} prüfte die Wäsche von {declarer}, sie war echt: "
+        "{checker} zahlt 1 Chip in den Pott"
+    ),
+    "log.laundry_bluff_chips": (
+        "{checker} prüfte die Wäsche von {declarer}, ein Bluff: "
+        "{declarer} zahlt 1 Chip in den Pott"
+    ),
+    "log.tupp": (
+        "{who} hat einen Tupp (vier Gleiche) und gewinnt die Runde: "
+        "jeder andere Platz +{points}"
+    ),
+    "log.tupp_attempt": (
+        "{who} hat wirklich drei Gleiche: "
+        "{who} zieht eine neue vierte Karte"
     ),
     "why.laundry_true": "{checker} prüfte die Wäsche von {declarer}, sie war echt: {checker} +1",
     "why.laundry_bluff": "{checker} prüfte die Wäsche von {declarer}, ein Bluff: {declarer} +1",
@@ -274,8 +295,7 @@ TEXTS: dict[str, str] = {
     ),
     "invite.prefix": "ein Einladungscode beginnt mit `{prefix}`",
     "invite.damaged": (
-        "der Einladungscode ist beschädigt oder abgeschnitten: kopiere ihn noch einmal"
-        " ganz"
+        "der Einladungscode ist beschädigt oder abgeschnitten: kopiere ihn noch einmal ganz"
     ),
     "invite.characters": "der Einladungscode enthält Zeichen, die nicht hineingehören",
     "invite.game": "der Einladungscode nennt ein Spiel, das diese Version nicht spielen kann",
@@ -284,7 +304,7 @@ TEXTS: dict[str, str] = {
         " noch einmal zu schicken"
     ),
     "screen.too_small": "Terminal zu klein ({cols}x{rows}): bitte mindestens 80x24.",
-    "replay.header": "{title}: {names}; {n} Einträge",
+    "replay.header": "{title}: {names}; {n} Schritte (Züge und Austeilen)",
     "line.hand": "deine Karten: {cards}",
     "line.scores": "Stand: {scores}",
     "line.choice": "dein Zug (eine Zahl von 1 bis {n})> ",
@@ -337,9 +357,14 @@ TEXTS: dict[str, str] = {
     "rules.more": "Derselbe Text: dealerless rules {game}",
     "node.ready": "der Tisch ist bereit: {game}, {seats} Plätze; du spielst als {name}",
     "why.antes": "Jeder Platz zahlte {chips} in den Pott (Ante)",
-    "why.bet_back": "{who} machte den letzten Stich und nahm seinen Einsatz von {chips} zurück",
+    "why.bet_won": (
+        "{who} machte den letzten Stich und gewinnt seinen Einsatz: {chips} aus dem Pott"
+    ),
     "why.bet_in": "{who} zahlte seinen Einsatz von {chips} in den Pott",
-    "why.pass_round": "Niemand hat gesetzt: {who} machte den letzten Stich und zahlt in den Pott",
+    "why.pass_round": (
+        "Eine Passrunde (niemand hat gesetzt), also gewinnt niemand: "
+        "{who} machte den letzten Stich und zahlt {chips} in den Pott"
+    ),
     "note.call_cost": (
         "Mitgehen kostet {chips}; im Pott sind {pot}. Wer aussteigt, lässt seinen Einsatz dort."
     ),
@@ -438,6 +463,10 @@ TEXTS: dict[str, str] = {
     "node.bad_signature": "Nachricht mit ungültiger Unterschrift von {name} abgelehnt",
     "node.peer_up": "{name} ist verbunden",
     "node.peer_left_end": "{name} ist gegangen: das Spiel ist vorbei",
+    "node.peer_down_wait": (
+        "{name} hat die Verbindung verloren; "
+        "der Tisch wartet bis zu {seconds} s auf den Zug, dann hat {name} die Zeit überschritten"
+    ),
     "node.peer_down": "{name} hat die Verbindung verloren",
     "node.peer_quit": (
         "{name} hat den Tisch verlassen; kommt er nicht zurück, läuft seine Zeit ab"

@@ -10,6 +10,8 @@ TEXTS: dict[str, str] = {
     "lobby.opening": "opening the table...",
     "lobby.players": "At the table ({n}/{seats}):",
     "lobby.host": "host",
+    "lobby.rematch_host": "Rematch: the others come when they press r on their final standings",
+    "lobby.rematch_join": "Rematch: waiting for the host to open the table (when they press r too)",
     "lobby.connecting": "connecting to the host...",
     "lobby.waiting": "waiting for {n} more player(s)",
     "lobby.starting": "everyone is here: the table starts",
@@ -141,6 +143,7 @@ TEXTS: dict[str, str] = {
     "end.cheat": "{who}: {reason}",
     "end.continue": "Space: continue",
     "end.quit": "q: quit",
+    "end.menu": "Space: back to the menu",
     "end.rematch": "r: rematch",
     # help and dialogs
     "help.title": "Keys",
@@ -199,7 +202,7 @@ TEXTS: dict[str, str] = {
     "settings.hint": "Up/Down select, Left/Right change, Esc back",
     # replay
     "replay.title": "Replay: {file}",
-    "replay.step": "record {i} of {n}",
+    "replay.step": "step {i} of {n}",
     "replay.ok_short": "verified",
     "replay.bad_short": "DOES NOT VERIFY: {problem}",
     "replay.keys": "Right: next  Left: back  Home/End  q: quit",
@@ -229,6 +232,22 @@ TEXTS: dict[str, str] = {
     "history.empty": "Nothing has been played yet.",
     "history.keys": "Up/Down, PgUp/PgDn: scroll   h or Esc: close",
     "panel.more": "-- Up/Down, PgUp/PgDn: scroll ({above} lines above, {below} below) --",
+    "log.laundry_true_chips": (
+        "{checker} checked {declarer}'s dirty laundry, it was genuine: "
+        "{checker} pays 1 chip into the pot"
+    ),
+    "log.laundry_bluff_chips": (
+        "{checker} checked {declarer}'s dirty laundry, a bluff: "
+        "{declarer} pays 1 chip into the pot"
+    ),
+    "log.tupp": (
+        "{who} has a Tupp (four of a kind) and wins the hand: "
+        "every other seat +{points}"
+    ),
+    "log.tupp_attempt": (
+        "{who}'s three of a kind are real: "
+        "{who} draws a new fourth card"
+    ),
     "why.laundry_true": (
         "{checker} checked {declarer}'s dirty laundry, it was genuine: {checker} +1"
     ),
@@ -284,7 +303,7 @@ TEXTS: dict[str, str] = {
     "invite.game": "the invite code names a game this version cannot play",
     "invite.invalid": "the invite code does not hold a valid invite: ask the host to send it again",
     "screen.too_small": "Terminal too small ({cols}x{rows}): make it at least 80x24.",
-    "replay.header": "{title}: {names}; {n} records",
+    "replay.header": "{title}: {names}; {n} steps (moves and deals)",
     "line.hand": "your hand: {cards}",
     "line.scores": "standings: {scores}",
     "line.choice": "your move (a number from 1 to {n})> ",
@@ -328,9 +347,12 @@ TEXTS: dict[str, str] = {
     "rules.more": "The same text: dealerless rules {game}",
     "node.ready": "the table is ready: {game}, {seats} seats; you play as {name}",
     "why.antes": "Every seat paid {chips} into the pot (ante)",
-    "why.bet_back": "{who} took the last trick and its bet of {chips} back out of the pot",
+    "why.bet_won": "{who} took the last trick and wins its bet: {chips} out of the pot",
     "why.bet_in": "{who} paid its bet of {chips} into the pot",
-    "why.pass_round": "Nobody bet: {who} took the last trick and pays into the pot",
+    "why.pass_round": (
+        "A pass round (nobody bet), so nobody wins: "
+        "{who} took the last trick and pays {chips} into the pot"
+    ),
     "note.call_cost": "A call costs {chips}; the pot is {pot}. A fold leaves what you put in.",
     # the node's progress messages (client/tui/node_text.py)
     "node.verified_violations": (
@@ -402,6 +424,10 @@ TEXTS: dict[str, str] = {
     "node.bad_signature": "refused a message with a bad signature from {name}",
     "node.peer_up": "{name} is connected",
     "node.peer_left_end": "{name} left: the game is over",
+    "node.peer_down_wait": (
+        "{name} lost the connection; "
+        "the table waits up to {seconds} s at their turn, then times them out"
+    ),
     "node.peer_down": "{name} lost the connection",
     "node.peer_quit": "{name} quit the table; if they do not come back they are timed out",
     "node.invalid_key": "an unknown player",

@@ -17,6 +17,12 @@ _TEXTS: dict[str, str] = {
     "lobby.opening": "ouverture de la table...",
     "lobby.players": "À la table ({n}/{seats}) :",
     "lobby.host": "hôte",
+    "lobby.rematch_host": (
+        "Une autre partie : les autres viennent quand ils appuient sur r au classement final"
+    ),
+    "lobby.rematch_join": (
+        "Une autre partie : on attend que l'hôte ouvre la table (quand il appuie aussi sur r)"
+    ),
     "lobby.connecting": "connexion à l'hôte...",
     "lobby.waiting": "encore {n} joueur(s) attendu(s)",
     "lobby.starting": "tout le monde est là : la partie commence",
@@ -145,6 +151,7 @@ _TEXTS: dict[str, str] = {
     "end.cheat": "{who} : {reason}",
     "end.continue": "Espace : continuer",
     "end.quit": "q : quitter",
+    "end.menu": "Espace : retour au menu",
     "end.rematch": "r : une autre partie",
     # help and dialogs
     "help.title": "Touches",
@@ -187,9 +194,7 @@ _TEXTS: dict[str, str] = {
     "host.bots": "Bots : {n}  ({people} place(s) pour vos invités)",
     "host.ways_internet": "Accès : relais Nostr et ce réseau",
     "host.ways_lan": "Accès : ce réseau seulement",
-    "host.hint": (
-        "Haut/Bas : choisir  Gauche/Droite : changer  Entrée : ouvrir  Échap : retour"
-    ),
+    "host.hint": ("Haut/Bas : choisir  Gauche/Droite : changer  Entrée : ouvrir  Échap : retour"),
     "host.only_bots": (
         "Vous et des bots seulement : la partie commence dès que les bots s'assoient."
     ),
@@ -208,7 +213,7 @@ _TEXTS: dict[str, str] = {
     "settings.hint": "Haut/Bas choisir, Gauche/Droite changer, Échap retour",
     # replay
     "replay.title": "Relecture : {file}",
-    "replay.step": "entrée {i} sur {n}",
+    "replay.step": "étape {i} sur {n}",
     "replay.ok_short": "vérifié",
     "replay.bad_short": "INVALIDE : {problem}",
     "replay.keys": "Droite : suivant  Gauche : retour  Début/Fin  q : quitter",
@@ -244,6 +249,22 @@ _TEXTS: dict[str, str] = {
     "history.empty": "Rien n'a encore été joué.",
     "history.keys": "Haut/Bas, PgPréc/PgSuiv : défiler   h ou Échap : fermer",
     "panel.more": "-- Haut/Bas, PgPréc/PgSuiv : défiler ({above} lignes avant, {below} après) --",
+    "log.laundry_true_chips": (
+        "{checker} a vérifié le linge sale de {declarer}, il était vrai : "
+        "{checker} verse 1 jeton au pot"
+    ),
+    "log.laundry_bluff_chips": (
+        "{checker} a vérifié le linge sale de {declarer}, c'était du bluff : "
+        "{declarer} verse 1 jeton au pot"
+    ),
+    "log.tupp": (
+        "{who} a un Tupp (quatre cartes égales) et gagne la donne : "
+        "chaque autre place +{points}"
+    ),
+    "log.tupp_attempt": (
+        "{who} a vraiment un brelan : "
+        "{who} tire une nouvelle quatrième carte"
+    ),
     "why.laundry_true": (
         "{checker} a vérifié le linge sale de {declarer}, il était vrai : {checker} +1"
     ),
@@ -296,8 +317,7 @@ _TEXTS: dict[str, str] = {
     "start.bad_code": "Ce n'est pas un code d'invitation valide : {reason}",
     "invite.too_long": "un code d'invitation a au plus {n} caractères",
     "invite.old": (
-        "ce code d'invitation vient d'un dealerless plus ancien ; demandez-en un nouveau"
-        " à l'hôte"
+        "ce code d'invitation vient d'un dealerless plus ancien ; demandez-en un nouveau à l'hôte"
     ),
     "invite.newer": (
         "ce code d'invitation vient d'un dealerless plus récent ; mettez celui-ci à jour"
@@ -312,7 +332,7 @@ _TEXTS: dict[str, str] = {
         " le renvoyer"
     ),
     "screen.too_small": "Terminal trop petit ({cols}x{rows}) : il faut au moins 80x24.",
-    "replay.header": "{title} : {names} ; {n} entrées",
+    "replay.header": "{title} : {names} ; {n} étapes (coups et donnes)",
     "line.hand": "votre main : {cards}",
     "line.scores": "classement : {scores}",
     "line.choice": "votre coup (un nombre de 1 à {n})> ",
@@ -357,9 +377,12 @@ _TEXTS: dict[str, str] = {
     "rules.more": "Le même texte : dealerless rules {game}",
     "node.ready": "la table est prête : {game}, {seats} places ; vous jouez sous le nom {name}",
     "why.antes": "Chaque place a mis {chips} au pot (ante)",
-    "why.bet_back": "{who} a fait le dernier pli et reprend sa mise de {chips} dans le pot",
+    "why.bet_won": "{who} a fait le dernier pli et gagne sa mise : {chips} pris dans le pot",
     "why.bet_in": "{who} a versé sa mise de {chips} au pot",
-    "why.pass_round": "Personne n'a misé : {who} a fait le dernier pli et paie au pot",
+    "why.pass_round": (
+        "Tour sans mise (personne n'a misé), donc personne ne gagne : "
+        "{who} a fait le dernier pli et paie {chips} au pot"
+    ),
     "note.call_cost": (
         "Suivre coûte {chips} ; le pot est de {pot}. Se coucher laisse ce que vous avez mis."
     ),
@@ -453,6 +476,10 @@ _TEXTS: dict[str, str] = {
     "node.bad_signature": "message de {name} refusé : signature invalide",
     "node.peer_up": "{name} est en ligne",
     "node.peer_left_end": "{name} a quitté la table : la partie est terminée",
+    "node.peer_down_wait": (
+        "{name} a perdu la connexion ; "
+        "la table attend jusqu'à {seconds} s à son tour, puis l'exclut pour silence"
+    ),
     "node.peer_down": "{name} a perdu la connexion",
     "node.peer_quit": "{name} a abandonné la table ; sans retour de sa part, son temps expirera",
     "node.invalid_key": "un joueur inconnu",

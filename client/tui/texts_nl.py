@@ -10,6 +10,10 @@ TEXTS: dict[str, str] = {
     "lobby.opening": "de tafel wordt geopend...",
     "lobby.players": "Aan tafel ({n}/{seats}):",
     "lobby.host": "gastheer",
+    "lobby.rematch_host": "Nog een spel: de anderen komen als ze r drukken bij de eindstand",
+    "lobby.rematch_join": (
+        "Nog een spel: wachten tot de gastheer de tafel opent (als die ook r drukt)"
+    ),
     "lobby.connecting": "verbinden met de gastheer...",
     "lobby.waiting": "wachten op nog {n} speler(s)",
     "lobby.starting": "iedereen is er: de tafel begint",
@@ -125,6 +129,7 @@ TEXTS: dict[str, str] = {
     "end.cheat": "{who}: {reason}",
     "end.continue": "Spatie: verder",
     "end.quit": "q: stoppen",
+    "end.menu": "Spatie: terug naar het menu",
     "end.rematch": "r: nog een spel",
     "help.title": "Toetsen",
     "help.text": (
@@ -179,7 +184,7 @@ TEXTS: dict[str, str] = {
     "settings.ascii": "Kleurletters in plaats van symbolen: {value}",
     "settings.hint": "Op/Neer kiezen, Links/Rechts wijzigen, Esc terug",
     "replay.title": "Terugkijken: {file}",
-    "replay.step": "record {i} van {n}",
+    "replay.step": "stap {i} van {n}",
     "replay.ok_short": "gecontroleerd",
     "replay.bad_short": "KLOPT NIET: {problem}",
     "replay.keys": "Rechts: verder  Links: terug  Home/End  q: stop",
@@ -212,6 +217,22 @@ TEXTS: dict[str, str] = {
     "history.empty": "Er is nog niets gespeeld.",
     "history.keys": "Op/Neer, PgUp/PgDn: bladeren   h of Esc: sluiten",
     "panel.more": "-- Op/Neer, PgUp/PgDn: bladeren ({above} regels erboven, {below} eronder) --",
+    "log.laundry_true_chips": (
+        "{checker} controleerde de was van {declarer}, die was echt: "
+        "{checker} betaalt 1 fiche in de pot"
+    ),
+    "log.laundry_bluff_chips": (
+        "{checker} controleerde de was van {declarer}, een bluf: "
+        "{declarer} betaalt 1 fiche in de pot"
+    ),
+    "log.tupp": (
+        "{who} heeft een Toep (vier gelijke) en wint de ronde: "
+        "elke andere plaats +{points}"
+    ),
+    "log.tupp_attempt": (
+        "{who} heeft echt drie gelijke: "
+        "{who} trekt een nieuwe vierde kaart"
+    ),
     "why.laundry_true": "{checker} controleerde de was van {declarer}, die was echt: {checker} +1",
     "why.laundry_bluff": "{checker} controleerde de was van {declarer}, een bluf: {declarer} +1",
     "why.jack": "{who} haalde de laatste slag met een boer: 1 punt eraf",
@@ -240,8 +261,7 @@ TEXTS: dict[str, str] = {
         "Deze tafel is klaar: het spel is voorbij. Vraag om een nieuwe uitnodiging."
     ),
     "node.table_finished_after": (
-        "Deze tafel is klaar: het spel eindigde na {hands} rondes. "
-        "Vraag om een nieuwe uitnodiging."
+        "Deze tafel is klaar: het spel eindigde na {hands} rondes. Vraag om een nieuwe uitnodiging."
     ),
     "lobby.ended": "De tafel is niet begonnen: {reason}",
     "lobby.ended_keys": "q: terug",
@@ -262,17 +282,14 @@ TEXTS: dict[str, str] = {
     "start.bad_code": "Dat is geen geldige uitnodigingscode: {reason}",
     "invite.too_long": "een uitnodigingscode heeft hoogstens {n} tekens",
     "invite.old": (
-        "deze uitnodigingscode komt van een oudere dealerless; vraag de gastheer om een"
-        " nieuwe"
+        "deze uitnodigingscode komt van een oudere dealerless; vraag de gastheer om een nieuwe"
     ),
     "invite.newer": (
-        "deze uitnodigingscode komt van een nieuwere dealerless; werk deze bij om mee te"
-        " doen"
+        "deze uitnodigingscode komt van een nieuwere dealerless; werk deze bij om mee te doen"
     ),
     "invite.prefix": "een uitnodigingscode begint met `{prefix}`",
     "invite.damaged": (
-        "de uitnodigingscode is beschadigd of afgebroken: kopieer hem opnieuw"
-        " helemaal"
+        "de uitnodigingscode is beschadigd of afgebroken: kopieer hem opnieuw helemaal"
     ),
     "invite.characters": "de uitnodigingscode bevat tekens die er niet in horen",
     "invite.game": "de uitnodigingscode noemt een spel dat deze versie niet kan spelen",
@@ -281,7 +298,7 @@ TEXTS: dict[str, str] = {
         " opnieuw te sturen"
     ),
     "screen.too_small": "Terminal te klein ({cols}x{rows}): minstens 80x24 nodig.",
-    "replay.header": "{title}: {names}; {n} records",
+    "replay.header": "{title}: {names}; {n} stappen (zetten en delen)",
     "line.hand": "jouw kaarten: {cards}",
     "line.scores": "stand: {scores}",
     "line.choice": "jouw zet (een nummer van 1 tot {n})> ",
@@ -334,9 +351,12 @@ TEXTS: dict[str, str] = {
     "rules.more": "Dezelfde tekst: dealerless rules {game}",
     "node.ready": "de tafel is klaar: {game}, {seats} plaatsen; je speelt als {name}",
     "why.antes": "Elke plaats legde {chips} in de pot (ante)",
-    "why.bet_back": "{who} haalde de laatste slag en nam zijn inzet van {chips} terug",
+    "why.bet_won": "{who} haalde de laatste slag en wint zijn inzet: {chips} uit de pot",
     "why.bet_in": "{who} legde zijn inzet van {chips} in de pot",
-    "why.pass_round": "Niemand zette in: {who} haalde de laatste slag en betaalt in de pot",
+    "why.pass_round": (
+        "Een pasronde (niemand zette in), dus niemand wint: "
+        "{who} haalde de laatste slag en betaalt {chips} in de pot"
+    ),
     "note.call_cost": (
         "Meegaan kost {chips}; in de pot zit {pot}. Wie afhaakt, laat zijn inzet liggen."
     ),
@@ -431,6 +451,10 @@ TEXTS: dict[str, str] = {
     "node.bad_signature": "bericht met een ongeldige handtekening van {name} geweigerd",
     "node.peer_up": "{name} is verbonden",
     "node.peer_left_end": "{name} is weg: het spel is voorbij",
+    "node.peer_down_wait": (
+        "{name} is de verbinding kwijt; "
+        "de tafel wacht tot {seconds} s op de zet, dan krijgt {name} een time-out"
+    ),
     "node.peer_down": "{name} is de verbinding kwijt",
     "node.peer_quit": "{name} heeft de tafel verlaten; komt die niet terug, dan verloopt de tijd",
     "node.invalid_key": "een onbekende speler",

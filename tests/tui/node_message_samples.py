@@ -352,6 +352,9 @@ SAMPLES: dict[str, Samples] = {
         "seat 2 (bob) left after the end of the game",
         "'bob' left after the end of the game",
     ),
+    "seat_messages.py: {} disconnected; the table waits up to {} s at t": (
+        "seat 1 (bob) disconnected; the table waits up to 120 s at their step, then times them out",
+    ),
     "seat_messages.py: {} {connected|disconnected}": (
         "seat 2 (bob) connected",
         "'bob' disconnected",

@@ -264,6 +264,9 @@ def lobby_texts(lang: str) -> Iterator[Drawn]:
         yield f"lobby {game} starting", plain(lobby_text(host, lang))
     join = LobbyState(role="join", name=PLAYER, game="tuppen", seats=3)
     yield "lobby connecting", plain(lobby_text(join, lang))
+    for role in ("host", "join"):
+        again = LobbyState(role=role, name=PLAYER, game="belote", seats=4, rematch=True)
+        yield f"lobby rematch {role}", plain(lobby_text(again, lang))
     join.messages = ["the host refused us: the table is full"]
     yield "lobby refused", plain(lobby_text(join, lang))
     join.messages, join.ended = ["no table to resume"], True

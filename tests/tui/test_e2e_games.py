@@ -18,7 +18,14 @@ import sys
 from pathlib import Path
 
 import pytest
-from test_e2e_tmux import TMUX, Terminal, choose, steady, terminal  # noqa: F401 - the fixture
+from test_e2e_tmux import (  # noqa: F401 - the fixture
+    TMUX,
+    Terminal,
+    choose,
+    continue_key,
+    steady,
+    terminal,
+)
 
 pytestmark = [
     pytest.mark.skipif(TMUX is None, reason="tmux is not installed (apt-get install tmux)"),
@@ -102,7 +109,7 @@ def play_game(term: Terminal, home: Path, game: str, players: int, rules: str, p
             panels += 1
             if "The game is over" in screen:
                 check_winner(screen, screen.splitlines()[0], game)
-            key: str | None = "Space"
+            key: str | None = continue_key(screen)
         else:
             check_table(screen, players, total)
             key = choose(screen, prefer)

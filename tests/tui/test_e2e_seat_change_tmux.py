@@ -19,6 +19,7 @@ from test_e2e_tmux import (  # noqa: F401 - the fixture
     TMUX,
     Terminal,
     choose,
+    continue_key,
     moves_text,
     steady,
     terminal,
@@ -48,7 +49,7 @@ def test_standing_up_at_a_networked_table_by_keys(terminal: Terminal, tmp_path: 
     for _ in range(2000):
         if "You left the table" in screen and "Space: continue" in screen:
             break
-        key = "Space" if "Space: continue" in screen else choose(screen, "cpa")
+        key = continue_key(screen) or choose(screen, "cpa")
         before = steady(screen)
         if key is not None:
             term.press(key)
@@ -162,7 +163,7 @@ def _press_on_the_table(term: Terminal, key: str, shows: str) -> None:
         screen = term.screen()
         if shows in screen:
             return
-        term.press("Space" if "Space: continue" in screen else key)
+        term.press(continue_key(screen) or key)
         time.sleep(0.15)
     raise AssertionError(f"{key} never showed {shows!r}:\n" + term.screen())
 
@@ -175,7 +176,7 @@ def _play_until(
     while not done(screen):
         if time.monotonic() > deadline:
             raise AssertionError("the screen never got there:\n" + screen)
-        key = "Space" if "Space: continue" in screen else choose(screen, "cpa")
+        key = continue_key(screen) or choose(screen, "cpa")
         if "EXIT=" in screen or key is None or "waiting for" in moves_text(screen):
             time.sleep(0.15)
             screen = term.screen()

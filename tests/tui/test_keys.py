@@ -190,3 +190,45 @@ def test_r_on_the_game_over_panel_asks_for_another_game_where_one_is_offered() -
     running = FakeSession(snapshot())
     code, app = run_keys(running, ["r", "q", "y"], rematch=True)  # no game over: no rematch
     assert not app.ui.rematch
+
+
+def test_a_space_typed_ahead_does_not_close_the_game_over_panel_unseen() -> None:
+    """Issue 25 item 6: Space pressed twice on the last hand's panel, the second reaching the
+    game-over panel that replaced it, is ignored; a Space after a glance leaves."""
+    import time
+
+    from prompt_toolkit.input import create_pipe_input
+    from prompt_toolkit.output import DummyOutput
+
+    from dealerless.client.tui.app import TYPED_AHEAD_S, TableApp
+
+    result = HandResult(1, (2,), (0, 3, 0, 3), "last trick")
+    session = FakeSession(snapshot())
+    with create_pipe_input() as inp:
+        app = TableApp(session, input=inp, output=DummyOutput(), clock=lambda: 0.0)
+        session.snap = snapshot(over=True, results=[result])  # the last hand ends the game
+        app._before_render()
+        assert app.ui.summary == result  # the last hand's panel first
+
+        async def keys() -> None:
+            import asyncio
+
+            inp.send_text("  ")  # closes the hand's panel, then typed ahead
+            await asyncio.sleep(0.2)
+            assert app.ui.summary is None and app.ui.summary_game
+            assert app.app.is_running  # the game-over panel is still there
+            await asyncio.sleep(TYPED_AHEAD_S)
+            inp.send_text(" ")  # a person's Space, after a glance
+
+        app.app.pre_run_callables.append(lambda: app.app.create_background_task(keys()))
+        started = time.monotonic()
+        assert app.run() == 0
+        assert time.monotonic() - started >= TYPED_AHEAD_S
+
+
+def test_from_the_start_screen_the_game_over_panel_goes_back_to_the_menu() -> None:
+    code, app = run_keys(FakeSession(snapshot(over=True)), [" "], menu=True)
+    text = "".join(text for _, text in app._summary_text())
+    assert code == 0 and "Space: back to the menu" in text and "Space: continue" not in text
+    code, app = run_keys(FakeSession(snapshot(over=True)), [" "])
+    assert "Space: continue" in "".join(text for _, text in app._summary_text())

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 from pathlib import Path
 
 import pytest
@@ -10,7 +11,9 @@ from prompt_toolkit.output import DummyOutput
 from tui_helpers import play_by_bot
 
 from dealerless.client.cli import main as cli_main
+from dealerless.client.tui import presenter as P
 from dealerless.client.tui.app import TableApp
+from dealerless.client.tui.model import TableSnapshot
 from dealerless.client.tui.replay import ReplaySession, load_replay
 from dealerless.client.tui.session import LocalSession
 from dealerless.client.tui.settings import Settings
@@ -18,6 +21,7 @@ from dealerless.client.tui.start import StartScreen
 from dealerless.node.invite import Invite
 from dealerless.protocol.messages import IdentityKey
 from dealerless.protocol.rules.registry import make_config
+from dealerless.protocol.table.events import ActionApplied, HandStarted, TableEvent
 from dealerless.protocol.transcript import TranscriptReader, TranscriptWriter
 
 
@@ -152,3 +156,59 @@ def test_settings_file_round_trip(tmp_path: Path) -> None:
     assert (loaded.name, loaded.lang, loaded.rules) == ("ann", "nl", {"tuppen": {"tupp": False}})
     path.write_text("{broken")
     assert Settings.load(path).lang == "en"
+
+
+def _events_between(before: TableSnapshot, after: TableSnapshot) -> tuple[TableEvent, ...]:
+    assert after.log[: len(before.log)] == before.log  # a step only adds to the log
+    return after.log[len(before.log) :]
+
+
+def test_replay_steps_by_move_and_deal_not_by_record(transcript: Path) -> None:
+    """Every step is one player move or one deal; the deck's records (shuffles, shares,
+    openings, signatures) are folded into the step they belong to."""
+    replay = load_replay(transcript)
+    steps = replay.snapshots
+    final = steps[-1].log
+    moves = sum(isinstance(e, ActionApplied) for e in final)
+    deals = sum(isinstance(e, HandStarted) for e in final)
+    assert len(steps) - 1 == moves + deals < len(replay.records)
+    for before, after in itertools.pairwise(steps):
+        new = _events_between(before, after)
+        started = [type(e) for e in new if isinstance(e, ActionApplied | HandStarted)]
+        assert started in ([ActionApplied], [HandStarted])
+    session = ReplaySession(replay)
+    status = "".join(t for _, t, *_ in session.status("en"))
+    assert f"step 0 of {moves + deals}" in status
+
+
+def test_replay_shows_no_move_clock(transcript: Path) -> None:
+    replay = load_replay(transcript)
+    look = P.Look("en", False)
+    for snap in replay.snapshots:
+        assert snap.deadline is None
+        shown = [*P.countdown(snap, look, 0.0), *P.seats(snap, look, 0.0)]
+        assert not any("countdown" in style for style, *_ in shown)
+
+
+def test_replay_result_panel_is_the_viewed_hands_at_its_end(transcript: Path) -> None:
+    replay = load_replay(transcript)
+    steps = replay.snapshots
+    ends = [i for i in range(1, len(steps)) if len(steps[i].results) > len(steps[i - 1].results)]
+    assert len(ends) >= 2
+    session = ReplaySession(replay)
+    with create_pipe_input() as inp:
+        app = TableApp(session, input=inp, output=DummyOutput(), replay=session)
+
+        def shown(index: int) -> int | None:
+            session.go(index)
+            app._before_render()
+            return None if app.ui.summary is None else app.ui.summary.hand_number
+
+        assert shown(ends[0] - 1) is None
+        assert shown(ends[0]) == 1
+        panel = "".join(t for _, t, *_ in app._summary_text())
+        assert "Every seat signed the result." in panel and "s: save" not in panel
+        assert shown(ends[0] + 1) is None  # the next deal: hand 1's panel is gone
+        assert shown(len(steps) - 1) is None  # mid-hand 3: no panel of an earlier hand
+        assert shown(ends[1]) == 2
+        assert shown(ends[0]) == 1  # stepping back opens it again
