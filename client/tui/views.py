@@ -87,11 +87,20 @@ class WrappedText(UIControl):
         self.bottom = bottom
         self._key: tuple[int, int, int | None] | None = None
         self._lines: list[StyleAndTextTuples] = []
+        self._frame = -1
+        self._text: StyleAndTextTuples = []
+
+    def text(self) -> StyleAndTextTuples:
+        """The text of this frame (asked for several times a frame: made once)."""
+        frame = get_app().render_counter
+        if frame != self._frame:
+            self._frame, self._text = frame, self.fn()
+        return self._text
 
     def lines(self, width: int, height: int | None = None) -> list[StyleAndTextTuples]:
         key = (get_app().render_counter, width, height if self.bottom else None)
-        if key != self._key:  # asked several times a frame: made once
-            fragments = self.fn()
+        if key != self._key:
+            fragments = self.text()
             if self.bottom and height is not None:
                 fragments = last_lines(fragments, height)
             lines = wrap_fragments(fragments, width)
@@ -104,7 +113,7 @@ class WrappedText(UIControl):
         return False
 
     def preferred_width(self, max_available_width: int) -> int | None:
-        text = "".join(fragment[1] for fragment in self.fn())
+        text = "".join(fragment[1] for fragment in self.text())
         return min(max_available_width, max((get_cwidth(x) for x in text.split("\n")), default=0))
 
     def preferred_height(
