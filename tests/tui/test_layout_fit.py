@@ -7,11 +7,16 @@ Drawn into prompt_toolkit's in-memory screen (screen_render), as a terminal woul
 
 from __future__ import annotations
 
+import asyncio
+import io
 from dataclasses import replace
 from functools import cache
 from pathlib import Path
 
 import pytest
+from prompt_toolkit.data_structures import Size
+from prompt_toolkit.input import create_pipe_input
+from prompt_toolkit.output.vt100 import Vt100_Output
 from screen_render import draw, sized_app, words
 from tui_helpers import FakeSession, play_by_bot, snapshot
 
@@ -117,7 +122,29 @@ def test_the_result_panel_scrolls_with_the_arrow_keys() -> None:
     app.scroll_summary(3)
     later = draw(app)
     assert first != later and "Space: continue" in "\n".join(later)
-    assert app.ui.summary_top == 3
+    assert app.ui.summary_top == 3 and "3 lines above" in "\n".join(later)
+
+
+def test_the_arrow_keys_reach_the_result_panel() -> None:
+    """Down, Down, PgDn, Up pressed on a running screen: the panel is 10 lines further on."""
+    fake = FakeSession(_played("limit-tuppen").snapshot())
+    size = Size(rows=12, columns=80)
+    with create_pipe_input() as inp:
+        output = Vt100_Output(io.StringIO(), lambda: size, term="xterm")
+        app = TableApp(fake, input=inp, output=output, clock=lambda: 0.0)
+        app.ui.results_seen = 0
+        inp.send_text("\x1b[B\x1b[B\x1b[6~\x1b[A")
+
+        async def stop() -> None:  # once the keys are read (at most 10 s)
+            for _ in range(1000):
+                if getattr(app.ui, "summary_top", None) == 11:
+                    break
+                await asyncio.sleep(0.01)
+            app.app.exit()
+
+        app.app.pre_run_callables.append(lambda: app.app.create_background_task(stop()))
+        app.run()
+    assert app.ui.summary is not None and app.ui.summary_top == 11
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
