@@ -198,7 +198,7 @@ def table_layout(
             ),
             # each part as tall as its text wrapped to the width (within bounds): a part given
             # fewer rows than its text needs would lose its end (the last trick's last card)
-            text_window(header, height=Dimension(min=1, max=2)),
+            text_window(header, height=Dimension(min=1, max=3)),  # Pottuppen: every bet
             text_window(seats, height=seats_height, wrap=False),
             text_window(trick, height=Dimension(min=1, max=3)),
             text_window(hand, height=Dimension(min=1, max=2)),
