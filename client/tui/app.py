@@ -8,10 +8,8 @@ thread-safe ``invalidate``; the app only reads immutable snapshots, so the scree
 from __future__ import annotations
 
 import asyncio
-import textwrap
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from pathlib import Path
 
 from prompt_toolkit.application import Application
@@ -28,37 +26,12 @@ from dealerless.client.tui import presenter as P
 from dealerless.client.tui.guest_run import TrioMain, run_with_trio
 from dealerless.client.tui.i18n import YES_KEYS, tr
 from dealerless.client.tui.model import TableSnapshot
+from dealerless.client.tui.panels import PanelRoom, UiState, history_panel, result_panel, saved_text
 from dealerless.client.tui.replay import ReplaySession, add_replay_keys, replay_panels
 from dealerless.client.tui.session import TableSession
 from dealerless.client.tui.views import STYLE, overlay, table_layout, text_window
-from dealerless.protocol.rules.base import Action, HandResult
-
-
-@dataclass
-class UiState:
-    """What the player is doing on the screen (not part of the game)."""
-
-    selected: int | None = None  # index into the sorted hand
-    chooser: list[Action] | None = None  # variants of one kind of move (amounts, suits)
-    chosen: int = 0
-    help: bool = False
-    confirm_quit: bool = False
-    confirm_change: str | None = None  # "stand" / "sit-out" / "back" asked, waiting for y/n
-    summary: HandResult | None = None
-    summary_game: bool = False
-    rematch: bool = False  # the player chose another game with the same settings (r)
-    result_closed_at: float | None = None  # when Space last closed a hand's result panel
-    results_seen: int = 0
-    # not shown yet, each with the part of the table it is from (seats change between hands)
-    waiting_results: list[tuple[int, HandResult]] = field(default_factory=list)
-    summary_part: int = 1  # the part of the table of the result shown
-    went_on_at: float | None = None  # when the game went on under the open result panel
-    history: bool = False
-    history_top: int = 0  # first line of the hand history shown
-    log_back: int = 0  # lines the move log is scrolled back from the newest
-    message: str = ""
-    sent: list[Action] = field(default_factory=list)
-
+from dealerless.client.tui.wrap import wrap_lines
+from dealerless.protocol.rules.base import Action
 
 TYPED_AHEAD_S = 0.6
 
@@ -147,6 +120,7 @@ class TableApp:
             chat_active=lambda: self.chat_active,
             floats=floats,
             too_small=self._too_small_text,
+            history=lambda: [("", "\n".join(P.hand_history(self.snap, self.look, False)))],
         )
         self.layout = Layout(root)
         self.app: Application[int] = Application(
@@ -251,16 +225,20 @@ class TableApp:
         clock = P.countdown(self.snap, self.look, self._now())[:1]
         return [*clock, ("", "\n\n" + tr(self.look.lang, "help.text"))]
 
+    def room(self) -> PanelRoom:
+        size = self.app.output.get_size()
+        return PanelRoom(size.columns, size.rows)
+
     def history_lines(self) -> list[str]:
-        return P.hand_history(self.snap, self.look)
+        """The hand history wrapped to the panel's width (scrolled by these lines)."""
+        return wrap_lines(P.hand_history(self.snap, self.look), self.room().width)
 
     def _history_text(self) -> StyleAndTextTuples:
-        lines = self.history_lines()[self.ui.history_top :]
-        return [("class:dim", tr(self.look.lang, "history.keys") + "\n"), ("", "\n".join(lines))]
+        keys, *lines = history_panel(self.history_lines(), self.ui, self.room(), self.look.lang)
+        return [("class:dim", keys + "\n"), ("", "\n".join(lines))]
 
     def scroll_history(self, step: int) -> None:
-        last = max(0, len(self.history_lines()) - 1)
-        self.ui.history_top = max(0, min(last, self.ui.history_top + step))
+        self.ui.history_top = max(0, self.ui.history_top + step)  # the panel keeps it in range
 
     def scroll_log(self, step: int) -> None:
         """Scroll the move log back (step > 0) or forward; 0 goes back to the newest line."""
@@ -275,40 +253,21 @@ class TableApp:
         return [("class:error", text)]
 
     def _summary_text(self) -> StyleAndTextTuples:
-        snap = self.snap
-        lang = self.look.lang
-        parts = snap.segments()
-        part = snap  # a result is shown with the names and scores of its part of the table
-        if self.ui.summary is not None and 1 <= self.ui.summary_part <= len(parts):
-            part = parts[self.ui.summary_part - 1]
-        lines = P.summary(part, self.look, self.ui.summary)
-        if snap.over and self.ui.summary is None and self.data_dir is not None:
-            lines.append(tr(lang, "save.where", dir=self.data_dir))
-        if self.ui.message:
-            lines.append(self.ui.message)
-        if self.ui.summary is not None and snap.my_turn and not snap.over:
-            lines.append(tr(lang, "end.your_turn"))
-        lines.append("")
-        if self.result_pause > 0 and self.ui.summary is not None:
-            go_on = tr(lang, "end.continue_pause", n=int(self.result_pause))
-        elif snap.over and self.ui.summary is None and self.menu:
-            go_on = tr(lang, "end.menu")
-        else:
-            go_on = tr(lang, "end.continue")
-        keys = [go_on, tr(lang, "end.save"), tr(lang, "end.quit")]
-        if self.replay is not None:  # a replay is saved already
-            keys.remove(tr(lang, "end.save"))
-        if snap.over and self.ui.summary is None and self.offers_rematch:
-            keys.insert(1, tr(lang, "end.rematch"))
-        lines.append("   ".join(keys))
-        # wrapped here at spaces (the window would cut words), to the panel's inner width
-        width = max(30, self.app.output.get_size().columns - 4)
-        wrapped = [
-            part
-            for line in lines
-            for part in textwrap.wrap(line, width, break_on_hyphens=False) or [""]
-        ]
-        return [("", "\n".join(wrapped))]
+        lines = result_panel(
+            self.snap,
+            self.look,
+            self.ui,
+            self.room(),
+            data_dir=self.data_dir,
+            result_pause=self.result_pause,
+            offers_rematch=self.offers_rematch,
+            menu=self.menu,
+            replay=self.replay is not None,
+        )
+        return [("", "\n".join(lines))]
+
+    def scroll_summary(self, step: int) -> None:
+        self.ui.summary_top = max(0, self.ui.summary_top + step)  # the panel keeps it in range
 
     def typed_ahead(self) -> bool:
         """A Space that closed the last hand's panel may have been pressed twice: the second,
@@ -322,6 +281,7 @@ class TableApp:
         if self.ui.summary is not None:
             self.ui.result_closed_at = time.monotonic()
         self.ui.summary = None
+        self.ui.summary_top = 0
         self.ui.went_on_at = None
         self.ui.message = ""
 
@@ -407,7 +367,7 @@ class TableApp:
         except OSError as exc:
             self.ui.message = tr(self.look.lang, "save.failed", reason=exc)
             return None
-        self.ui.message = tr(self.look.lang, "saved", path=path)
+        self.ui.message = saved_text(self.look.lang, path)
         return path
 
     def ask_change(self, change: str) -> None:
@@ -496,7 +456,7 @@ class TableApp:
         @kb.add("h", filter=~chatting & ~helping & ~confirming & ~summary)
         def _history(event: KeyPressEvent) -> None:
             self.ui.history = not self.ui.history
-            self.ui.history_top = max(0, len(self.history_lines()) - 18)  # the newest first
+            self.ui.history_top = len(self.history_lines())  # the newest (kept in range)
 
         @kb.add("escape", filter=history & ~chatting, eager=True)
         def _history_close(event: KeyPressEvent) -> None:
@@ -504,9 +464,14 @@ class TableApp:
 
         for key, step in (("up", -1), ("down", 1), ("pageup", -10), ("pagedown", 10)):
 
-            @kb.add(key, filter=history & ~chatting & ~helping)
+            @kb.add(key, filter=history & ~summary & ~chatting & ~helping)
             def _history_scroll(event: KeyPressEvent, step: int = step) -> None:
                 self.scroll_history(step)
+
+            # a result panel taller than the screen (it opens over the history too)
+            @kb.add(key, filter=summary & ~chatting & ~helping & ~confirming)
+            def _summary_scroll(event: KeyPressEvent, step: int = step) -> None:
+                self.scroll_summary(step)
 
         for key, step in (("pageup", 5), ("pagedown", -5), ("end", 0)):
 

@@ -212,6 +212,7 @@ def replay_panels(app: ReplayScreen, snap: TableSnapshot) -> None:
     if rep.index != rep.panel_step:
         rep.panel_step = rep.index
         ui.summary, ui.summary_part = rep.ended_here(), snap.segment
+        ui.summary_top = 0
         ui.summary_game = False
         ui.chooser = None
     ui.waiting_results.clear()

@@ -313,10 +313,10 @@ def trick_line(snap: TableSnapshot, trick: Trick, look: Look) -> str:
     return tr(look.lang, "history.trick", n=trick.number, plays=plays, winner=winner)
 
 
-def _history_of(snap: TableSnapshot, hand: HandLog, look: Look) -> list[str]:
+def _history_of(snap: TableSnapshot, hand: HandLog, look: Look, moves_too: bool) -> list[str]:
     lang = look.lang
     lines = [tr(lang, "history.hand", n=hand.number, dealer=plain_name(snap, hand.dealer, look))]
-    moves = list(zip(hand.moves_at, hand.moves, strict=True))
+    moves = list(zip(hand.moves_at, hand.moves, strict=True)) if moves_too else []
     for trick in [*hand.tricks, None]:
         before = len(hand.tricks) if trick is None else trick.number - 1
         for number, (at, move) in enumerate(moves, 1):
@@ -337,12 +337,13 @@ def _history_of(snap: TableSnapshot, hand: HandLog, look: Look) -> list[str]:
     return lines
 
 
-def hand_history(snap: TableSnapshot, look: Look) -> list[str]:
-    """Every hand so far, oldest first: its moves and every trick with who played which card."""
+def hand_history(snap: TableSnapshot, look: Look, moves_too: bool = True) -> list[str]:
+    """Every hand so far, oldest first: its moves (unless not ``moves_too``: the column of a
+    wide screen, beside the move log) and every trick with who played which card."""
     lines: list[str] = []
     for part in snap.segments():
         for hand in hands_of(part.log):
-            lines.extend(_history_of(part, hand, look))
+            lines.extend(_history_of(part, hand, look, moves_too))
             lines.append("")
     return lines or [tr(look.lang, "history.empty")]
 
@@ -385,9 +386,12 @@ def _tuppen_costs(snap: TableSnapshot, result: HandResult, hand: HandLog, look: 
     return lines
 
 
-def _limit_costs(snap: TableSnapshot, result: HandResult, hand: HandLog, look: Look) -> list[str]:
+def _limit_costs(
+    snap: TableSnapshot, result: HandResult, hand: HandLog, look: Look, width: int
+) -> list[str]:
     lang = look.lang
     lines: list[str] = []
+    paid_lines: list[str] = []
     pot = result.details.get("pot")
     paid = result.details.get("contributions")
     if isinstance(pot, int) and result.winners:
@@ -396,8 +400,8 @@ def _limit_costs(snap: TableSnapshot, result: HandResult, hand: HandLog, look: L
         for seat, chips in enumerate(paid):
             if chips:
                 key = "why.paid_folded" if seat in hand.folded else "why.paid"
-                lines.append(tr(lang, key, who=plain_name(snap, seat, look), chips=chips))
-    return lines
+                paid_lines.append(tr(lang, key, who=plain_name(snap, seat, look), chips=chips))
+    return lines + paired(paid_lines, width)
 
 
 def _belote_points(snap: TableSnapshot, result: HandResult, hand: HandLog, look: Look) -> list[str]:
@@ -447,7 +451,8 @@ def _pottuppen_money(snap: TableSnapshot, result: HandResult, look: Look) -> lis
 
 
 def paired(lines: list[str], width: int = 76) -> list[str]:
-    """Eight Belote tricks in two columns when they fit (the panel has 24 rows)."""
+    """More than four lines (Belote's eight tricks, eight seats' costs) in two columns when
+    they fit ``width`` (the panel has 24 rows)."""
     column = max((len(line) for line in lines), default=0) + 2
     if len(lines) <= 4 or 2 * column > width:
         return lines
@@ -456,21 +461,24 @@ def paired(lines: list[str], width: int = 76) -> list[str]:
     return [a.ljust(column) + b for a, b in zip(left, [*right, ""], strict=False)]
 
 
-def breakdown(snap: TableSnapshot, result: HandResult, look: Look) -> list[str]:
-    """Who won which trick and what each knock, fold, check or bonus cost, and why."""
+def breakdown(snap: TableSnapshot, result: HandResult, look: Look, width: int = 76) -> list[str]:
+    """Who won which trick and what each knock, fold, check or bonus cost, and why; in two
+    columns where they fit ``width`` (eight seats make a tall panel)."""
     hand = hand_log(snap.log, result.hand_number)
     if hand is None:
         return []
-    lines = paired([trick_line(snap, t, look) for t in hand.tricks])
+    lines = paired([trick_line(snap, t, look) for t in hand.tricks], width)
     if snap.game == "tuppen":
-        lines.extend(_tuppen_costs(snap, result, hand, look))
+        costs = _tuppen_costs(snap, result, hand, look)
     elif snap.game.endswith("limit-tuppen"):
-        lines.extend(_limit_costs(snap, result, hand, look))
+        return lines + _limit_costs(snap, result, hand, look, width)
     elif snap.game == "belote":
-        lines.extend(_belote_points(snap, result, hand, look))
+        costs = _belote_points(snap, result, hand, look)
     elif snap.game == "pottuppen":
-        lines.extend(_pottuppen_money(snap, result, look))
-    return lines
+        costs = _pottuppen_money(snap, result, look)
+    else:
+        costs = []
+    return lines + (costs if snap.game == "belote" else paired(costs, width))
 
 
 def standings_line(snap: TableSnapshot, look: Look, scores: tuple[int, ...] | None = None) -> str:
@@ -496,9 +504,11 @@ def _scores_after(snap: TableSnapshot, result: HandResult | None) -> tuple[int, 
     return None
 
 
-def summary(snap: TableSnapshot, look: Look, result: HandResult | None) -> list[str]:
+def summary(
+    snap: TableSnapshot, look: Look, result: HandResult | None, width: int = 76
+) -> list[str]:
     """The end-of-hand (or end-of-game) panel: who won what and why, the breakdown, the
-    standings, the proofs."""
+    standings, the proofs (``width``: the panel's, for the columns of the breakdown)."""
     lang = look.lang
     lines: list[str] = []
     # The verdict on the proofs comes right after who won and why: a long breakdown that does
@@ -534,7 +544,7 @@ def summary(snap: TableSnapshot, look: Look, result: HandResult | None) -> list[
         lines.append(tr(lang, "end.winners", names=winners))
         lines.append(tr(lang, "end.reason", reason=hand_reason(snap, result, look)))
         lines.append(verdict)
-        lines.extend(breakdown(snap, result, look))
+        lines.extend(breakdown(snap, result, look, width))
         if not snap.teams:  # Belote's breakdown ends with the points of the hand
             lines.extend(hand_result_lines(snap, result, look)[1:])
     lines.append(standings_line(snap, look, _scores_after(snap, result)))

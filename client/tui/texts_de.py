@@ -217,6 +217,9 @@ TEXTS: dict[str, str] = {
     "history.current": "auf dem Tisch: {plays}",
     "history.empty": "Es wurde noch nichts gespielt.",
     "history.keys": "Hoch/Runter, Bild auf/ab: blättern   h oder Esc: schließen",
+    "panel.more": (
+        "-- Hoch/Runter, Bild auf/ab: blättern ({above} Zeilen darüber, {below} darunter) --"
+    ),
     "log.laundry_true_chips": (
         "{checker} prüfte die Wäsche von {declarer}, sie war echt: "
         "{checker} zahlt 1 Chip in den Pott"

@@ -231,6 +231,7 @@ TEXTS: dict[str, str] = {
     "history.current": "on the table: {plays}",
     "history.empty": "Nothing has been played yet.",
     "history.keys": "Up/Down, PgUp/PgDn: scroll   h or Esc: close",
+    "panel.more": "-- Up/Down, PgUp/PgDn: scroll ({above} lines above, {below} below) --",
     "log.laundry_true_chips": (
         "{checker} checked {declarer}'s dirty laundry, it was genuine: "
         "{checker} pays 1 chip into the pot"

@@ -248,6 +248,7 @@ _TEXTS: dict[str, str] = {
     "history.current": "sur la table : {plays}",
     "history.empty": "Rien n'a encore été joué.",
     "history.keys": "Haut/Bas, PgPréc/PgSuiv : défiler   h ou Échap : fermer",
+    "panel.more": "-- Haut/Bas, PgPréc/PgSuiv : défiler ({above} lignes avant, {below} après) --",
     "log.laundry_true_chips": (
         "{checker} a vérifié le linge sale de {declarer}, il était vrai : "
         "{checker} verse 1 jeton au pot"

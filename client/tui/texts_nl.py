@@ -216,6 +216,7 @@ TEXTS: dict[str, str] = {
     "history.current": "op tafel: {plays}",
     "history.empty": "Er is nog niets gespeeld.",
     "history.keys": "Op/Neer, PgUp/PgDn: bladeren   h of Esc: sluiten",
+    "panel.more": "-- Op/Neer, PgUp/PgDn: bladeren ({above} regels erboven, {below} eronder) --",
     "log.laundry_true_chips": (
         "{checker} controleerde de was van {declarer}, die was echt: "
         "{checker} betaalt 1 fiche in de pot"
