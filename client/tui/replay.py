@@ -186,6 +186,7 @@ class PanelState(Protocol):
 
     summary: HandResult | None
     summary_part: int
+    summary_top: int
     summary_game: bool
     chooser: list[Action] | None
     waiting_results: list[tuple[int, HandResult]]

@@ -60,7 +60,7 @@ def test_standing_up_at_a_networked_table_by_keys(terminal: Terminal, tmp_path: 
     flat = " ".join(screen.split())
     left = LEFT.search(flat)
     assert left is not None, screen
-    term.press("Space")
+    term.press(continue_key(screen) or "Space")
     # the bots play on to hand 4 through our node; then it finishes, with the game saved
     screen = term.wait_for(lambda s: "EXIT=" in s, limit=240)
     assert "You left the table. Letting the others catch up first" in " ".join(screen.split())
@@ -143,7 +143,7 @@ def test_sitting_out_and_coming_back_at_a_networked_table_by_keys(
         term.press("y")
         screen = _play_until(term, screen, lambda s: "You left the table" in s, 240)
         assert "You stood up after hand" in _flat(screen), screen
-        term.press("Space")
+        term.press(continue_key(screen) or "Space")
         screen = term.wait_for(lambda s: "EXIT=" in s, limit=240)
         assert "EXIT=0" in screen, screen
         codes = [bot.wait(timeout=120) for bot in bots]

@@ -94,12 +94,12 @@ def steady(screen: str) -> str:
 
 
 def continue_key(screen: str) -> str | None:
-    """Space on a result panel; on the game-over panel only after a glance, as a person's: a
-    Space right after the last hand's panel closed is taken for one typed ahead, and ignored
-    (TableApp.typed_ahead)."""
+    """Space on a result panel; on the game's last panel (over, or we left) only after a
+    glance, as a person's: a Space right after the last hand's panel closed is taken for one
+    typed ahead, and ignored (TableApp.typed_ahead)."""
     if "Space: continue" not in screen and "Space: back to the menu" not in screen:
         return None
-    if "The game is over" in screen:
+    if "The game is over" in screen or "You left the table" in screen:
         time.sleep(TYPED_AHEAD_S)
     return "Space"
 
