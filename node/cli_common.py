@@ -69,12 +69,6 @@ def add_common(parser: argparse.ArgumentParser, *, seat: bool = True) -> None:
         metavar="CHIPS",
         help="joining a running table: sit down with this many chips (default: the maximum)",
     )
-    parser.add_argument(
-        "--direct-links",
-        action="store_true",
-        help="over Nostr, also link directly to the seats this computer can reach (they learn "
-        "its addresses); moves between seats that all have such a link skip the relays",
-    )
 
 
 def _hand_number(text: str) -> int:
@@ -149,7 +143,6 @@ def node_options(args: argparse.Namespace) -> NodeOptions:
         change_after=change,
         buy_in=getattr(args, "buy_in", None),
         back_after=getattr(args, "back_after_hand", None),
-        direct_links=bool(getattr(args, "direct_links", False)),
     )
     if floor is not None:
         options.min_step_timeout_ms = max(0, round(floor * 1000))

@@ -29,9 +29,10 @@ class NodeOptions:
     follow_away: bool = False  # sitting out, keep following the table (an interactive player)
     buy_in: int | None = None  # a newcomer's buy-in at a running table (None: the rules' default)
     nostr_expiration_days: float = 7.0  # NIP-40 expiration of our stored frames on the relays
-    # Over Nostr, the seats also link directly where they can reach each other (node/mesh.py)
-    # and a message for seats that all have such a link skips the relays.
-    direct_links: bool = False
+    # Over Nostr, the seats also link directly where they can reach each other (node/mesh.py,
+    # punching through home routers unless ``punch`` is off) and a message for seats that all
+    # have such a link skips the relays.
+    direct_links: bool = True
     # Direct links (node/punch, issue 24): STUN servers as HOST:PORT (empty: the shipped
     # defaults), and whether this seat may punch at all: False keeps every frame on the
     # relays, so no other seat learns our address (--relays-only, direct.punch = false).

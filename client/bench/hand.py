@@ -57,6 +57,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="nostr: the relay and its limits: open (the nostr-relay package), rust-open, "
         "rust-60 (rust-nostr's default 60 events/min per connection), rust-8 (default open)",
     )
+    parser.add_argument(
+        "--relays-only",
+        action="store_true",
+        help="nostr: no direct links between the seats (by default they link directly, over "
+        "loopback here, and moves skip the relay): every frame through the relay",
+    )
     parser.add_argument("--json", action="store_true", help="print one JSON object")
 
 
@@ -76,6 +82,7 @@ def run_table(
     transport: str = "direct",
     delay: float = 0.0,
     profile: str = "open",
+    relays_only: bool = False,
 ) -> dict[str, Any]:
     if transport == "direct":
         return _run_table(game, players, hands, root, ["--listen", "127.0.0.1:0"])
@@ -104,7 +111,8 @@ def run_table(
                 raise RuntimeError("the delay proxy did not start")
             time.sleep(0.05)
         url = f"ws://127.0.0.1:{port_file.read_text()}"
-        result = _run_table(game, players, hands, root, ["--nostr", url])
+        links = ["--relays-only"] if relays_only else []
+        result = _run_table(game, players, hands, root, ["--nostr", url], links)
         time.sleep(1.0)  # the proxy writes its counts every 0.5 s
         counts = json.loads(stats.read_text())
     finally:
@@ -112,7 +120,10 @@ def run_table(
         proxy.wait(10)
         relay.kill()
     played = max(1, result["hands"] or 1)
-    result["transport"] = {"kind": "nostr", "one_way_delay_ms": delay * 1000, "relay": profile}
+    result["transport"] = {
+        "kind": "nostr", "one_way_delay_ms": delay * 1000, "relay": profile,
+        "direct_links": not relays_only,
+    }  # fmt: skip
     if result["setup_hops"]:
         # The target for 100 ms one way (a 200 ms relay trip): 0.25 s a hop.
         result["setup_target_at_100ms_s"] = round(result["setup_hops"] * 0.25, 3)
@@ -122,12 +133,14 @@ def run_table(
     return result
 
 
-def _run_table(game: str, players: int, hands: int, root: Path, way: list[str]) -> dict[str, Any]:
+def _run_table(
+    game: str, players: int, hands: int, root: Path, way: list[str], links: list[str] | None = None
+) -> dict[str, Any]:
     cli = [sys.executable, "-m", "dealerless.client.cli"]
     invite = root / "invite"
     logs = [root / f"events{i}.jsonl" for i in range(players)]
     procs = []
-    common = ["--bot", "--linger", "5"]
+    common = ["--bot", "--linger", "5", *(links or [])]
     rules = [] if game in ("tuppen", "belote") else ["--rule", f"hands={hands}"]
     procs.append(
         subprocess.Popen(  # noqa: S603
@@ -365,6 +378,7 @@ def run(args: argparse.Namespace) -> int:
                     args.transport,
                     args.delay_ms / 1000,
                     args.relay_profile,
+                    args.relays_only,
                 )
             )
         if not args.json:

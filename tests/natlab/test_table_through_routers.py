@@ -43,7 +43,7 @@ def test_four_seats_behind_four_routers_punch_where_they_can(nat_lab: Lab, tmp_p
     invite_file = tmp_path / "invite"
     homes = [tmp_path / f"seat{i}" for i in range(4)]
     logs = [tmp_path / f"seat{i}.log" for i in range(4)]
-    common = ["--bot", "--direct-links", "--stun", STUN, "--linger", "5"]
+    common = ["--bot", "--stun", STUN, "--linger", "5"]  # direct links: on by default
     procs: list[subprocess.Popen[bytes]] = []
     try:
         for seat, player in enumerate(players):
@@ -118,7 +118,7 @@ def test_behind_usual_home_routers_every_pair_goes_direct_and_survives_a_cut(
                 argv = ["join", "--invite-file", str(invite_file), "--min-step-timeout", "0"]
             with open(logs[seat], "wb") as out:
                 procs.append(subprocess.Popen(
-                    [*lab.exec_prefix(player.namespace), *CLI, *argv, "--bot", "--direct-links",
+                    [*lab.exec_prefix(player.namespace), *CLI, *argv, "--bot",
                      "--stun", STUN, "--linger", "5", "--event-log", str(events[seat]),
                      "--name", f"seat{seat}", "--home", str(homes[seat])],
                     stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,

@@ -43,10 +43,14 @@ class Cluster:
     homes: list[Path] = field(default_factory=list)
     relay_fingerprint: str = ""
     prefix: tuple[str, ...] = ()  # e.g. ("ip", "netns", "exec", NAME): the nodes run there
+    # flags for every host and join (("--relays-only",): a test of the relays' own path)
+    node_flags: tuple[str, ...] = ()
 
     def spawn(
         self, name: str, args: list[str], stdin: bytes | None = None
     ) -> subprocess.Popen[bytes]:
+        if args and args[0] in ("host", "join"):
+            args = [*args, *self.node_flags]
         log = self.root / f"{name}.log"
         n = sum(1 for k in self.logs if k.split("#")[0] == name)
         self.logs[f"{name}#{n}"] = log

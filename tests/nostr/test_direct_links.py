@@ -47,11 +47,25 @@ def test_a_table_with_direct_links_leaves_the_relay_a_handful_of_events(
     nostr_relays: Start,
 ) -> None:
     relay = nostr_relays()
-    events = _play(cluster, relay.url, 3, 6, "--direct-links")
+    events = _play(cluster, relay.url, 3, 6)  # direct links are on by default
     for seat in range(3):
         assert cluster.said(seat, "direct link with"), cluster.tail()
     print("events per seat with direct links:", events)
     assert max(events) <= 40, events
+
+
+def test_relays_only_keeps_every_frame_on_the_relay(
+    cluster: Cluster,  # noqa: F811
+    nostr_relays: Start,
+) -> None:
+    """--relays-only: no listener, no candidates told, every frame through the relay."""
+    relay = nostr_relays()
+    events = _play(cluster, relay.url, 3, 6, "--relays-only")
+    for seat in range(3):
+        assert not cluster.said(seat, "direct link with"), cluster.tail()
+        log = (cluster.root / f"events{seat}.jsonl").read_text()
+        assert '"cand"' not in log and '"ev": "ways"' not in log
+    assert min(events) >= 60, events  # every move of 6 hands
 
 
 def _ip(*args: str) -> None:
@@ -93,10 +107,10 @@ def test_direct_links_cut_mid_game_the_table_goes_on_over_the_relay(
         logs = [cluster.root / f"events{seat}.jsonl" for seat in range(3)]
         host_on_nostr(
             cluster, "limit-tuppen", 3, [relay.url], rules=("hands=6",),
-            extra=("--event-log", str(logs[0]), "--direct-links", "--step-timeout", "30"),
+            extra=("--event-log", str(logs[0]), "--step-timeout", "30"),
         )  # fmt: skip
         for seat in (1, 2):
-            cluster.join_with(seat, "--event-log", str(logs[seat]), "--direct-links")
+            cluster.join_with(seat, "--event-log", str(logs[seat]))
         procs = list(cluster.procs.values())
         wait_for(lambda: all(cluster.said(s, "direct link with") for s in range(3)), 60,
                  "the direct links", procs)  # fmt: skip

@@ -10,11 +10,18 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
+import pytest
 from node_cluster import Cluster, cluster, wait_for  # noqa: F401 - the fixture
 from nostr_cluster import host_on_nostr, play_all
 from nostr_relay_process import RelayProcess
 
 Start = Callable[..., RelayProcess]
+
+
+@pytest.fixture(autouse=True)
+def _relays_only(cluster: Cluster) -> None:  # noqa: F811
+    """These tests are about what the relays do with the table's frames: no direct links."""
+    cluster.node_flags = ("--relays-only",)
 
 
 def start_proxy(root: Path, target: int, delay: float, cut_every: float) -> tuple[int, Path]:

@@ -25,6 +25,7 @@ def test_a_tuppen_game_over_one_relay(cluster: Cluster, nostr_relays: Start) -> 
 
 def test_three_relays_one_killed_mid_game(cluster: Cluster, nostr_relays: Start) -> None:  # noqa: F811
     relays = [nostr_relays() for _ in range(3)]
+    cluster.node_flags = ("--relays-only",)  # the relays carry the game when one dies
     host_on_nostr(cluster, "tuppen", 4, [r.url for r in relays])
     for seat in range(1, 4):
         cluster.join(seat)
@@ -44,6 +45,7 @@ def test_a_strict_relay_that_refuses_big_events_and_rate_limits(
     from an address (both seats share 127.0.0.1): the game completes, the big frames cut
     smaller after the relay's refusal, and the seats' own pace keeps them under its rate."""
     relay = nostr_relays(max_event_size=4096, event_rate="25/s")
+    cluster.node_flags = ("--relays-only",)  # every frame meets the relay's limits
     host_on_nostr(cluster, "tuppen", 2, [relay.url])
     play_all(cluster, 2, timeout=400)
     cluster.check_identical([0, 1])

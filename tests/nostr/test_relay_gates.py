@@ -21,6 +21,12 @@ StartRust = Callable[..., RustRelayProcess]
 Start = Callable[..., RelayProcess]
 
 
+@pytest.fixture(autouse=True)
+def _relays_only(cluster: Cluster) -> None:  # noqa: F811
+    """These tests are about what the relays do with the table's frames: no direct links."""
+    cluster.node_flags = ("--relays-only",)
+
+
 def assert_no_seat_timed_out(cluster: Cluster, seat: int = 0) -> None:  # noqa: F811
     report = audit_records(*cluster.transcript(seat))
     assert report.complete and not report.caught

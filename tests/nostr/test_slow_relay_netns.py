@@ -48,7 +48,8 @@ def test_eight_events_a_minute_per_address_and_no_seat_timed_out(
         cluster.logs[f"seat{i}#0"] = tmp_path / f"seat{i}.log"
         procs.append(
             subprocess.Popen(
-                [*namespaces.exec(namespaces.players[i]), *CLI, *args],
+                # about the relays' pace: every frame through them, no direct links
+                [*namespaces.exec(namespaces.players[i]), *CLI, *args, "--relays-only"],
                 stdout=log,
                 stderr=subprocess.STDOUT,
                 stdin=subprocess.DEVNULL,
