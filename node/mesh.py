@@ -53,6 +53,8 @@ DIAL_TIMEOUT = 3.0  # one candidate: a LAN or punched path answers within this o
 HANDSHAKES_MAX = 8  # incoming handshakes at once (strangers cannot hold the listener)
 # A direct link is the fast path, the relays the safe one: a dead link must be noticed soon,
 # so that what the table sends goes over the relays again well within one step.
+# The listener's first message on a link it took (never a node message: those are msgpack).
+LINK_TAKEN = b"dealerless/mesh/v1 link taken"
 LINK_CONFIG = TransportConfig(handshake_timeout=5.0, keepalive_interval=2.0, idle_timeout=7.0)
 
 
@@ -174,6 +176,11 @@ class Mesh:
                     )  # fmt: skip
                 except (OSError, HandshakeError, ChannelError):
                     continue  # the next candidate
+                if not await _confirmed(channel):
+                    # Our half of the handshake ends before the listener has checked our key:
+                    # only its word says it took us (a seat it no longer seats refuses).
+                    await _close(channel)
+                    continue
                 self.adopt(key, channel)
                 self._dialling.discard(key)
                 await self.read(key, channel)
@@ -196,6 +203,10 @@ class Mesh:
         finally:
             self._handshakes -= 1
         key = channel.peer_id.public_key
+        try:
+            await channel.send(LINK_TAKEN)
+        except ChannelError:
+            return
         self.adopt(key, channel, "accepted")
         await self.read(key, channel)  # here: serve_listeners closes the stream on return
 
@@ -255,6 +266,16 @@ class Mesh:
                 if self.channels.get(key) is channel:
                     self._drop(key)
         return ok
+
+
+async def _confirmed(channel: SecureChannel) -> bool:
+    """The listener's first message says it took the link (a bounded wait)."""
+    with trio.move_on_after(DIAL_TIMEOUT):
+        try:
+            return await channel.receive() == LINK_TAKEN
+        except ChannelError:
+            return False
+    return False
 
 
 async def _close(channel: SecureChannel) -> None:

@@ -131,3 +131,27 @@ def test_a_seat_is_told_our_candidates_once_then_only_when_it_has_no_link() -> N
     assert mesh.offers[other.public_key] == [("127.0.0.1", 4001)]
     with pytest.raises(ValueError):
         offers.heard(other.public_key, {"t": "cand", "c": "junk"}, 20.0)
+
+
+def test_a_dialer_the_listener_does_not_seat_gets_no_link() -> None:
+    """The dialer's half of the handshake ends before the listener checked its key: without
+    the listener's word it must not count the link as up (it would send moves into it)."""
+    small, big = _pair()
+    said: list[str] = []
+
+    async def main() -> None:
+        async with trio.open_nursery() as nursery:
+            ms = Mesh(small, say=said.append, addresses=lambda: ["127.0.0.1"],
+                      listen_host="127.0.0.1")  # fmt: skip
+            mb = _mesh(big)
+            await nursery.start(ms.run)
+            await nursery.start(mb.run)
+            ms.expect({small.public_key, big.public_key})
+            mb.expect({big.public_key})  # big no longer seats small (it sat out, say)
+            ms.offer(big.public_key, [("127.0.0.1", mb.port)])
+            await _until(lambda: big.public_key not in ms._dialling)
+            assert not ms.channels and not mb.channels
+            assert not any("is up" in line for line in said), said
+            nursery.cancel_scope.cancel()
+
+    trio.run(main)
