@@ -20,7 +20,7 @@ import trio
 
 from dealerless.node.identity import Identity
 from dealerless.node.mesh import LINK_CONFIG, Mesh
-from dealerless.node.punch import gather_candidates, pick_port, punch, rendezvous
+from dealerless.node.punch import Gathered, gather_candidates, pick_port, punch, rendezvous
 
 __all__ = ["Punches"]
 
@@ -91,6 +91,7 @@ class Punches:
         return send
 
     async def _pair(self, peer: bytes, inbox: trio.MemoryReceiveChannel[bytes]) -> None:
+        gathered: Gathered | None = None
         try:
             port = pick_port()
             gathered = await gather_candidates(port, self.stun_servers)
@@ -122,3 +123,5 @@ class Punches:
             await self.mesh.read(peer, channel)
         finally:
             self.inboxes.pop(peer, None)
+            if gathered is not None:  # the router's port mapping: when the link ends, or we do
+                await gathered.release()

@@ -6,7 +6,10 @@ Three kinds, all for one local TCP port (the port the punch will leave from):
 * ``v6``: this machine's IPv6 addresses that are not link-local (no NAT: a peer dials them,
   both sides dialling at once gets through a stateful firewall that drops unsolicited inbound);
 * ``stun``: the public mapping that STUN servers see for a connection from that port (the
-  address of our home router, and the port it gave us).
+  address of our home router, and the port it gave us);
+* ``mapped``: a port mapping that the home router made for that port on request (UPnP IGD or
+  NAT-PMP, node/punch/portmap.py): a peer's connect reaches us even through a NAT that a
+  punch cannot cross. Released by :meth:`Gathered.release` (and it has a lifetime).
 
 STUN servers come from :data:`DEFAULT_STUN_SERVERS` unless the seat says otherwise
 (``--stun HOST:PORT,...`` or ``stun.servers`` in the config file). When two servers report
@@ -17,6 +20,7 @@ mapping is kept but flagged, since a peer cannot guess the port it would get.
 from __future__ import annotations
 
 import ipaddress
+import os
 import socket
 import sys
 from collections.abc import Sequence
@@ -26,6 +30,7 @@ from pathlib import Path
 import trio
 
 from ..stun_servers import DEFAULT_STUN_SERVERS, MAX_STUN_SERVERS, parse_stun_servers
+from .portmap import PortMapping, is_public_v4, map_port
 from .stun import StunError, stun_tcp
 
 __all__ = [
@@ -40,7 +45,10 @@ __all__ = [
     "pick_port",
 ]
 
-KINDS = ("lan", "v6", "stun")
+KINDS = ("lan", "v6", "stun", "mapped")
+# Set (to anything but "0") where no mapping may be asked for: the test suite, so that no
+# packet goes to the machine's own gateway.
+NO_PORTMAP_ENV = "DEALERLESS_NO_PORTMAP"
 # Where the routing table is asked for our outgoing address: nothing is sent to them (a UDP
 # socket's connect only picks a route).
 _PROBE_V4 = ("192.0.2.1", 9)  # TEST-NET-1: any routable-looking address will do
@@ -65,6 +73,8 @@ class Candidate:
             raise ValueError(f"{self.address} cannot be a {self.kind} candidate")
         if self.kind == "v6" and (ip.version != 6 or ip.is_link_local):
             raise ValueError(f"{self.address} is not a routable IPv6 address")
+        if self.kind == "mapped" and not is_public_v4(self.address):
+            raise ValueError(f"{self.address} is not a public IPv4 address")
 
     @property
     def is_loopback(self) -> bool:
@@ -87,6 +97,14 @@ class Gathered:
     candidates: list[Candidate] = field(default_factory=list)
     mappings: dict[str, tuple[str, int]] = field(default_factory=dict)  # server -> mapping
     problems: list[str] = field(default_factory=list)
+    mapping: PortMapping | None = None  # the router's port mapping, ours to release
+
+    async def release(self) -> None:
+        """Delete the router's port mapping, if one was made (bounded)."""
+        if self.mapping is not None:
+            mapping, self.mapping = self.mapping, None
+            with trio.CancelScope(shield=True):  # also when the node is being cancelled
+                await mapping.release()
 
     @property
     def symmetric(self) -> bool:
@@ -173,10 +191,15 @@ async def gather_candidates(
     *,
     timeout: float = 3.0,
     include_lan: bool = True,
+    portmap: bool | None = None,
 ) -> Gathered:
-    """Our candidates for local TCP ``port``: LAN and IPv6 addresses, and the mappings the STUN
-    servers report (asked concurrently, each bounded by ``timeout`` seconds)."""
+    """Our candidates for local TCP ``port``: LAN and IPv6 addresses, the mappings the STUN
+    servers report and a port mapping from the router (asked concurrently, each bounded by
+    ``timeout`` seconds). ``portmap`` None: asked unless :data:`NO_PORTMAP_ENV` is set. The
+    caller releases the mapping with :meth:`Gathered.release`."""
     gathered = Gathered(port)
+    if portmap is None:
+        portmap = os.environ.get(NO_PORTMAP_ENV, "0") == "0"
     v4, v6 = local_addresses()
     found: list[Candidate] = []
     if include_lan:
@@ -200,9 +223,20 @@ async def gather_candidates(
             gathered.mappings[name] = mapped
             return
 
+    async def ask_router() -> None:
+        mapping, problems = await map_port(port, timeout=min(timeout, 2.0))
+        gathered.problems += problems
+        gathered.mapping = mapping
+
     async with trio.open_nursery() as nursery:
         for host, server_port in stun_servers:
             nursery.start_soon(ask, host, server_port)
+        if portmap:
+            nursery.start_soon(ask_router)
+    if gathered.mapping is not None:
+        # first: a peer's plain connect gets through, whatever our router does to a punch
+        mapping = gathered.mapping
+        found.insert(0, Candidate("mapped", mapping.external_address, mapping.external_port))
     for mapped_address, mapped_port in gathered.mappings.values():
         # IPv6 seen by STUN: our own address (no NAT), or a NAT66's.
         kind = "v6" if ":" in mapped_address else "stun"

@@ -13,12 +13,14 @@ import json
 import os
 import sys
 import time
+from collections.abc import Awaitable, Callable
 
 import trio
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from dealerless.node.identity import Identity
 from dealerless.node.punch import (
+    Gathered,
     PunchReport,
     PunchSchedule,
     gather_candidates,
@@ -42,6 +44,7 @@ async def main() -> None:
     parser.add_argument("--peer", required=True)
     parser.add_argument("--stun", required=True)
     parser.add_argument("--idle", type=float, default=0.0)
+    parser.add_argument("--portmap", action="store_true", help="ask the router for a mapping")
     args = parser.parse_args()
     identity = Identity(Ed25519PrivateKey.from_private_bytes(bytes.fromhex(args.seed)))
     peer_key = bytes.fromhex(args.peer)
@@ -62,7 +65,25 @@ async def main() -> None:
 
     port = pick_port()
     began = time.monotonic()
-    gathered = await gather_candidates(port, parse_stun_servers(args.stun), timeout=2.0)
+    gathered = await gather_candidates(
+        port, parse_stun_servers(args.stun), timeout=2.0, portmap=args.portmap
+    )
+    try:
+        await _seat(identity, peer_key, table_id, gathered, port, began, line, args.idle)
+    finally:
+        await gathered.release()  # the router's mapping goes with the seat
+
+
+async def _seat(
+    identity: Identity,
+    peer_key: bytes,
+    table_id: bytes,
+    gathered: Gathered,
+    port: int,
+    began: float,
+    line: Callable[[], Awaitable[str]],
+    idle: float,
+) -> None:
     _say("READY", {
         "port": port,
         "candidates": [str(c) for c in gathered.candidates],
@@ -70,6 +91,8 @@ async def main() -> None:
         "symmetric": gathered.symmetric,
         "problems": gathered.problems,
         "gather_s": round(time.monotonic() - began, 3),
+        "mapping": [gathered.mapping.protocol, gathered.mapping.external_address,
+                    gathered.mapping.external_port] if gathered.mapping else None,
     })  # fmt: skip
     if await line() != "GO":
         raise SystemExit("expected GO")
@@ -112,13 +135,13 @@ async def main() -> None:
     result["peer"] = channel.peer_id.fingerprint
     try:
         exchanged = []
-        rounds = 2 if args.idle else 1
+        rounds = 2 if idle else 1
         for round_ in range(rounds):
             if channel.initiator:
                 if round_:
                     # Longer than the idle timeout with nothing to say: the peer sits in
                     # receive() and would call the link dead if the keepalives did not pass.
-                    await _idle(channel, args.idle)
+                    await _idle(channel, idle)
                 await channel.send(f"move {round_} from {identity.fingerprint}".encode())
                 exchanged.append((await channel.receive()).decode())
             else:

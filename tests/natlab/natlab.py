@@ -14,6 +14,10 @@
   ``double``     a carrier-grade NAT namespace (198.18.0.(10+n) / 100.64.n.1) in front of an
                  ``eim`` home router (100.64.n.2 / 192.168.n.1), both masquerading and filtering;
   ``no-udp``     ``eim`` that also drops all UDP both ways;
+  ``upnp``       ``eim`` whose filter and NAT are nftables chains that also jump to
+                 miniupnpd's (Debian's miniupnpd-nftables, UPnP IGD and NAT-PMP on ``lan``).
+                 Its wan is 198.20.0.(10+n): miniupnpd refuses to map on a reserved address
+                 such as 198.18.0.0/15, and this one exists only inside the lab's namespaces;
   ``v6``         IPv6 only, no NAT: the player has 2001:db8:n::2, the router a stateful
                  ip6tables filter that drops unsolicited inbound.
 
@@ -37,7 +41,34 @@ STUN_V4 = "198.18.0.1"
 STUN_V4_B = "198.18.0.2"  # the same coturn on a second address: a second "server"
 STUN_V6 = "2001:db8:ff::1"
 STUN_PORT = 3478
-KINDS = ("eim", "symmetric", "double", "no-udp", "v6")
+KINDS = ("eim", "symmetric", "double", "no-udp", "v6", "upnp")
+UPNP_NET = "198.20.0"  # the upnp routers' wan (see above)
+# The upnp router's rules, in the chains miniupnpd's defaults name (table inet filter:
+# miniupnpd, prerouting_miniupnpd, postrouting_miniupnpd). Its FORWARD consults miniupnpd's
+# chain before dropping unsolicited inbound; its PREROUTING, miniupnpd's DNAT chain.
+_UPNP_NFT = """
+table inet filter {
+  chain forward { type filter hook forward priority 0; policy accept;
+    iifname "wan" ct state established,related accept
+    iifname "wan" jump miniupnpd
+    iifname "wan" drop
+  }
+  chain input { type filter hook input priority 0; policy accept;
+    iifname "wan" ct state established,related accept
+    iifname "wan" drop
+  }
+  chain prerouting { type nat hook prerouting priority -100; policy accept;
+    iifname "wan" jump prerouting_miniupnpd
+  }
+  chain postrouting { type nat hook postrouting priority 100; policy accept;
+    oifname "wan" jump postrouting_miniupnpd
+    oifname "wan" masquerade
+  }
+  chain miniupnpd { }
+  chain prerouting_miniupnpd { }
+  chain postrouting_miniupnpd { }
+}
+"""
 
 
 class LabError(RuntimeError):
@@ -69,6 +100,7 @@ class Lab:
         self.processes: list[subprocess.Popen[bytes]] = []
         self.players: list[Player] = []
         self.stun_log = workdir / "coturn.out"  # its log, on its stdout
+        self.miniupnpd: dict[str, subprocess.Popen[bytes]] = {}  # router namespace -> daemon
 
     # -- helpers -----------------------------------------------------------------------------
 
@@ -122,6 +154,7 @@ class Lab:
         self._addr(self.internet, f"{STUN_V4}/24", "br0")
         self._addr(self.internet, f"{STUN_V4_B}/24", "br0")
         self._addr(self.internet, f"{STUN_V6}/64", "br0")
+        self._addr(self.internet, f"{UPNP_NET}.1/24", "br0")
         self.ns(self.internet, "sysctl", "-qw", "net.ipv6.conf.all.forwarding=1")
         self._start_stun()
 
@@ -193,8 +226,11 @@ class Lab:
             made = Player(n, kind, player, address, address, routers)
             self.players.append(made)
             return made
-        public = f"198.18.0.{10 + n}"
+        public = f"{UPNP_NET if kind == 'upnp' else '198.18.0'}.{10 + n}"
         self._addr(outer, f"{public}/24", "wan")
+        # the two halves of the internet reach each other on the bridge
+        other = "198.18.0.0/24" if kind == "upnp" else f"{UPNP_NET}.0/24"
+        _run("ip", "-n", outer, "route", "add", other, "dev", "wan", "src", public)
         if kind == "double":
             self._veth(outer, "isp", router, "wan")
             self._addr(outer, f"100.64.{n}.1/24", "isp")
@@ -206,13 +242,63 @@ class Lab:
         address = f"192.168.{n}.2"
         self._addr(player, f"{address}/24", "eth0")
         _run("ip", "-n", player, "route", "add", "default", "via", f"192.168.{n}.1")
-        self._nat(router, random_fully=kind == "symmetric")
+        if kind == "upnp":
+            self._upnp(router, n)
+        else:
+            self._nat(router, random_fully=kind == "symmetric")
         if kind == "no-udp":
             for chain in ("FORWARD", "INPUT"):
                 self.ns(router, "iptables", "-I", chain, "-p", "udp", "-j", "DROP")
         made = Player(n, kind, player, address, public, routers)
         self.players.append(made)
         return made
+
+    def _upnp(self, router: str, n: int, *, upnp: bool = True, natpmp: bool = True) -> None:
+        self.ns(router, "sysctl", "-qw", "net.ipv4.ip_forward=1")
+        done = subprocess.run([*self.exec_prefix(router), "nft", "-f", "-"], input=_UPNP_NFT,
+                              capture_output=True, text=True, check=False)  # fmt: skip
+        if done.returncode != 0:
+            raise LabError(f"nft: {done.stderr.strip()}")
+        self.start_miniupnpd(router, n, upnp=upnp, natpmp=natpmp)
+
+    def start_miniupnpd(self, router: str, n: int, *, upnp: bool, natpmp: bool) -> None:
+        """(Re)start the router's miniupnpd, our own process (never a system service)."""
+        old = self.miniupnpd.pop(router, None)
+        if old is not None:
+            old.terminate()
+            old.wait(5)
+        conf = self.workdir / f"miniupnpd{n}.conf"
+        conf.write_text(
+            "ext_ifname=wan\nlistening_ip=lan\n"
+            f"enable_upnp={'yes' if upnp else 'no'}\nenable_natpmp={'yes' if natpmp else 'no'}\n"
+            "secure_mode=yes\nsystem_uptime=no\n"
+            f"uuid=00000000-0000-4000-8000-{n:012d}\n"
+            f"lease_file={self.workdir}/miniupnpd{n}.leases\n"
+            "allow 1024-65535 192.168.0.0/16 1024-65535\ndeny 0-65535 0.0.0.0/0 0-65535\n"
+        )
+        out = open(self.workdir / f"miniupnpd{n}.out", "wb")  # noqa: SIM115 - the process keeps it
+        process = subprocess.Popen(
+            [*self.exec_prefix(router), "miniupnpd", "-d", "-f", str(conf), "-P",
+             str(self.workdir / f"miniupnpd{n}.pid")],
+            stdout=out, stderr=subprocess.STDOUT,
+        )  # fmt: skip
+        self.processes.append(process)
+        self.miniupnpd[router] = process
+        deadline = time.monotonic() + 5
+        log = self.workdir / f"miniupnpd{n}.out"
+        ready = "Listening for NAT-PMP" if natpmp else "HTTP listening"
+        while ready not in log.read_text(errors="replace"):
+            if process.poll() is not None or time.monotonic() > deadline:
+                raise LabError(f"miniupnpd did not start: {log.read_text()[-800:]}")
+            time.sleep(0.05)
+
+    def upnp_rules(self, player: Player) -> str:
+        """The router's miniupnpd chains as nft lists them (its port mappings)."""
+        done = subprocess.run(
+            [*self.exec_prefix(player.routers[0]), "nft", "list", "chain", "inet", "filter",
+             "prerouting_miniupnpd"], capture_output=True, text=True, check=False,
+        )  # fmt: skip
+        return done.stdout + done.stderr
 
     # -- tearing down ------------------------------------------------------------------------
 
@@ -244,7 +330,8 @@ def _why_not() -> str | None:
     if os.geteuid() != 0:
         return "the NAT lab needs root (network namespaces, iptables)"
     for tool, package in (("ip", "iproute2"), ("iptables", "iptables"),
-                          ("ip6tables", "iptables"), ("turnserver", "coturn")):  # fmt: skip
+                          ("ip6tables", "iptables"), ("turnserver", "coturn"),
+                          ("nft", "nftables"), ("miniupnpd", "miniupnpd-nftables")):  # fmt: skip
         if shutil.which(tool) is None:
             return f"the NAT lab needs {tool} (Debian package {package}), which is missing"
     return None

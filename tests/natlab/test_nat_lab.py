@@ -33,16 +33,19 @@ def _pump(
     out.put((name, "EOF", ""))
 
 
-def run_pair(lab: Lab, a: Player, b: Player, *, idle: float = 0.0) -> dict[str, Any]:
+def run_pair(
+    lab: Lab, a: Player, b: Player, *, idle: float = 0.0, portmap: bool = False
+) -> dict[str, Any]:
     """Both seats gather, meet through us, punch; their READY and RESULT lines, by seat."""
     seeds = [Ed25519PrivateKey.generate() for _ in range(2)]
     keys = [Identity(k).public_key for k in seeds]
     raw = [k.private_bytes_raw().hex() for k in seeds]
+    extra = ["--portmap"] if portmap else []
     procs = {
         "a": lab.spawn(a, [sys.executable, str(HELPER), "--seed", raw[0], "--peer",
-                           keys[1].hex(), "--stun", STUN, "--idle", str(idle)]),
+                           keys[1].hex(), "--stun", STUN, "--idle", str(idle), *extra]),
         "b": lab.spawn(b, [sys.executable, str(HELPER), "--seed", raw[1], "--peer",
-                           keys[0].hex(), "--stun", STUN, "--idle", str(idle)]),
+                           keys[0].hex(), "--stun", STUN, "--idle", str(idle), *extra]),
     }  # fmt: skip
     lines: queue.Queue[tuple[str, str, str]] = queue.Queue()
     for name, process in procs.items():
