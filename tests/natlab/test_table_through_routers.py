@@ -10,10 +10,11 @@ import json
 import subprocess
 import sys
 import time
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from natlab import STUN_PORT, STUN_V4, STUN_V4_B, Lab
+from natlab import STUN_PORT, STUN_V4, STUN_V4_B, Lab, Player
 
 from dealerless.client.bench.nostr_relay import RelayProcess
 from dealerless.node.invite import Invite
@@ -34,49 +35,80 @@ def _wait(predicate, limit: float, what: str, procs: list[subprocess.Popen[bytes
         time.sleep(0.2)
 
 
+@dataclass
+class Table:
+    """A bot table, one seat per player namespace, on the lab's relay (seat 0 hosts)."""
+
+    procs: list[subprocess.Popen[bytes]]
+    invite_file: Path
+    homes: list[Path]
+    logs: list[Path]
+
+    def invited(self) -> bool:
+        return self.invite_file.exists() and bool(self.invite_file.read_text().strip())
+
+    def said(self) -> list[str]:
+        return [p.read_text(errors="replace") for p in self.logs]
+
+    def finish(self) -> Invite:
+        """Every seat ends with 0; the transcripts are byte-identical; the table's invite."""
+        for proc in self.procs:
+            assert proc.wait(300) == 0, "\n".join(t[-2000:] for t in self.said())
+        invite = Invite.decode(self.invite_file.read_text().strip())
+        copies = {TableStore(h, invite.table_id).transcript_path.read_bytes() for h in self.homes}
+        assert len(copies) == 1  # byte-identical
+        return invite
+
+
+def _start_table(
+    lab: Lab, players: list[Player], url: str, root: Path, host: list[str], extra: list[str]
+) -> Table:
+    """``host``: the host's game flags; ``extra``: every seat's, ``{seat}`` in them its number
+    (direct links are on by default)."""
+    table = Table([], root / "invite", [root / f"seat{i}" for i in range(len(players))],
+                  [root / f"seat{i}.log" for i in range(len(players))])  # fmt: skip
+    for seat, player in enumerate(players):
+        if seat == 0:
+            argv = ["host", *host, "--nostr", url, "--invite-file", str(table.invite_file)]
+        else:
+            argv = ["join", "--invite-file", str(table.invite_file), "--min-step-timeout", "0"]
+        argv += ["--bot", "--stun", STUN, "--linger", "5", *(a.format(seat=seat) for a in extra)]
+        argv += ["--name", f"seat{seat}", "--home", str(table.homes[seat])]
+        with open(table.logs[seat], "wb") as out:
+            table.procs.append(subprocess.Popen(
+                [*lab.exec_prefix(player.namespace), *CLI, *argv],
+                stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+            ))  # fmt: skip
+        if seat == 0:
+            _wait(table.invited, 60, "the invite", table.procs)
+    return table
+
+
+def _relay(lab: Lab, root: Path) -> RelayProcess:
+    """A Nostr relay on the lab's internet."""
+    return RelayProcess(root / "relay", host=STUN_V4, prefix=tuple(lab.exec_prefix(lab.internet)))
+
+
 def test_four_seats_behind_four_routers_punch_where_they_can(nat_lab: Lab, tmp_path: Path) -> None:
     lab = nat_lab
     players = [lab.add_player(kind) for kind in ("eim", "eim", "double", "symmetric")]
-    relay = RelayProcess(
-        tmp_path / "relay", host=STUN_V4, prefix=tuple(lab.exec_prefix(lab.internet))
-    ).start()
-    invite_file = tmp_path / "invite"
-    homes = [tmp_path / f"seat{i}" for i in range(4)]
-    logs = [tmp_path / f"seat{i}.log" for i in range(4)]
-    common = ["--bot", "--stun", STUN, "--linger", "5"]  # direct links: on by default
-    procs: list[subprocess.Popen[bytes]] = []
+    relay = _relay(lab, tmp_path).start()
+    game = ["--game", "limit-tuppen", "--seats", "4", "--rule", "hands=3"]
+    table: Table | None = None
     try:
-        for seat, player in enumerate(players):
-            if seat == 0:
-                argv = ["host", "--game", "limit-tuppen", "--seats", "4", "--rule", "hands=3",
-                        "--nostr", relay.url, "--invite-file", str(invite_file)]  # fmt: skip
-            else:
-                argv = ["join", "--invite-file", str(invite_file), "--min-step-timeout", "0"]
-            with open(logs[seat], "wb") as out:
-                procs.append(subprocess.Popen(
-                    [*lab.exec_prefix(player.namespace), *CLI, *argv, *common, "--name",
-                     f"seat{seat}", "--home", str(homes[seat])],
-                    stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
-                ))  # fmt: skip
-            if seat == 0:
-                _wait(lambda: invite_file.exists() and invite_file.read_text().strip(), 60,
-                      "the invite", procs)  # fmt: skip
-        for proc in procs:
-            assert proc.wait(300) == 0, "\n".join(p.read_text()[-2000:] for p in logs)
-        said = [p.read_text(errors="replace") for p in logs]
+        table = _start_table(lab, players, relay.url, tmp_path, game, [])
+        invite = table.finish()
+        said = table.said()
         # every pair of the three that can punch did; the symmetric NAT punched with nobody
         assert [text.count(PUNCHED) for text in said[:3]] == [2, 2, 2], said
         assert PUNCHED not in said[3], said[3]
-        invite = Invite.decode(invite_file.read_text().strip())
-        transcripts = {TableStore(h, invite.table_id).transcript_path.read_bytes() for h in homes}
-        assert len(transcripts) == 1  # byte-identical
         audit = subprocess.run(
-            [*CLI, "audit", str(TableStore(homes[3], invite.table_id).transcript_path)],
+            [*CLI, "audit", str(TableStore(table.homes[3], invite.table_id).transcript_path)],
             capture_output=True, text=True, check=False,
         )  # fmt: skip
         assert audit.returncode == 0 and "verified: complete game" in audit.stdout, audit.stdout
     finally:
-        for proc in procs:
+        for proc in table.procs if table else []:
             if proc.poll() is None:
                 proc.kill()
         relay.kill()
@@ -100,48 +132,31 @@ def test_behind_usual_home_routers_every_pair_goes_direct_and_survives_a_cut(
     identical."""
     lab = nat_lab
     players = [lab.add_player("eim") for _ in range(4)]
-    relay = RelayProcess(
-        tmp_path / "relay", host=STUN_V4, prefix=tuple(lab.exec_prefix(lab.internet))
-    ).start()
-    invite_file = tmp_path / "invite"
-    homes = [tmp_path / f"seat{i}" for i in range(4)]
-    logs = [tmp_path / f"seat{i}.log" for i in range(4)]
+    relay = _relay(lab, tmp_path).start()
     events = [tmp_path / f"events{i}.jsonl" for i in range(4)]
-    procs: list[subprocess.Popen[bytes]] = []
+    game = ["--game", "limit-tuppen", "--seats", "4", "--rule", "hands=8", "--step-timeout", "60"]
+    table: Table | None = None
     try:
-        for seat, player in enumerate(players):
-            if seat == 0:
-                argv = ["host", "--game", "limit-tuppen", "--seats", "4", "--rule", "hands=8",
-                        "--nostr", relay.url, "--invite-file", str(invite_file),
-                        "--step-timeout", "60"]  # fmt: skip
-            else:
-                argv = ["join", "--invite-file", str(invite_file), "--min-step-timeout", "0"]
-            with open(logs[seat], "wb") as out:
-                procs.append(subprocess.Popen(
-                    [*lab.exec_prefix(player.namespace), *CLI, *argv, "--bot",
-                     "--stun", STUN, "--linger", "5", "--event-log", str(events[seat]),
-                     "--name", f"seat{seat}", "--home", str(homes[seat])],
-                    stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
-                ))  # fmt: skip
-            if seat == 0:
-                _wait(lambda: invite_file.exists() and invite_file.read_text().strip(), 60,
-                      "the invite", procs)  # fmt: skip
-        _wait(lambda: all(p.read_text(errors="replace").count(PUNCHED) == 3 for p in logs), 90,
+        table = _start_table(
+            lab,
+            players,
+            relay.url,
+            tmp_path,
+            game,
+            ["--event-log", str(tmp_path / "events{seat}.jsonl")],
+        )
+        logs, procs = table.logs, table.procs
+        _wait(lambda: all(t.count(PUNCHED) == 3 for t in table.said()), 90,
               "every pair punched", procs)  # fmt: skip
         _wait(lambda: "hand 4 starts" in logs[0].read_text(errors="replace"), 120, "hand 4",
               procs)  # fmt: skip
         for one, other in ((0, 1), (1, 0)):  # each router drops the other's public address
-            lab.ns(players[one].routers[-1], "iptables", "-I", "FORWARD", "-s",
-                   players[other].public, "-j", "DROP")  # fmt: skip
-            lab.ns(players[one].routers[-1], "iptables", "-I", "FORWARD", "-d",
-                   players[other].public, "-j", "DROP")  # fmt: skip
-        for proc in procs:
-            assert proc.wait(300) == 0, "\n".join(p.read_text()[-2000:] for p in logs)
-        for path in logs:
-            assert "was timed out" not in path.read_text(errors="replace"), path.read_text()
-        invite = Invite.decode(invite_file.read_text().strip())
-        transcripts = {TableStore(h, invite.table_id).transcript_path.read_bytes() for h in homes}
-        assert len(transcripts) == 1
+            for way in ("-s", "-d"):
+                lab.ns(players[one].routers[-1], "iptables", "-I", "FORWARD", way,
+                       players[other].public, "-j", "DROP")  # fmt: skip
+        table.finish()
+        for text in table.said():
+            assert "was timed out" not in text, text
         ways = [_report(path, "ways") for path in events]
         print("ways per seat:", ways)
         for seat in (2, 3):  # their links were never cut
@@ -150,7 +165,7 @@ def test_behind_usual_home_routers_every_pair_goes_direct_and_survives_a_cut(
         for seat in (0, 1):  # the cut pair's messages went over the relay after the cut
             assert ways[seat]["relayed_after_links"] > 0, ways
     finally:
-        for proc in procs:
+        for proc in table.procs if table else []:
             if proc.poll() is None:
                 proc.kill()
         relay.kill()
