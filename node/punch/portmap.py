@@ -1,5 +1,6 @@
-"""A port mapping from the home router: UPnP IGD (the ``miniupnpc`` library) and NAT-PMP
-(RFC 6886, a small client of our own: no maintained Python library exists).
+"""A port mapping from the home router: UPnP IGD (the ``miniupnpc`` library), NAT-PMP (RFC
+6886) and PCP (RFC 6887), the last two small clients of our own: no maintained Python library
+exists for them.
 
 Both are asked at once, bounded (about 2 s); the first mapping wins and any other is
 released. A mapping has a lifetime (:data:`LIFETIME_S`) so that a crashed node does not leave
@@ -13,6 +14,7 @@ LAN (UPnP): a router learns that we want TCP ``port`` reachable from outside for
 from __future__ import annotations
 
 import contextlib
+import functools
 import ipaddress
 import secrets
 import socket
@@ -29,8 +31,10 @@ import trio
 __all__ = [
     "LIFETIME_S",
     "NATPMP_PORT",
+    "PCP_VERSION",
     "PortMapError",
     "PortMapping",
+    "ask_gateway",
     "default_gateway",
     "is_public_v4",
     "map_port",
@@ -38,6 +42,10 @@ __all__ = [
     "natpmp_unmap",
     "parse_natpmp_address",
     "parse_natpmp_map",
+    "parse_pcp_map",
+    "pcp_map",
+    "pcp_request",
+    "pcp_unmap",
     "upnp_map",
 ]
 
@@ -78,7 +86,7 @@ def is_public_v4(address: str) -> bool:
 
 @dataclass
 class PortMapping:
-    protocol: str  # "upnp" or "natpmp"
+    protocol: str  # "upnp", "natpmp" or "pcp"
     external_address: str
     external_port: int
     internal_port: int
@@ -142,7 +150,9 @@ def _check_header(version: int, opcode: int, result: int, expected_opcode: int) 
         raise PortMapError(f"NAT-PMP: result {result} ({why})")
 
 
-async def _natpmp_ask(gateway: str, server_port: int, request: bytes, timeout: float) -> bytes:
+async def ask_gateway(
+    gateway: str, server_port: int, request: bytes, timeout: float, *, size: int = 64
+) -> bytes:
     """Send ``request`` to the gateway, retransmitting (250 ms, doubling) until an answer from
     the gateway's address and port arrives or ``timeout`` passes. Packets from anywhere else
     are ignored (RFC 6886 3.1: only the gateway answers)."""
@@ -154,7 +164,7 @@ async def _natpmp_ask(gateway: str, server_port: int, request: bytes, timeout: f
                 await sock.sendto(request, (gateway, server_port))
                 with trio.move_on_after(wait):
                     while True:
-                        data, source = await sock.recvfrom(64)
+                        data, source = await sock.recvfrom(size)
                         if (source[0], source[1]) == (gateway, server_port):
                             return bytes(data)
                 wait *= 2
@@ -172,10 +182,10 @@ async def natpmp_map(
     try:
         with trio.fail_after(timeout):
             address = parse_natpmp_address(
-                await _natpmp_ask(gateway, server_port, b"\x00\x00", timeout)
+                await ask_gateway(gateway, server_port, b"\x00\x00", timeout)
             )
             request = struct.pack("!BBHHHI", 0, 2, 0, internal_port, internal_port, lifetime)
-            answer = await _natpmp_ask(gateway, server_port, request, timeout)
+            answer = await ask_gateway(gateway, server_port, request, timeout)
     except trio.TooSlowError:
         raise PortMapError(f"NAT-PMP: no answer from {gateway}:{server_port}") from None
     except OSError as exc:
@@ -196,10 +206,127 @@ async def natpmp_unmap(
     """Delete our mapping of TCP ``internal_port`` (lifetime 0, external port 0: RFC 6886 3.4)."""
     request = struct.pack("!BBHHHI", 0, 2, 0, internal_port, 0, 0)
     try:
-        answer = await _natpmp_ask(gateway, server_port, request, timeout)
+        answer = await ask_gateway(gateway, server_port, request, timeout)
     except trio.TooSlowError:
         raise PortMapError(f"NAT-PMP: no answer from {gateway}:{server_port}") from None
     parse_natpmp_map(answer, internal_port, deleting=True)
+
+
+# -- PCP (RFC 6887) MAP: the same port as NAT-PMP, a nonce says whose answer -------------
+
+PCP_VERSION = 2
+OPCODE_MAP = 1
+TCP = 6
+HEADER = struct.Struct("!BBBBI")  # version, R|opcode, reserved, result, lifetime
+MAX_ANSWER = 1100  # RFC 6887 7: a PCP message is at most 1100 bytes
+_RESULTS = {
+    1: "unsupported version",
+    2: "not authorized",
+    3: "malformed request",
+    4: "unsupported opcode",
+    5: "unsupported option",
+    6: "malformed option",
+    7: "network failure",
+    8: "no resources",
+    9: "unsupported protocol",
+    10: "user quota exceeded",
+    11: "cannot provide the external address",
+    12: "address mismatch",
+    13: "excessive remote peers",
+}
+
+
+def _mapped(address: str) -> bytes:
+    """An IPv4 address as the IPv4-mapped IPv6 address PCP carries (RFC 6887 5)."""
+    return ipaddress.IPv6Address(f"::ffff:{address}").packed
+
+
+def pcp_request(client: str, internal_port: int, lifetime: int, nonce: bytes) -> bytes:
+    """A MAP request for TCP ``internal_port`` from our address ``client`` (the same external
+    port suggested, any external address)."""
+    header = struct.pack("!BBHI", PCP_VERSION, OPCODE_MAP, 0, lifetime) + _mapped(client)
+    any_address = _mapped("0.0.0.0")  # noqa: S104 - "any external address" (RFC 6887 11.1)
+    return header + nonce + struct.pack("!B3xHH", TCP, internal_port, internal_port) + any_address
+
+
+def parse_pcp_map(
+    data: bytes, nonce: bytes, internal_port: int, *, deleting: bool = False
+) -> tuple[str, int, int]:
+    """(external address, external port, lifetime) from the answer to our MAP request;
+    PortMapError naming what is wrong."""
+    if not 60 <= len(data) <= MAX_ANSWER or len(data) % 4:
+        raise PortMapError(f"PCP: answer of {len(data)} bytes")
+    version, opcode, _reserved, result, lifetime = HEADER.unpack_from(data)
+    if version != PCP_VERSION:
+        raise PortMapError(f"PCP: version {version} in the answer, not {PCP_VERSION}")
+    if opcode != 0x80 | OPCODE_MAP:
+        raise PortMapError(f"PCP: opcode {opcode:#x} in the answer, not a MAP response")
+    if result != 0:
+        raise PortMapError(f"PCP: result {result} ({_RESULTS.get(result, 'unknown')})")
+    if data[24:36] != nonce:
+        raise PortMapError("PCP: the answer's nonce is not ours")
+    protocol, internal, external = struct.unpack_from("!B3xHH", data, 36)
+    if protocol != TCP or internal != internal_port:
+        raise PortMapError(f"PCP: answer for protocol {protocol} port {internal}")
+    address = ipaddress.IPv6Address(data[44:60])
+    if address.ipv4_mapped is None:
+        raise PortMapError("PCP: the external address is not an IPv4 one")
+    if not deleting and (external == 0 or lifetime == 0):
+        raise PortMapError("PCP: mapping with no external port or no lifetime")
+    return str(address.ipv4_mapped), external, lifetime
+
+
+def _source_for(gateway: str) -> str:
+    """Our address on the way to the gateway (the client address PCP wants in the request)."""
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+        probe.connect((gateway, NATPMP_PORT))  # no packet is sent
+        return str(probe.getsockname()[0])
+
+
+async def pcp_map(
+    internal_port: int,
+    *,
+    gateway: str,
+    lifetime: int = LIFETIME_S,
+    timeout: float = 2.0,
+    server_port: int = NATPMP_PORT,
+) -> PortMapping:
+    """Map TCP ``internal_port`` on the gateway through PCP."""
+    nonce = secrets.token_bytes(12)
+    try:
+        client = _source_for(gateway)
+        request = pcp_request(client, internal_port, lifetime, nonce)
+        answer = await ask_gateway(gateway, server_port, request, timeout, size=MAX_ANSWER)
+    except trio.TooSlowError:
+        raise PortMapError(f"PCP: no answer from {gateway}:{server_port}") from None
+    except OSError as exc:
+        raise PortMapError(f"PCP: {exc}") from None
+    address, external, granted = parse_pcp_map(answer, nonce, internal_port)
+    if not is_public_v4(address):
+        raise PortMapError(f"PCP: external address {address} is not public")
+
+    async def release() -> None:
+        await pcp_unmap(internal_port, nonce, client, gateway=gateway, server_port=server_port)
+
+    return PortMapping("pcp", address, external, internal_port, granted, release)
+
+
+async def pcp_unmap(
+    internal_port: int,
+    nonce: bytes,
+    client: str,
+    *,
+    gateway: str,
+    timeout: float = 1.0,
+    server_port: int = NATPMP_PORT,
+) -> None:
+    """Delete our mapping: the same request (its nonce) with lifetime 0 (RFC 6887 15)."""
+    request = pcp_request(client, internal_port, 0, nonce)
+    try:
+        answer = await ask_gateway(gateway, server_port, request, timeout, size=MAX_ANSWER)
+    except trio.TooSlowError:
+        raise PortMapError(f"PCP: no answer from {gateway}:{server_port}") from None
+    parse_pcp_map(answer, nonce, internal_port, deleting=True)
 
 
 # -- UPnP IGD (miniupnpc) ---------------------------------------------------------------------
@@ -271,7 +398,7 @@ async def upnp_map(
 
 # -- all at once ------------------------------------------------------------------------------
 
-PROTOCOLS = ("upnp", "natpmp")
+PROTOCOLS = ("upnp", "natpmp", "pcp")
 
 
 async def map_port(
@@ -282,7 +409,7 @@ async def map_port(
     protocols: Sequence[str] = PROTOCOLS,
     gateway: str | None = None,
 ) -> tuple[PortMapping | None, list[str]]:
-    """Ask UPnP and NAT-PMP at once; the first mapping wins (others are released).
+    """Ask UPnP, NAT-PMP and PCP at once; the first mapping wins (others are released).
     Returns (the mapping or None, the problems met)."""
     problems: list[str] = []
     won: list[PortMapping] = []
@@ -300,14 +427,22 @@ async def map_port(
             nursery.cancel_scope.cancel()  # the first wins
 
         if "upnp" in protocols:
-            nursery.start_soon(one, "upnp",
-                               lambda: upnp_map(internal_port, lifetime=lifetime, timeout=timeout))
-        if "natpmp" in protocols:
+            nursery.start_soon(
+                one, "upnp", lambda: upnp_map(internal_port, lifetime=lifetime, timeout=timeout)
+            )
+        for name, client in (("natpmp", natpmp_map), ("pcp", pcp_map)):
+            if name not in protocols:
+                continue
             if gateway is None:
-                problems.append("NAT-PMP: no default gateway")
+                problems.append(f"{name}: no default gateway")
             else:
-                nursery.start_soon(one, "natpmp", lambda: natpmp_map(
-                    internal_port, gateway=gateway, lifetime=lifetime, timeout=timeout))
+                nursery.start_soon(
+                    one,
+                    name,
+                    functools.partial(
+                        client, internal_port, gateway=gateway, lifetime=lifetime, timeout=timeout
+                    ),
+                )
     if not won:
         return None, problems
     first = won[0]

@@ -1,5 +1,5 @@
-"""Port mappings from a real router (miniupnpd in the lab's "upnp" router): UPnP IGD and
-NAT-PMP each on their own, a symmetric NAT reaching the mapped port, and the mapping gone
+"""Port mappings from a real router (miniupnpd in the lab's "upnp" router): UPnP IGD, NAT-PMP
+and PCP each on their own, a symmetric NAT reaching the mapped port, and the mapping gone
 after the seat ends."""
 
 from __future__ import annotations
@@ -13,11 +13,13 @@ from test_nat_lab import run_pair
 
 PROBE = """
 import json, sys, trio
-from dealerless.node.punch.portmap import natpmp_map, upnp_map, default_gateway
+from dealerless.node.punch.portmap import natpmp_map, pcp_map, upnp_map, default_gateway
 async def main():
     port = int(sys.argv[2])
     if sys.argv[1] == "upnp":
         m = await upnp_map(port)
+    elif sys.argv[1] == "pcp":
+        m = await pcp_map(port, gateway=default_gateway())
     else:
         m = await natpmp_map(port, gateway=default_gateway())
     print(json.dumps([m.protocol, m.external_address, m.external_port, m.lifetime]), flush=True)
@@ -30,8 +32,9 @@ trio.run(main)
 def _map_with(lab: Lab, protocol: str) -> None:
     player = lab.add_player("upnp")
     router = player.routers[0]
+    # miniupnpd serves PCP where it serves NAT-PMP (one port, 5351)
     lab.start_miniupnpd(router, player.index, upnp=protocol == "upnp",
-                        natpmp=protocol == "natpmp")  # fmt: skip
+                        natpmp=protocol in ("natpmp", "pcp"))  # fmt: skip
     probe = subprocess.Popen(
         [*lab.exec_prefix(player.namespace), sys.executable, "-c", PROBE, protocol, "40123"],
         stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
@@ -55,6 +58,10 @@ def test_upnp_igd_maps_the_port(nat_lab: Lab) -> None:
 
 def test_natpmp_maps_the_port(nat_lab: Lab) -> None:
     _map_with(nat_lab, "natpmp")
+
+
+def test_pcp_maps_the_port(nat_lab: Lab) -> None:
+    _map_with(nat_lab, "pcp")
 
 
 def test_symmetric_reaches_the_mapped_port_and_the_mapping_goes(nat_lab: Lab) -> None:
