@@ -290,6 +290,10 @@ def log_lines(snap: TableSnapshot, look: Look) -> list[str]:
                 lines.append(shown_line(part, outcomes[index], look))
     for error in snap.errors:
         known = LOCAL_REFUSALS.get(error)
+        if known is None and look.lang != "en" and not error.startswith("internal error"):
+            # The rules' reasons for a refused move are English; another language says that
+            # the move is not allowed in its own words.
+            known = "refusal.illegal"
         text = tr(look.lang, known) if known else machine_text(snap, error, look)
         internal = error.startswith("internal error")
         lines.append(text if internal else tr(look.lang, "log.error", reason=text))

@@ -534,6 +534,7 @@ TEXTS: dict[str, str] = {
     "node.bot_failed": "ein Bot-Prozess ist fehlgeschlagen (Exit-Codes {codes})",
     "node.left_early": "Tisch vor dem Ende des Spiels verlassen",
     # the table machine's refusals of what this screen sent (client/tui/results.py)
+    "refusal.illegal": "dieser Zug ist jetzt nicht erlaubt",
     "refusal.not_your_turn": "du bist nicht am Zug",
     "refusal.resync": "nach einem Neustart: wir warten auf Nachricht von den anderen Spielern",
     "refusal.empty_chat": "eine leere Chatzeile",

@@ -480,6 +480,7 @@ TEXTS: dict[str, str] = {
     "node.bot_failed": "a bot process failed (exit codes {codes})",
     "node.left_early": "left the table before the end of the game",
     # the table machine's refusals of what this screen sent (client/tui/results.py)
+    "refusal.illegal": "that move is not allowed now",
     "refusal.not_your_turn": "it is not your turn",
     "refusal.resync": "back after a restart: waiting to hear from the other players",
     "refusal.empty_chat": "an empty chat line",

@@ -546,6 +546,7 @@ _TEXTS: dict[str, str] = {
     "node.bot_failed": "un processus de bot a échoué (codes de sortie {codes})",
     "node.left_early": "table quittée avant la fin de la partie",
     # the table machine's refusals of what this screen sent (client/tui/results.py)
+    "refusal.illegal": "ce coup n'est pas permis maintenant",
     "refusal.not_your_turn": "ce n'est pas votre tour",
     "refusal.resync": "de retour après un redémarrage : en attente des autres joueurs",
     "refusal.empty_chat": "un message vide",

@@ -516,6 +516,7 @@ TEXTS: dict[str, str] = {
     "node.bot_failed": "een botproces is mislukt (exitcodes {codes})",
     "node.left_early": "tafel verlaten voor het einde van het spel",
     # the table machine's refusals of what this screen sent (client/tui/results.py)
+    "refusal.illegal": "die zet mag nu niet",
     "refusal.not_your_turn": "je bent niet aan de beurt",
     "refusal.resync": "terug na een herstart: we wachten op bericht van de andere spelers",
     "refusal.empty_chat": "een lege chatregel",

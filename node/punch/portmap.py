@@ -14,7 +14,6 @@ LAN (UPnP): a router learns that we want TCP ``port`` reachable from outside for
 from __future__ import annotations
 
 import contextlib
-import functools
 import ipaddress
 import secrets
 import socket
@@ -430,19 +429,26 @@ async def map_port(
             nursery.start_soon(
                 one, "upnp", lambda: upnp_map(internal_port, lifetime=lifetime, timeout=timeout)
             )
-        for name, client in (("natpmp", natpmp_map), ("pcp", pcp_map)):
-            if name not in protocols:
-                continue
-            if gateway is None:
-                problems.append(f"{name}: no default gateway")
-            else:
-                nursery.start_soon(
-                    one,
-                    name,
-                    functools.partial(
-                        client, internal_port, gateway=gateway, lifetime=lifetime, timeout=timeout
-                    ),
+        gateway_ones = [c for n, c in (("natpmp", natpmp_map), ("pcp", pcp_map)) if n in protocols]
+        if gateway_ones and gateway is None:
+            problems.append("NAT-PMP/PCP: no default gateway")
+        elif gateway_ones:
+            # One after the other on the gateway's one port: a router that speaks both would
+            # make two rules for one port, and releasing the one would not end the other.
+            async def on_gateway() -> PortMapping:
+                assert gateway is not None
+                for client in gateway_ones[:-1]:
+                    try:
+                        return await client(
+                            internal_port, gateway=gateway, lifetime=lifetime, timeout=timeout / 2
+                        )
+                    except PortMapError as exc:
+                        problems.append(str(exc))
+                return await gateway_ones[-1](
+                    internal_port, gateway=gateway, lifetime=lifetime, timeout=timeout / 2
                 )
+
+            nursery.start_soon(one, "gateway", on_gateway)
     if not won:
         return None, problems
     first = won[0]

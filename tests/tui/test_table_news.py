@@ -72,3 +72,19 @@ def test_before_the_table_runs_the_lobby_hears_everything() -> None:
     for text in (*NOISE, *NEWS):
         session.say(text)
     assert session.lobby.messages == [*NOISE, *NEWS]  # nothing dropped, nothing logged twice
+
+
+@pytest.mark.parametrize("lang", [lang for lang in LANGUAGES if lang != "en"])
+def test_a_refused_move_is_said_in_the_screens_language(lang: str) -> None:
+    """The rules' reason for a refused move is English: another language says in its own
+    words that the move is not allowed (seen: a Dutch game's log line with 'and')."""
+    from tui_helpers import snapshot
+
+    from dealerless.client.tui.i18n import tr
+
+    snap = snapshot(errors=("seat 0 must follow hearts and holds one",))
+    lines = P.log_lines(snap, P.Look(lang, False))
+    assert any(tr(lang, "refusal.illegal") in line for line in lines), lines
+    assert not any("must follow" in line for line in lines), lines
+    english = P.log_lines(snap, P.Look("en", False))
+    assert any("must follow hearts" in line for line in english), english  # the detail, in en
