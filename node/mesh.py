@@ -25,6 +25,7 @@ import trio
 
 from dealerless.node.identity import Identity
 from dealerless.node.links import LinkError
+from dealerless.node.punch.candidates import local_addresses as punch_addresses
 from dealerless.node.transport import (
     ChannelError,
     HandshakeError,
@@ -310,21 +311,9 @@ class MeshLink:
 
 
 def local_addresses() -> list[str]:
-    """This machine's IPv4 addresses a peer might reach (the listener is IPv4): the one of the
-    default route, then loopback (a seat on the same machine)."""
-    import socket
-
-    found: list[str] = []
-    try:
-        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
-            probe.connect(("192.0.2.1", 9))  # no packet is sent; picks the outgoing interface
-            address = str(probe.getsockname()[0])
-        if not ipaddress.ip_address(address).is_loopback:
-            found.append(address)
-    except OSError:
-        pass
-    found.append("127.0.0.1")
-    return found
+    """This machine's IPv4 addresses a peer might reach (the listener is IPv4; node/punch
+    finds them), then loopback (a seat on the same machine)."""
+    return [*punch_addresses()[0], "127.0.0.1"]
 
 
 RESEND_S = 5.0  # at most this often our candidates again, for a seat we have no link with
