@@ -209,6 +209,8 @@ def test_replay_result_panel_is_the_viewed_hands_at_its_end(transcript: Path) ->
         panel = "".join(t for _, t, *_ in app._summary_text())
         assert "Every seat signed the result." in panel and "s: save" not in panel
         assert shown(ends[0] + 1) is None  # the next deal: hand 1's panel is gone
-        assert shown(len(steps) - 1) is None  # mid-hand 3: no panel of an earlier hand
+        # mid-hand 2 (how many hands the bots finish before the save depends on the deal)
+        assert ends[1] - ends[0] > 3
+        assert shown((ends[0] + ends[1]) // 2) is None  # no panel of an earlier hand
         assert shown(ends[1]) == 2
         assert shown(ends[0]) == 1  # stepping back opens it again
