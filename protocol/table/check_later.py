@@ -26,10 +26,12 @@ from dataclasses import dataclass
 
 from dealerless.protocol.crypto import CryptoError, PlayerSecret
 from dealerless.protocol.messages import MessageError, SignedMessage, decode_message
+from dealerless.protocol.table.chain import Chain
 from dealerless.protocol.table.events import TableEvent
 from dealerless.protocol.table.hand_cycle import Round
 from dealerless.protocol.table.hand_deck import HandDeck, encode_secret
 from dealerless.protocol.table.kinds import TABLE_REGISTRY
+from dealerless.protocol.table.mode import Mode
 from dealerless.protocol.table.steps import Phase
 
 
@@ -45,19 +47,15 @@ class CheckLater:
     # State and primitives of the table machine this mixin reads and calls.
     seat: int | None
     hand: int
-    seq: int
-    head: bytes
+    chain: Chain
     phase: Phase
     round: Round | None
     deck: HandDeck | None
     secret: PlayerSecret | None
-    held: bool
+    mode: Mode
     now: float
     seen: set[bytes]
     events: list[TableEvent]
-    _replaying: bool
-    _rolling_back: bool
-    _new_records: list[bytes]
     _new_secrets: list[tuple[int, bytes]]
     _outbox: list[bytes]
     _unchecked: Unchecked | None
@@ -101,9 +99,9 @@ class CheckLater:
         rnd = self.round
         return (
             not own
-            and not self._replaying
-            and not self._rolling_back
-            and not self.held
+            and not self.mode.replaying
+            and not self.mode.rolling_back
+            and not self.mode.held
             and self._unchecked is None
             and self.seat is not None
             and self.secret is not None
@@ -117,7 +115,7 @@ class CheckLater:
         """Called when the element is appended (its record is the last one not yet taken)."""
         deck = self.deck
         if deck is not None and deck.unchecked is not None and self._unchecked is None:
-            self._unchecked = Unchecked(message, len(self._new_records) - 1)
+            self._unchecked = Unchecked(message, self.chain.unsaved_count - 1)
 
     def _keep_own_shuffle(self, frame: bytes) -> None:
         """Our shuffle on a head not yet checked: stored with the key share before it leaves."""
@@ -127,10 +125,8 @@ class CheckLater:
     def _records_to_persist(self) -> list[bytes]:
         pending = self._unchecked
         if pending is None:
-            out, self._new_records = self._new_records, []
-            return out
-        out = self._new_records[: pending.records_from]
-        self._new_records = self._new_records[pending.records_from :]
+            return self.chain.take_unsaved()
+        out = self.chain.take_unsaved(pending.records_from)
         pending.records_from = 0
         return out
 
@@ -164,7 +160,7 @@ class CheckLater:
             return False
         if message.hand != self.hand:
             return False  # of a hand that is over
-        if message.prev != self.head or message.seq != self.seq:
+        if message.prev != self.chain.head or message.seq != self.chain.seq:
             self._stored_shuffle = frame  # built on a head we have not reached yet
             return False
         self.seen.add(frame)

@@ -14,6 +14,7 @@ from dealerless.protocol.crypto import HandDeckContext, PlayerSecret
 from dealerless.protocol.messages import MessageError, SignedMessage
 from dealerless.protocol.rules.base import Deal, Engine, Reveal, TurnUp
 from dealerless.protocol.rules.registry import new_engine
+from dealerless.protocol.table.chain import Chain
 from dealerless.protocol.table.config import TableConfig
 from dealerless.protocol.table.dealer import fallback_dealer, first_dealer
 from dealerless.protocol.table.events import (
@@ -32,6 +33,7 @@ from dealerless.protocol.table.events import (
     TranscriptCut,
 )
 from dealerless.protocol.table.hand_deck import DEAL, OPEN, HandDeck, decode_secret, encode_secret
+from dealerless.protocol.table.mode import Mode
 from dealerless.protocol.table.steps import PARALLEL_PHASES, Phase
 from dealerless.protocol.table.votes import VoteBook
 
@@ -74,9 +76,7 @@ class HandCycle:
     participants: tuple[int, ...]
     reveal_due: Reveal | None
     hand: int
-    head: bytes
-    seq: int
-    records: list[bytes]
+    chain: Chain
     results: dict[int, bytes]
     first_hand: int  # the number of this segment's first hand (1 unless seats changed)
     changes: dict[int, str]  # seat -> the seat change it asked for in this hand's result
@@ -84,18 +84,12 @@ class HandCycle:
     silent_streak: dict[int, int]  # seat -> hands in a row that its silence ended
     seat_change: SeatsChanging | None  # this segment ended for a seat change
     requests: list[SignedMessage]
-    head_writers: dict[bytes, frozenset[int]]
-    _head_since: dict[bytes, float]
-    hand_heads: list[tuple[bytes, int]]
     events: list[TableEvent]
     votes: VoteBook
-    _hand_start: tuple[Engine, bytes, int, int] | None
-    _hand_frames: list[bytes]
-    _new_records: list[bytes]
+    _hand_engine: Engine | None
     _stored_secrets: dict[int, bytes]
     _new_secrets: list[tuple[int, bytes]]
-    _replaying: bool
-    _rolling_back: bool
+    mode: Mode
     _dealer_due: bool  # hand 1: the rules start once the joint key draws the first dealer
     _lost_share: str | None  # why this hand's key share is missing (we play it blind)
     _wrote_in_hand: bool  # an element of ours is on the chain in this hand
@@ -184,11 +178,8 @@ class HandCycle:
         self.deck = HandDeck(
             hctx, self.participants, self.secret, proofs_checked=self.proofs_checked
         )
-        self._hand_start = (copy.deepcopy(self.engine), self.head, self.seq, len(self.records))
-        self._hand_frames = []
-        self.hand_heads = []
-        self.head_writers = {}
-        self._head_since = {}
+        self._hand_engine = copy.deepcopy(self.engine)
+        self.chain.start_hand()
         self.votes.new_hand()
         self._set_round(Phase.KEY_COMMIT, list(self.participants))
 
@@ -220,7 +211,7 @@ class HandCycle:
             except (ValueError, MessageError) as exc:
                 self._lost_share = f"the stored key share of hand {self.hand} is damaged ({exc})"
                 return None
-        if self._replaying:
+        if self.mode.replaying:
             self._lost_share = f"no stored key share for hand {self.hand}"
             return None
         return self._new_secret(hctx, seat)
@@ -292,7 +283,9 @@ class HandCycle:
         abort (a proven violation) ends the hand by the cheat settlement; a timeout takes the
         rules' timeout action, or ends the hand by the bounded settlement for silence."""
         self._append(frames, digest)
-        self.events.append(Accepted(f"{effect}-certificate", None, self.seq - 1, self.state_hash()))
+        self.events.append(
+            Accepted(f"{effect}-certificate", None, self.chain.seq - 1, self.state_hash())
+        )
         silence = effect == "timeout"
         if silence:
             self.events.append(SeatSilent(culprit, str(self.phase), self.hand))
@@ -337,21 +330,11 @@ class HandCycle:
     # ---------------------------------------------------------------- rollback
     def seq_after(self, head: bytes) -> int:
         """The sequence number of the element that follows ``head`` (current or of this hand)."""
-        if head == self.head:
-            return self.seq
-        assert self._hand_start is not None
-        if head == self._hand_start[1]:
-            return self._hand_start[2]
-        index = next(i for i, (h, _) in enumerate(self.hand_heads) if h == head)
-        return self._hand_start[2] + index + 1
+        return self.chain.seq_after(head)
 
     def can_rollback_to(self, anchor: bytes) -> bool:
         """True when ``anchor`` is an earlier head of the running hand."""
-        if anchor == self.head:
-            return True
-        if self._hand_start is None:
-            return False
-        return anchor == self._hand_start[1] or any(h == anchor for h, _ in self.hand_heads)
+        return self.chain.can_rollback_to(anchor)
 
     def rollback_to(self, anchor: bytes) -> None:
         """Undo the hand's chain back to ``anchor`` (a fork point proven by equivocation).
@@ -361,21 +344,11 @@ class HandCycle:
         Elements signed on the void branch are forgotten, so their authors may sign that step
         again without being taken for equivocators.
         """
-        if anchor == self.head:
+        if anchor == self.chain.head:
             return
-        assert self._hand_start is not None and self.can_rollback_to(anchor)
-        engine, head, seq, record_count = self._hand_start
-        if anchor == head:
-            keep = 0
-        else:
-            index = next(i for i, (h, _) in enumerate(self.hand_heads) if h == anchor)
-            keep = self.hand_heads[index][1]
-        frames = self._hand_frames[:keep]
-        self.engine = copy.deepcopy(engine)
-        self.head, self.seq = head, seq
-        del self.records[record_count:]
-        self._new_records = []
-        self._hand_frames, self.hand_heads = [], []
+        assert self._hand_engine is not None
+        frames = self.chain.cut_to_hand_start(anchor)
+        self.engine = copy.deepcopy(self._hand_engine)
         self.results, self.requests = {}, []
         self.changes, self.silent_in_hand = {}, None
         self.reveal_due = None
@@ -386,18 +359,16 @@ class HandCycle:
         self._set_round(Phase.KEY_COMMIT, list(self.participants))
         # The segment's first hand: its rules start again after the reveals draw the dealer.
         self._dealer_due = self.hand == self.first_hand
-        replaying, self._replaying = self._replaying, True
-        self._rolling_back = True
+        mode, self.mode = self.mode, Mode.ROLLBACK
         try:
             for frame in frames:
                 self._receive(frame, again=True)
                 self.votes.check_certificates()
         finally:
-            self._replaying = replaying
-            self._rolling_back = False
+            self.mode = mode
         # What we hold now is a prefix of what the node stored: it cuts its file there.
-        self._new_records = []
-        self.events.append(TranscriptCut(len(self.records)))
+        self.chain.forget_unsaved()
+        self.events.append(TranscriptCut(len(self.chain.records)))
 
     def _abort_hand(self, culprit: int, reason: str, *, silent: bool = False) -> None:
         if self._dealer_due:

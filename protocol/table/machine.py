@@ -41,6 +41,7 @@ from dealerless.protocol.rules.base import (
     IllegalAction,
     Reveal,
 )
+from dealerless.protocol.table.chain import Chain
 from dealerless.protocol.table.check_later import CheckLater, Unchecked
 from dealerless.protocol.table.config import TableConfig
 from dealerless.protocol.table.elements import ElementBodies
@@ -60,6 +61,7 @@ from dealerless.protocol.table.hand_deck import (
     HandDeck,
 )
 from dealerless.protocol.table.kinds import NEXT_CONFIG, SEAT_CHANGES, SIDE_KINDS, TABLE_REGISTRY
+from dealerless.protocol.table.mode import Mode
 from dealerless.protocol.table.round_frames import RoundFrames
 from dealerless.protocol.table.segment_switch import SegmentSwitch
 from dealerless.protocol.table.steps import Phase
@@ -84,19 +86,15 @@ class TableMachine(ElementBodies, HandCycle, RoundFrames, SegmentSwitch, CheckLa
         # What lasts for the whole table, across seat changes (segments).
         self._stored_secrets = dict(secrets or {})
         self._new_secrets: list[tuple[int, bytes]] = []
-        self._replaying = replay
+        self.mode = Mode.REPLAY if replay else Mode.LIVE
         self.proofs_checked = proofs_checked  # only TableMachine.confirm sets it
-        self._rolling_back = False
         self.key = key
-        self.records: list[bytes] = []  # the transcript: every chain frame and certificate vote
-        self._new_records: list[bytes] = []
+        self.chain = Chain()
         self._outbox: list[bytes] = []
         self.events: list[TableEvent] = []
-        self.history: set[bytes] = set()  # every head this table has had
         self.seen: set[bytes] = set()
         self.violations: list[Violation] = []
         self.now = now
-        self.held = False  # see resume(hold=True)
         self.segments: list[TableConfig] = [config]  # the configuration of every segment
         self.left_table = False  # the table went on after a seat change without us
         # Sitting out at a change: follow the table as an observer (to come back later) rather
@@ -128,8 +126,9 @@ class TableMachine(ElementBodies, HandCycle, RoundFrames, SegmentSwitch, CheckLa
                 raise LocalProtocolError("this identity key has no seat at the table")
         self.players = config.players
         self.timeout = config.step_timeout_ms / 1000.0
-        self.head = config.digest()
-        self.seq = 0
+        self.earlier_heads = frozenset(self.chain.history)  # of the segments before this one
+        self.chain.enter_segment(config.digest())
+        self.chain.history.add(self.head)
         self.hand = config.carry.hands if config.carry is not None else 0
         self.first_hand = self.hand + 1
         self.changes: dict[int, str] = {}
@@ -149,22 +148,14 @@ class TableMachine(ElementBodies, HandCycle, RoundFrames, SegmentSwitch, CheckLa
         self._dealer_due = True
         self.deck: HandDeck | None = None
         self.secret: PlayerSecret | None = None
-        self.earlier_heads = frozenset(self.history)  # of the segments before this one
-        self.history.add(self.head)
-        # Heads of the current hand with the number of hand frames up to each (for rollback).
-        self.hand_heads: list[tuple[bytes, int]] = []
-        self._hand_start: tuple[Engine, bytes, int, int] | None = None
-        self._hand_frames: list[bytes] = []
+        self._hand_engine: Engine | None = None  # the rules as the running hand began
         # (seat, prev) -> the first chain frame of that seat at that known head: a second one
         # is an equivocation (two signed frames of one seat at one head).
         self.signed_at: dict[tuple[int, bytes], bytes] = {}
-        # Heads of this hand -> the seats that had to write there (several in a parallel round).
-        self.head_writers: dict[bytes, frozenset[int]] = {}
         # (seat, head): that seat's element at that head was written by us, or reached us,
         # before our own deadline there: a timeout certificate against it is refuted for us.
         self._in_time: set[tuple[int, bytes]] = set()
         self._untimed_head: bytes | None = None  # resumed here: how long it waited is unknown
-        self._head_since: dict[bytes, float] = {}  # heads of this hand -> when we reached them
         self.future = FutureFrames(MAX_FUTURE)
         # The furthest (hand, seq) a seat's signed frame of this segment named, applied or
         # not: a follower far behind sees by it that the table is alive (replays move nothing).
@@ -175,6 +166,28 @@ class TableMachine(ElementBodies, HandCycle, RoundFrames, SegmentSwitch, CheckLa
         self.step_since = now
         self._note_head()
         self._drive()
+
+    @property
+    def held(self) -> bool:
+        """Back from a crash, writing nothing until a peer is heard (see :meth:`resume`)."""
+        return self.mode.held
+
+    # The chain's position, for readers (the chain part alone moves it).
+    @property
+    def head(self) -> bytes:
+        return self.chain.head
+
+    @property
+    def seq(self) -> int:
+        return self.chain.seq
+
+    @property
+    def records(self) -> list[bytes]:
+        return self.chain.records
+
+    @property
+    def history(self) -> set[bytes]:
+        return self.chain.history
 
     def sitting_out_in(self, config: TableConfig) -> bool:
         """Our key sits out in ``config`` (its carry keeps our ledger): we follow that segment as
@@ -216,17 +229,17 @@ class TableMachine(ElementBodies, HandCycle, RoundFrames, SegmentSwitch, CheckLa
         machine = cls(config, key, now=now, secrets=secrets, replay=True)
         machine._replay_records(records)
         machine._take_stored_round_frame()
-        machine._replaying = False
+        machine.mode = Mode.LIVE
         machine.follow_away = machine.sitting_out  # following already, else as the node says
         machine._untimed_head = machine.head
         machine._outbox.clear()
-        machine._new_records.clear()
+        machine.chain.forget_unsaved()
         machine.events.clear()
         machine._after_replay()
         resend = machine.pending_round_frame()
         if resend is not None:
             machine._outbox.append(resend)  # it may never have left before the crash
-        machine.held = hold
+        machine.mode = Mode.HELD if hold else Mode.LIVE
         machine._drive()
         return machine
 
@@ -240,7 +253,7 @@ class TableMachine(ElementBodies, HandCycle, RoundFrames, SegmentSwitch, CheckLa
         LocalProtocolError if a record does not fit."""
         machine = cls(config, None, replay=True, proofs_checked=True)
         machine._replay_records(records)
-        machine._replaying = False
+        machine.mode = Mode.LIVE
         return machine
 
     def _replay_records(self, records: Sequence[bytes]) -> None:
@@ -279,8 +292,8 @@ class TableMachine(ElementBodies, HandCycle, RoundFrames, SegmentSwitch, CheckLa
         """End the hold of :meth:`resume`: write what is due now."""
         self.now = now
         self._check_pending()
-        if self.held:
-            self.held = False
+        if self.mode.held:
+            self.mode = Mode.LIVE
             self.step_since = now
             self._drive()
         return self.take_events()
@@ -297,13 +310,11 @@ class TableMachine(ElementBodies, HandCycle, RoundFrames, SegmentSwitch, CheckLa
         head = self.head if head is None else head
         if head == self._untimed_head:
             return True
-        since = self.step_since if head == self.head else self._head_since.get(head)
+        since = self.step_since if head == self.head else self.chain.reached_at(head)
         return since is None or self.now - since >= self.timeout
 
     def _note_head(self) -> None:
-        self.head_writers[self.head] = self._writers_here()
-        if not self._replaying:
-            self._head_since.setdefault(self.head, self.step_since)
+        self.chain.note_head(self._writers_here(), None if self.mode.replaying else self.step_since)
 
     def _is_pending_vote(self, frame: bytes) -> bool:
         """A vote that is waiting for the rest of its certificate."""
@@ -349,9 +360,10 @@ class TableMachine(ElementBodies, HandCycle, RoundFrames, SegmentSwitch, CheckLa
         """How many records of the table's chain (counted as :attr:`chain_count` counts) came
         before the running hand, or the last one once the segment is over: a peer that holds
         them is at most this hand behind us."""
-        if self._hand_start is None:
+        mark = self.chain.hand_mark
+        if mark is None:
             return self.chain_count
-        return self.chain_base + self._hand_start[3]
+        return self.chain_base + mark.records
 
     def arbiter(self) -> int | None:
         """The seat that may extend the chain now (in a parallel round: the lowest of those
@@ -372,7 +384,7 @@ class TableMachine(ElementBodies, HandCycle, RoundFrames, SegmentSwitch, CheckLa
         return (
             self.phase is Phase.PLAY
             and self.seat is not None
-            and not self.held
+            and not self.mode.held
             and not self.blind
             and self.arbiter() == self.seat
         )
@@ -381,7 +393,7 @@ class TableMachine(ElementBodies, HandCycle, RoundFrames, SegmentSwitch, CheckLa
         return (
             self.phase is Phase.PLAY
             and self.seat is not None
-            and not self.held
+            and not self.mode.held
             and self.seat in self.engine.may_act()
         )
 
@@ -409,7 +421,7 @@ class TableMachine(ElementBodies, HandCycle, RoundFrames, SegmentSwitch, CheckLa
         self._check_pending()
         if self.seat is None or action.seat != self.seat:
             raise LocalProtocolError("a peer can only act for its own seat")
-        if self.held:
+        if self.mode.held:
             raise LocalProtocolError("back after a restart: waiting to hear from the peers")
         if self.blind:
             raise LocalProtocolError(f"cannot play this hand: {self._lost_share}")
@@ -491,7 +503,12 @@ class TableMachine(ElementBodies, HandCycle, RoundFrames, SegmentSwitch, CheckLa
 
     def _drive(self) -> None:
         """Write every automatic step that is ours, and admit pending requests."""
-        while self.seat is not None and not self.over and not self._replaying and not self.held:
+        while (
+            self.seat is not None
+            and not self.over
+            and not self.mode.replaying
+            and not self.mode.held
+        ):
             if self.seat not in self.writers():
                 return
             if self.blind and self.phase is not Phase.RESULT:
@@ -556,7 +573,7 @@ class TableMachine(ElementBodies, HandCycle, RoundFrames, SegmentSwitch, CheckLa
         """A frame built on a head we have left. Written by a seat that did not have to write
         there, it is still that seat's violation (every peer knows who wrote at each head);
         otherwise it lost its place (a late element, a void branch) and nobody is blamed."""
-        writers = self.head_writers.get(message.prev)
+        writers = self.chain.writers_at(message.prev)
         if writers is not None and culprit not in writers:
             named = ", ".join(str(s) for s in sorted(writers)) or "no seat"
             self._violation(
@@ -647,7 +664,7 @@ class TableMachine(ElementBodies, HandCycle, RoundFrames, SegmentSwitch, CheckLa
         except (CryptoError, IllegalAction, ValueError) as exc:
             self._refuse(message, seat, f"{message.kind}: {exc}", own)
             return
-        if not own and not self._replaying and self.now - self.step_since < self.timeout:
+        if not own and not self.mode.replaying and self.now - self.step_since < self.timeout:
             self._in_time.add((seat, self.head))
         if seat == self.seat:
             self._wrote_in_hand = True
@@ -671,12 +688,6 @@ class TableMachine(ElementBodies, HandCycle, RoundFrames, SegmentSwitch, CheckLa
 
     def _append(self, frames: Sequence[bytes], digest: bytes) -> None:
         """Add one chain element (a message, or a certificate's votes) and move the head."""
-        self.records.extend(frames)
-        self._new_records.extend(frames)
-        self._hand_frames.extend(frames)
-        self.head = digest
-        self.history.add(digest)
-        self.hand_heads.append((digest, len(self._hand_frames)))
-        self.seq += 1
+        self.chain.append(frames, digest)
         self.step_since = self.now
         self.requests = [r for r in self.requests if r.prev == self.head]

@@ -10,6 +10,7 @@ from typing import Any
 from dealerless.protocol.cards import Card
 from dealerless.protocol.messages import SignedMessage, decode_message
 from dealerless.protocol.rules.base import Action, ActionKind, Engine
+from dealerless.protocol.table.chain import Chain
 from dealerless.protocol.table.config import TableConfig
 from dealerless.protocol.table.events import ActionApplied, RemoteProtocolError, TableEvent
 from dealerless.protocol.table.hand_deck import OPEN, HandDeck, play_step
@@ -22,8 +23,7 @@ class Moves:
     seat: int | None
     engine: Engine
     deck: HandDeck | None
-    head: bytes
-    seq: int
+    chain: Chain
     requests: list[SignedMessage]
     events: list[TableEvent]
 
@@ -40,7 +40,9 @@ class Moves:
             body["open"] = deck.make_shares([slot.position], OPEN)[0]
         hidden, forbidden = self._proof_obligation(action)
         if hidden and forbidden:
-            body["nonmember"] = deck.make_nonmembership(hidden, forbidden, play_step(self.seq))
+            body["nonmember"] = deck.make_nonmembership(
+                hidden, forbidden, play_step(self.chain.seq)
+            )
         return body
 
     def _proof_obligation(self, action: Action) -> tuple[list[int], list[int]]:
@@ -97,7 +99,7 @@ class Moves:
                         list(body.get("nonmember", [])),
                         hidden,
                         forbidden,
-                        play_step(self.seq),
+                        play_step(self.chain.seq),
                     )
         elif "open" in body or "nonmember" in body:
             raise RemoteProtocolError("only a card play carries an opening or proofs", seat)
@@ -111,7 +113,7 @@ class Moves:
 
     def _admissible_request(self) -> SignedMessage | None:
         for request in self.requests:
-            if request.prev == self.head and self._request_action(request) is not None:
+            if request.prev == self.chain.head and self._request_action(request) is not None:
                 return request
         return None
 

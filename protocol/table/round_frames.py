@@ -17,9 +17,11 @@ from typing import Any
 from dealerless.protocol.crypto import CryptoError, PlayerSecret
 from dealerless.protocol.messages import SignedMessage
 from dealerless.protocol.rules.base import IllegalAction
+from dealerless.protocol.table.chain import Chain
 from dealerless.protocol.table.events import Accepted, RemoteProtocolError, TableEvent
 from dealerless.protocol.table.hand_cycle import Round
 from dealerless.protocol.table.hand_deck import encode_secret, stored_round_frame
+from dealerless.protocol.table.mode import Mode
 from dealerless.protocol.table.steps import STEP_BY_PHASE, Phase
 from dealerless.protocol.table.votes import certificate_digest
 
@@ -31,8 +33,7 @@ class RoundFrames:
     round: Round | None
     phase: Phase
     hand: int
-    seq: int
-    head: bytes
+    chain: Chain
     seat: int | None
     secret: PlayerSecret | None
     now: float
@@ -41,11 +42,10 @@ class RoundFrames:
     seen: set[bytes]
     events: list[TableEvent]
     _in_time: set[tuple[int, bytes]]
-    _replaying: bool
+    mode: Mode
     _wrote_in_hand: bool
     _new_secrets: list[tuple[int, bytes]]
     _stored_secrets: dict[int, bytes]
-    head_writers: dict[bytes, frozenset[int]]
     _stored_shuffle: bytes | None
 
     def arbiter(self) -> int | None:
@@ -79,9 +79,9 @@ class RoundFrames:
     def writers_at(self, head: bytes) -> frozenset[int]:
         """The seats that had to write at ``head`` (the current one or an earlier one of this
         hand): one, or every seat of a parallel round; empty where unknown."""
-        if head == self.head:
+        if head == self.chain.head:
             return self._writers_here()
-        return self.head_writers.get(head, frozenset())
+        return self.chain.writers_at(head) or frozenset()
 
     def writers(self) -> list[int]:
         """Every seat that still has to write at the current head, in seat order."""
@@ -114,9 +114,10 @@ class RoundFrames:
     def _check_step(self, message: SignedMessage, seat: int) -> None:
         """The frame is for this hand and step and of a kind the phase allows (every chain
         element, in a round or not)."""
-        if message.hand != self.hand or message.seq != self.seq:
+        if message.hand != self.hand or message.seq != self.chain.seq:
             raise RemoteProtocolError(
-                f"hand {message.hand} seq {message.seq}, expected {self.hand}/{self.seq}", seat
+                f"hand {message.hand} seq {message.seq}, expected {self.hand}/{self.chain.seq}",
+                seat,
             )
         step = STEP_BY_PHASE.get(self.phase)
         if step is None or message.kind not in step.kinds:
@@ -146,8 +147,8 @@ class RoundFrames:
             self._refuse(message, seat, f"{message.kind}: {exc}", own)
             return
         rnd.frames[seat] = message
-        if not own and not self._replaying and self.now - self.step_since < self.timeout:
-            self._in_time.add((seat, self.head))
+        if not own and not self.mode.replaying and self.now - self.step_since < self.timeout:
+            self._in_time.add((seat, self.chain.head))
         if seat == self.seat:
             self._wrote_in_hand = True
             if own and self.secret is not None:
@@ -162,7 +163,7 @@ class RoundFrames:
     def _close_round(self, rnd: Round) -> None:
         messages = [rnd.frames[s] for s in rnd.seats]
         frames = [m.frame for m in messages]
-        seq = self.seq
+        seq = self.chain.seq
         self._append(frames, certificate_digest(ROUND_LABEL, frames))
         rnd.seats = []
         for m in messages:

@@ -10,6 +10,7 @@ from typing import Any
 
 from dealerless.protocol.messages import IdentityKey, SignedMessage
 from dealerless.protocol.rules.base import ConfigError
+from dealerless.protocol.table.chain import Chain
 from dealerless.protocol.table.config import TableConfig
 from dealerless.protocol.table.events import (
     Accepted,
@@ -21,6 +22,7 @@ from dealerless.protocol.table.events import (
     Violation,
 )
 from dealerless.protocol.table.future import FutureFrames
+from dealerless.protocol.table.mode import Mode
 from dealerless.protocol.table.segments import (
     Newcomer,
     SeatPlan,
@@ -36,15 +38,11 @@ class SegmentSwitch:
     # State of the table machine this mixin reads and moves on.
     key: IdentityKey | None
     config: TableConfig
-    head: bytes
+    chain: Chain
     hand: int
-    seq: int
     now: float
-    history: set[bytes]
     seen: set[bytes]
     future: FutureFrames
-    records: list[bytes]
-    _new_records: list[bytes]
     _outbox: list[bytes]
     events: list[TableEvent]
     segments: list[TableConfig]
@@ -58,8 +56,7 @@ class SegmentSwitch:
     votes: VoteBook
     timeout: float
     step_since: float
-    held: bool
-    _replaying: bool
+    mode: Mode
     boundary_silent: tuple[int, ...]
     phase: Phase
 
@@ -100,7 +97,7 @@ class SegmentSwitch:
     @property
     def chain_count(self) -> int:
         """How many records of the table's chain we hold, counted from its very start."""
-        return self.chain_base + len(self.records)
+        return self.chain_base + len(self.chain.records)
 
     def seat_plan(self) -> SeatPlan:
         """Who stays, sits out and stands up now that the segment ended (SegmentError if not)."""
@@ -124,12 +121,12 @@ class SegmentSwitch:
         """A seat that stays votes the next host silent once its deadline for the next
         configuration passed on our clock (spec/protocol.md §9)."""
         boundary = self._boundary()
-        if boundary is None or self._replaying or self.held:
+        if boundary is None or self.mode.replaying or self.mode.held:
             return
         host, voters = boundary
         if self.seat not in voters or not self.own_deadline_passed():
             return
-        if self.seat in self.votes.timeout.get((host, self.head), {}):
+        if self.seat in self.votes.timeout.get((host, self.chain.head), {}):
             return
         self.votes.cast_timeout(host)
         self.boundary_certificate()
@@ -142,7 +139,7 @@ class SegmentSwitch:
         if boundary is None:
             return
         host, voters = boundary
-        key = (host, self.head)
+        key = (host, self.chain.head)
         votes = self.votes.timeout.get(key, {})
         if not voters or not voters <= set(votes):
             return
@@ -152,7 +149,9 @@ class SegmentSwitch:
         del self.votes.timeout[key]
         self._append(frames, certificate_digest(TIMEOUT_LABEL, frames))
         self.boundary_silent = (*self.boundary_silent, host)
-        self.events.append(Accepted("timeout-certificate", None, self.seq - 1, self.state_hash()))
+        self.events.append(
+            Accepted("timeout-certificate", None, self.chain.seq - 1, self.state_hash())
+        )
         self.events.append(SeatSilent(host, "next-config", self.hand))
         self._release_future()  # the next host's configuration may be here already
 
@@ -177,9 +176,9 @@ class SegmentSwitch:
 
     def _on_next_config(self, message: SignedMessage, author: int) -> None:
         """A ``next-config`` from a seat of this segment (signature already checked)."""
-        if message.prev != self.head or self.seat_change is None:
-            if message.prev not in self.history:  # early: the segment has not ended here yet
-                dropped = self.future.add(message, (self.hand, self.seq))
+        if message.prev != self.chain.head or self.seat_change is None:
+            if message.prev not in self.chain.history:  # early: the segment has not ended here yet
+                dropped = self.future.add(message, (self.hand, self.chain.seq))
                 if dropped is not None:
                     self.seen.discard(dropped)
             return
@@ -197,13 +196,13 @@ class SegmentSwitch:
         earlier segment (seats are numbered anew at every change), from before a newcomer sat
         down, or frames of the next segment that reach us before its configuration does (kept
         for it). Dropped, or kept, without a word."""
-        if message.prev in self.history and message.prev not in self.earlier_heads:
+        if message.prev in self.chain.history and message.prev not in self.earlier_heads:
             return False  # built on a head of this segment: judged as usual
         if message.prev in self.earlier_heads:
             return True
         if self.seat_change is not None:  # ended here: the next segment's frames come early
             if not self.left_table:
-                dropped = self.future.add(message, (self.hand, self.seq))
+                dropped = self.future.add(message, (self.hand, self.chain.seq))
                 if dropped is not None:
                     self.seen.discard(dropped)
             return True
@@ -227,8 +226,7 @@ class SegmentSwitch:
         # Seated, sitting out, or a newcomer's replay before its seat: a seat that sits out
         # follows the table as an observer (its transcript stays the whole chain) until a
         # later change seats it again.
-        self.records.append(frame)
-        self._new_records.append(frame)
+        self.chain.add_record(frame)
         self.segments.append(config)
         early = [f for f in self.future.frames() if f != frame]
         self._enter(config, self.now)

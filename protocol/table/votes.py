@@ -32,6 +32,7 @@ from dealerless.protocol.table.events import (
     Violation,
 )
 from dealerless.protocol.table.kinds import SIDE_KINDS, TABLE_REGISTRY
+from dealerless.protocol.table.mode import Mode
 from dealerless.protocol.table.steps import Phase
 
 MAX_UNKNOWN_HEAD_VOTES = 64  # votes kept for heads this peer has not reached (yet)
@@ -58,18 +59,20 @@ class VotingTable(Protocol):
     players: int
     participants: tuple[int, ...]
     phase: Phase
-    head: bytes
-    history: set[bytes]
+
+    @property
+    def head(self) -> bytes: ...
+    @property
+    def history(self) -> set[bytes]: ...
+
     timeout: float
     now: float
     step_since: float
-    held: bool
+    mode: Mode
     requests: list[SignedMessage]
     events: list[TableEvent]
     _outbox: list[bytes]
     seen: set[bytes]
-    _replaying: bool
-    _rolling_back: bool
     seat_change: SeatsChanging | None
     left_table: bool
 
@@ -226,7 +229,7 @@ class VoteBook:
         m = self.m
         anchor = m.head if anchor is None else anchor
         self.note_proven(culprit, anchor, reason)
-        if not self._participant() or culprit == m.seat or m.over or m._replaying:
+        if not self._participant() or culprit == m.seat or m.over or m.mode.replaying:
             return
         if not m.can_rollback_to(anchor):
             return
@@ -252,7 +255,7 @@ class VoteBook:
         already."""
         m = self.m
         self.check_certificates()
-        if not self._participant() or m.over or m._replaying or m.held:
+        if not self._participant() or m.over or m.mode.replaying or m.mode.held:
             return
         if m.now - m.step_since < m.timeout:
             return
@@ -316,7 +319,7 @@ class VoteBook:
 
     def _complete_one(self) -> bool:
         m = self.m
-        if m._rolling_back:
+        if m.mode.rolling_back:
             return False  # a replay of the hand up to a fork point applies no certificate
         for key, votes in self.abort.items():
             culprit, anchor = key

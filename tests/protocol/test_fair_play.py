@@ -291,7 +291,8 @@ def test_votes_anchored_at_the_first_head_of_a_hand_do_not_undo_it() -> None:
     assert result is not None
     winner = result.winners[0] if result.winners else 0
     machine = sim.machines[winner]
-    first = machine._hand_start[1] if machine._hand_start else machine.head
+    mark = machine.chain.hand_mark
+    first = mark.head if mark is not None else machine.head
     others = [s for s in range(3) if s != winner]
     own = next(f for f in machine.records if sim.keys[winner].peer_id.raw in f)
     votes = [timeout_vote(sim, c, winner, machine, head=first) for c in others]
@@ -311,7 +312,7 @@ def test_votes_anchored_at_the_first_head_of_a_hand_do_not_undo_it() -> None:
 def _random_vote(
     sim: ProtocolGame, rng: random.Random, colluders: list[int], at: TableMachine
 ) -> bytes:
-    heads = [at.head] + [h for h, _ in at.hand_heads] + [bytes(rng.randbytes(32))]
+    heads = [at.head, *at.chain.hand_heads(), bytes(rng.randbytes(32))]
     head = rng.choice(heads)
     voter = rng.choice(colluders)
     accused = rng.choice([s for s in range(sim.table.players) if s != voter])

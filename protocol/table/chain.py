@@ -1,0 +1,134 @@
+"""The table's chain as one peer holds it: the records, the head and its sequence number, every
+head the table has had, and the running hand's elements, so that the hand can be rolled back to
+any of its heads (spec/protocol.md §2, §8).
+
+It knows nothing of phases or rules: the table machine decides what is appended; the chain keeps
+where each element and each hand begins, which records the node has not stored yet, who was to
+write at each head and when this peer reached it."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class HandMark:
+    """Where the running hand began: the head before its first element, that element's
+    sequence number, and how many records came before it."""
+
+    head: bytes
+    seq: int
+    records: int
+
+
+class Chain:
+    def __init__(self) -> None:
+        self.records: list[bytes] = []  # the transcript: every chain frame and certificate vote
+        self.history: set[bytes] = set()  # every head this table has had
+        self.head = b""
+        self.seq = 0
+        self.hand_mark: HandMark | None = None
+        self._unsaved: list[bytes] = []  # records the node has not taken to store yet
+        self._hand_frames: list[bytes] = []  # the running hand's records
+        self._hand_heads: list[tuple[bytes, int]] = []  # its heads, with its records up to each
+        self._writers: dict[bytes, frozenset[int]] = {}  # heads of the hand -> who writes next
+        self._since: dict[bytes, float] = {}  # heads of the hand -> when we reached them
+
+    # ---------------------------------------------------------------- moving on
+    def enter_segment(self, head: bytes) -> None:
+        """A segment starts at its configuration's digest, sequence 0, before any hand."""
+        self.head, self.seq = head, 0
+        self.hand_mark = None
+        self._forget_hand()
+
+    def start_hand(self) -> None:
+        self.hand_mark = HandMark(self.head, self.seq, len(self.records))
+        self._forget_hand()
+
+    def _forget_hand(self) -> None:
+        self._hand_frames, self._hand_heads = [], []
+        self._writers, self._since = {}, {}
+
+    def append(self, frames: Sequence[bytes], digest: bytes) -> None:
+        """One chain element (a message, or a certificate's votes): the head moves on."""
+        self.records.extend(frames)
+        self._unsaved.extend(frames)
+        self._hand_frames.extend(frames)
+        self.head = digest
+        self.history.add(digest)
+        self._hand_heads.append((digest, len(self._hand_frames)))
+        self.seq += 1
+
+    def add_record(self, frame: bytes) -> None:
+        """A record that is no chain element (the next segment's configuration): the head
+        stays."""
+        self.records.append(frame)
+        self._unsaved.append(frame)
+
+    def note_head(self, writers: frozenset[int], since: float | None) -> None:
+        """Who writes at the head, and (unless replaying) when we reached it."""
+        self._writers[self.head] = writers
+        if since is not None:
+            self._since.setdefault(self.head, since)
+
+    def hand_heads(self) -> list[bytes]:
+        """The running hand's heads after its start, in order."""
+        return [h for h, _ in self._hand_heads]
+
+    def writers_at(self, head: bytes) -> frozenset[int] | None:
+        return self._writers.get(head)
+
+    def reached_at(self, head: bytes) -> float | None:
+        return self._since.get(head)
+
+    # ---------------------------------------------------------------- records to store
+    @property
+    def unsaved_count(self) -> int:
+        return len(self._unsaved)
+
+    def take_unsaved(self, limit: int | None = None) -> list[bytes]:
+        """The records not stored yet (at most ``limit`` of them, the oldest first)."""
+        if limit is None:
+            out, self._unsaved = self._unsaved, []
+        else:
+            out, self._unsaved = self._unsaved[:limit], self._unsaved[limit:]
+        return out
+
+    def forget_unsaved(self) -> None:
+        """The node holds these records already (a resume replayed them from its file)."""
+        self._unsaved = []
+
+    # ---------------------------------------------------------------- rolling back
+    def seq_after(self, head: bytes) -> int:
+        """The sequence number of the element that follows ``head`` (current or of this hand)."""
+        if head == self.head:
+            return self.seq
+        mark = self.hand_mark
+        assert mark is not None
+        if head == mark.head:
+            return mark.seq
+        index = next(i for i, (h, _) in enumerate(self._hand_heads) if h == head)
+        return mark.seq + index + 1
+
+    def can_rollback_to(self, anchor: bytes) -> bool:
+        """True when ``anchor`` is the head or an earlier head of the running hand."""
+        if anchor == self.head:
+            return True
+        mark = self.hand_mark
+        if mark is None:
+            return False
+        return anchor == mark.head or any(h == anchor for h, _ in self._hand_heads)
+
+    def cut_to_hand_start(self, anchor: bytes) -> list[bytes]:
+        """Go back to where the hand began and return its records up to ``anchor``, for the
+        machine to replay; the records after the hand's start are cut."""
+        mark = self.hand_mark
+        assert mark is not None and self.can_rollback_to(anchor)
+        keep = 0 if anchor == mark.head else next(n for h, n in self._hand_heads if h == anchor)
+        frames = self._hand_frames[:keep]
+        self.head, self.seq = mark.head, mark.seq
+        del self.records[mark.records :]
+        self._unsaved = []
+        self._hand_frames, self._hand_heads = [], []
+        return frames
