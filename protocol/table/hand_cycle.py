@@ -6,7 +6,7 @@ state declared below and provides the chain primitives (receive, append, drive).
 from __future__ import annotations
 
 import copy
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from dealerless.protocol.cards import Card
@@ -34,7 +34,7 @@ from dealerless.protocol.table.events import (
 )
 from dealerless.protocol.table.hand_deck import DEAL, OPEN, HandDeck, decode_secret, encode_secret
 from dealerless.protocol.table.mode import Mode
-from dealerless.protocol.table.steps import PARALLEL_PHASES, Phase
+from dealerless.protocol.table.steps import PARALLEL_PHASES, STEP_BY_PHASE, After, Phase
 from dealerless.protocol.table.votes import VoteBook
 
 SIT_OUT_AFTER = 3  # hands in a row ended by a seat's silence before it sits out (§9)
@@ -112,47 +112,50 @@ class HandCycle:
 
     # ---------------------------------------------------------------- moving on
     def _advance(self) -> None:
-        """After an accepted element: start the next round, chance step or hand."""
+        """After an accepted element: once the round (if any) is complete, execute the
+        transition the phase table (steps.py) names for this phase."""
         if self.round is not None and self.round.seats:
             return
         finished = self.round
         self.round = None
-        if self.phase is Phase.CONFIG:
-            self._start_hand()
-        elif self.phase is Phase.KEY_COMMIT:
-            self._set_round(Phase.KEY_REVEAL, list(self.participants))
-        elif self.phase is Phase.KEY_REVEAL:
-            if self._dealer_due:
-                assert self.deck is not None and self.deck.joint is not None
-                self._begin_rules_hand(first_dealer(self.config, self.deck.joint.encode()))
-            self._set_round(Phase.SHUFFLE, list(self.participants))
-        elif self.phase is Phase.SHARES:
-            assert finished is not None
-            self._finish_shares(finished)
-            self._next_in_hand()
-        elif self.phase is Phase.RESULT:
-            self.events.append(HandSigned(self.hand))
-            if self.engine.outcome is not None:
-                self.phase = Phase.OVER
-                self.events.append(GameOver(self.engine.outcome))
-            elif self.engine.seat_changes and (self.changes or self.silent_in_hand is not None):
-                # Seats come and go only here, between hands: this segment ends and the next
-                # configuration (segments.py) seats who is left, who comes and who comes back.
-                # A seat whose silence ended this very hand sits out at a change that happens
-                # anyway (it keeps its chips and may come back): it may be gone for good, and
-                # if it were the next host nobody would sign the next configuration.
-                silent = self.silent_in_hand
-                if silent is None and self.silent_streak:
-                    silent = next(iter(self.silent_streak))
-                self.phase = Phase.OVER
-                self.seat_change = SeatsChanging(
-                    self.hand, tuple(sorted(self.changes.items())), silent
-                )
-                self.events.append(self.seat_change)
-            else:
-                self._start_hand()
+        step = STEP_BY_PHASE.get(self.phase)
+        if step is None:
+            raise AssertionError(f"nothing follows the {self.phase} phase")
+        TRANSITIONS[step.after](self, finished)
+
+    def _key_reveals(self, finished: Round | None) -> None:
+        self._set_round(Phase.KEY_REVEAL, list(self.participants))
+
+    def _shuffles(self, finished: Round | None) -> None:
+        if self._dealer_due:
+            assert self.deck is not None and self.deck.joint is not None
+            self._begin_rules_hand(first_dealer(self.config, self.deck.joint.encode()))
+        self._set_round(Phase.SHUFFLE, list(self.participants))
+
+    def _open_shared(self, finished: Round | None) -> None:
+        assert finished is not None
+        self._finish_shares(finished)
+        self._next_in_hand()
+
+    def _end_hand(self, finished: Round | None) -> None:
+        self.events.append(HandSigned(self.hand))
+        if self.engine.outcome is not None:
+            self.phase = Phase.OVER
+            self.events.append(GameOver(self.engine.outcome))
+        elif self.engine.seat_changes and (self.changes or self.silent_in_hand is not None):
+            # Seats come and go only here, between hands: this segment ends and the next
+            # configuration (segments.py) seats who is left, who comes and who comes back.
+            # A seat whose silence ended this very hand sits out at a change that happens
+            # anyway (it keeps its chips and may come back): it may be gone for good, and
+            # if it were the next host nobody would sign the next configuration.
+            silent = self.silent_in_hand
+            if silent is None and self.silent_streak:
+                silent = next(iter(self.silent_streak))
+            self.phase = Phase.OVER
+            self.seat_change = SeatsChanging(self.hand, tuple(sorted(self.changes.items())), silent)
+            self.events.append(self.seat_change)
         else:
-            self._next_in_hand()
+            self._start_hand()
 
     def _set_round(self, phase: Phase, seats: list[int]) -> None:
         self.phase = phase
@@ -400,3 +403,14 @@ class HandCycle:
         self._set_round(Phase.RESULT, signers)
         if not signers:
             self._advance()
+
+
+# The transitions of steps.py's table, as the machine executes them.
+TRANSITIONS: dict[After, Callable[[HandCycle, Round | None], None]] = {
+    After.START_HAND: lambda cycle, _: cycle._start_hand(),
+    After.KEY_REVEALS: lambda cycle, finished: cycle._key_reveals(finished),
+    After.SHUFFLES: lambda cycle, finished: cycle._shuffles(finished),
+    After.OPEN_SHARED: lambda cycle, finished: cycle._open_shared(finished),
+    After.ENGINE_NEXT: lambda cycle, _: cycle._next_in_hand(),
+    After.END_HAND: lambda cycle, finished: cycle._end_hand(finished),
+}

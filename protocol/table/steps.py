@@ -22,6 +22,18 @@ class Phase(StrEnum):
     OVER = "over"
 
 
+class After(StrEnum):
+    """The transition the machine executes once a phase's element is accepted and its round, if
+    it has one, is complete (HandCycle._advance looks it up here)."""
+
+    START_HAND = "start-hand"  # the next hand: its key-commit round
+    KEY_REVEALS = "key-reveals"  # the key-reveal round
+    SHUFFLES = "shuffles"  # the shuffle round (the segment's first hand: draw the dealer first)
+    OPEN_SHARED = "open-shared"  # owners decrypt / the turned-up card opens; then ENGINE_NEXT
+    ENGINE_NEXT = "engine-next"  # the engine's chance step, the next action or the result round
+    END_HAND = "end-hand"  # the next hand, the end of the game or the end of the segment
+
+
 @dataclass(frozen=True)
 class Step:
     phase: Phase
@@ -29,6 +41,7 @@ class Step:
     writer: str  # who may extend the chain
     automatic: bool  # the node writes it without asking the player
     then: str  # what follows when the step or round is complete
+    after: After  # ... as the machine executes it
     on_timeout: str  # what a certificate of silence does here
 
 
@@ -39,6 +52,7 @@ STEPS: tuple[Step, ...] = (
         "each seat in seat order",
         True,
         "start hand 1: key-commit",
+        After.START_HAND,
         "the table does not start",
     ),
     Step(
@@ -47,6 +61,7 @@ STEPS: tuple[Step, ...] = (
         "each seat in the hand, all at once (a parallel round)",
         True,
         "key-reveal",
+        After.KEY_REVEALS,
         "end the hand for silence: the rules' bounded settlement, no cheat",
     ),
     Step(
@@ -55,6 +70,7 @@ STEPS: tuple[Step, ...] = (
         "each seat in the hand, all at once (a parallel round)",
         True,
         "shuffle (the joint key and the initial deck are fixed)",
+        After.SHUFFLES,
         "end the hand for silence: the rules' bounded settlement, no cheat",
     ),
     Step(
@@ -63,6 +79,7 @@ STEPS: tuple[Step, ...] = (
         "each seat in the hand, in seat order",
         True,
         "the rules engine's first chance step",
+        After.ENGINE_NEXT,
         "end the hand for silence: the rules' bounded settlement, no cheat",
     ),
     Step(
@@ -71,6 +88,7 @@ STEPS: tuple[Step, ...] = (
         "each seat with a share due, all at once (a parallel round)",
         True,
         "deal: owners decrypt their cards; turn-up: the card is opened; then the engine goes on",
+        After.OPEN_SHARED,
         "end the hand for silence: the rules' bounded settlement, no cheat",
     ),
     Step(
@@ -79,6 +97,7 @@ STEPS: tuple[Step, ...] = (
         "the seat whose cards the rules ask to see",
         True,
         "the cards are opened; the engine checks the claim",
+        After.ENGINE_NEXT,
         "end the hand for silence: the rules' bounded settlement, no cheat",
     ),
     Step(
@@ -87,6 +106,7 @@ STEPS: tuple[Step, ...] = (
         "the seat the rules engine waits for (the arbiter); it may admit out-of-turn requests",
         False,
         "a chance step (shares/reveal), the next action, or the result round",
+        After.ENGINE_NEXT,
         "the engine's timeout action (a fold or pass) if the rules have one, else the hand"
         " ends for silence (bounded settlement, no cheat)",
     ),
@@ -97,6 +117,7 @@ STEPS: tuple[Step, ...] = (
         True,
         "the next hand's key-commit, the end of the game, or (a seat asked for a change or was "
         "silent, in a hand-by-hand game) the end of the segment: §9",
+        After.END_HAND,
         "the result stands without that signature",
     ),
 )
@@ -114,13 +135,14 @@ ROUND_PHASES = frozenset(
 
 def transition_table_markdown() -> str:
     lines = [
-        "| phase | chain kinds | who writes | automatic | then | on silence |",
-        "| --- | --- | --- | --- | --- | --- |",
+        "| phase | chain kinds | who writes | automatic | then | transition | on silence |",
+        "| --- | --- | --- | --- | --- | --- | --- |",
     ]
     for s in STEPS:
         lines.append(
             f"| {s.phase.value} | {', '.join(s.kinds)} | {s.writer} | "
-            f"{'yes' if s.automatic else 'no (a player decides)'} | {s.then} | {s.on_timeout} |"
+            f"{'yes' if s.automatic else 'no (a player decides)'} | {s.then} | `{s.after}` | "
+            f"{s.on_timeout} |"
         )
     return "\n".join(lines)
 
