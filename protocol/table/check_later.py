@@ -24,12 +24,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from dealerless.protocol.crypto import CryptoError, PlayerSecret
+from dealerless.protocol.crypto import CryptoError
 from dealerless.protocol.messages import MessageError, SignedMessage, decode_message
 from dealerless.protocol.table.chain import Chain
 from dealerless.protocol.table.events import TableEvent
-from dealerless.protocol.table.hand_cycle import Round
-from dealerless.protocol.table.hand_deck import HandDeck, encode_secret
+from dealerless.protocol.table.hand_deck import encode_secret
+from dealerless.protocol.table.hand_state import HandState
 from dealerless.protocol.table.kinds import TABLE_REGISTRY
 from dealerless.protocol.table.mode import Mode
 from dealerless.protocol.table.steps import Phase
@@ -46,12 +46,8 @@ class Unchecked:
 class CheckLater:
     # State and primitives of the table machine this mixin reads and calls.
     seat: int | None
-    hand: int
+    this_hand: HandState
     chain: Chain
-    phase: Phase
-    round: Round | None
-    deck: HandDeck | None
-    secret: PlayerSecret | None
     mode: Mode
     now: float
     seen: set[bytes]
@@ -96,7 +92,7 @@ class CheckLater:
 
     def _may_check_later(self, seat: int, own: bool) -> bool:
         """We write the shuffle that follows this peer's one, now."""
-        rnd = self.round
+        rnd = self.this_hand.round
         return (
             not own
             and not self.mode.replaying
@@ -104,7 +100,7 @@ class CheckLater:
             and not self.mode.held
             and self._unchecked is None
             and self.seat is not None
-            and self.secret is not None
+            and self.this_hand.secret is not None
             and rnd is not None
             and len(rnd.seats) >= 2
             and rnd.seats[0] == seat
@@ -113,14 +109,16 @@ class CheckLater:
 
     def _note_unchecked(self, message: SignedMessage) -> None:
         """Called when the element is appended (its record is the last one not yet taken)."""
-        deck = self.deck
+        deck = self.this_hand.deck
         if deck is not None and deck.unchecked is not None and self._unchecked is None:
             self._unchecked = Unchecked(message, self.chain.unsaved_count - 1)
 
     def _keep_own_shuffle(self, frame: bytes) -> None:
         """Our shuffle on a head not yet checked: stored with the key share before it leaves."""
-        if self._unchecked is not None and self.secret is not None:
-            self._new_secrets.append((self.hand, encode_secret(self.secret, frame=frame)))
+        if self._unchecked is not None and self.this_hand.secret is not None:
+            self._new_secrets.append(
+                (self.this_hand.number, encode_secret(self.this_hand.secret, frame=frame))
+            )
 
     def _records_to_persist(self) -> list[bytes]:
         pending = self._unchecked
@@ -131,7 +129,7 @@ class CheckLater:
         return out
 
     def _check_pending(self) -> None:
-        pending, deck = self._unchecked, self.deck
+        pending, deck = self._unchecked, self.this_hand.deck
         if pending is None:
             return
         self._unchecked = None
@@ -152,13 +150,13 @@ class CheckLater:
         """Our shuffle stored before a crash, at the head it was built on: the same bytes
         again (True), never a second shuffle there."""
         frame, self._stored_shuffle = self._stored_shuffle, None
-        if frame is None or self.phase is not Phase.SHUFFLE or frame in self.seen:
+        if frame is None or self.this_hand.phase is not Phase.SHUFFLE or frame in self.seen:
             return False
         try:
             message = decode_message(frame, registry=TABLE_REGISTRY)
         except MessageError:
             return False
-        if message.hand != self.hand:
+        if message.hand != self.this_hand.number:
             return False  # of a hand that is over
         if message.prev != self.chain.head or message.seq != self.chain.seq:
             self._stored_shuffle = frame  # built on a head we have not reached yet

@@ -12,10 +12,10 @@ from typing import Any
 
 from dealerless.protocol.cards import Card
 from dealerless.protocol.messages import SignedMessage, pack
-from dealerless.protocol.rules.base import Action, HandResult, Reveal
+from dealerless.protocol.rules.base import Action, HandResult
 from dealerless.protocol.table.events import CardsShown, RemoteProtocolError
-from dealerless.protocol.table.hand_cycle import Round
 from dealerless.protocol.table.hand_deck import OPEN
+from dealerless.protocol.table.hand_state import HandState
 from dealerless.protocol.table.moves import Moves
 from dealerless.protocol.table.steps import Phase
 
@@ -32,34 +32,30 @@ def result_digest(result: HandResult) -> bytes:
 
 class ElementBodies(Moves):
     # State of the table machine this mixin reads and changes (besides Moves').
-    phase: Phase
-    round: Round | None
-    reveal_due: Reveal | None
-    results: dict[int, bytes]
-    changes: dict[int, str]
+    this_hand: HandState
     _change_wanted: str | None
     _may_check_later: Callable[[int, bool], bool]  # check_later.py
 
     def _automatic_body(self) -> tuple[str, dict[str, Any]]:
         assert self.seat is not None
-        if self.phase is Phase.CONFIG:
+        if self.this_hand.phase is Phase.CONFIG:
             return "config-sign", {"config_hash": self.config.digest()}
-        deck = self.deck
+        deck = self.this_hand.deck
         assert deck is not None
-        if self.phase is Phase.KEY_COMMIT:
+        if self.this_hand.phase is Phase.KEY_COMMIT:
             return "key-commit", {"commit": deck.make_commit()}
-        if self.phase is Phase.KEY_REVEAL:
+        if self.this_hand.phase is Phase.KEY_REVEAL:
             return "key-reveal", {"reveal": deck.make_reveal()}
-        if self.phase is Phase.SHUFFLE:
+        if self.this_hand.phase is Phase.SHUFFLE:
             return "shuffle", {"shuffle": deck.make_shuffle()}
-        if self.phase is Phase.SHARES:
-            assert self.round is not None
-            positions = self.round.positions[self.seat]
-            return "shares", {"shares": deck.make_shares(positions, self.round.step)}
-        if self.phase is Phase.REVEAL:
-            assert self.reveal_due is not None
-            return "reveal", {"shares": deck.make_shares(self.reveal_due.positions, OPEN)}
-        assert self.phase is Phase.RESULT
+        if self.this_hand.phase is Phase.SHARES:
+            assert self.this_hand.round is not None
+            positions = self.this_hand.round.positions[self.seat]
+            return "shares", {"shares": deck.make_shares(positions, self.this_hand.round.step)}
+        if self.this_hand.phase is Phase.REVEAL:
+            assert self.this_hand.reveal_due is not None
+            return "reveal", {"shares": deck.make_shares(self.this_hand.reveal_due.positions, OPEN)}
+        assert self.this_hand.phase is Phase.RESULT
         assert self.engine.hand_result is not None
         body: dict[str, Any] = {
             "result": result_digest(self.engine.hand_result),
@@ -84,11 +80,15 @@ class ElementBodies(Moves):
             self._apply_admit(body["request"], message)
         elif kind == "result":
             self._apply_result(body, seat)
-        if self.round is not None and self.round.seats and self.round.seats[0] == seat:
-            self.round.seats.pop(0)
+        if (
+            self.this_hand.round is not None
+            and self.this_hand.round.seats
+            and self.this_hand.round.seats[0] == seat
+        ):
+            self.this_hand.round.seats.pop(0)
 
     def _apply_deck_step(self, kind: str, body: Any, seat: int, own: bool) -> None:
-        deck = self.deck
+        deck = self.this_hand.deck
         assert deck is not None
         if kind == "key-commit":
             deck.accept_commit(seat, body["commit"])
@@ -98,18 +98,18 @@ class ElementBodies(Moves):
             later = self._may_check_later(seat, own)
             deck.accept_shuffle(seat, body["shuffle"], trusted=own, later=later)
         else:
-            assert self.round is not None
-            positions = self.round.positions[seat]
-            deck.accept_shares(seat, list(body["shares"]), positions, self.round.step)
+            assert self.this_hand.round is not None
+            positions = self.this_hand.round.positions[seat]
+            deck.accept_shares(seat, list(body["shares"]), positions, self.this_hand.round.step)
 
     def _apply_reveal(self, body: Any, seat: int) -> None:
-        deck, due = self.deck, self.reveal_due
+        deck, due = self.this_hand.deck, self.this_hand.reveal_due
         assert deck is not None and due is not None
         deck.accept_shares(seat, list(body["shares"]), due.positions, OPEN)
         cards = [deck.open_public(p) for p in due.positions]
         self.engine.apply_chance([Card.from_index(c) for c in cards])
         self.events.append(CardsShown(seat, tuple(zip(due.positions, cards, strict=True))))
-        self.reveal_due = None
+        self.this_hand.reveal_due = None
 
     def _apply_result(self, body: Any, seat: int) -> None:
         result = self.engine.hand_result
@@ -123,6 +123,6 @@ class ElementBodies(Moves):
                 "are fixed for the game",
                 seat,
             )
-        self.results[seat] = body["result"]
+        self.this_hand.results[seat] = body["result"]
         if change is not None:
-            self.changes[seat] = change
+            self.this_hand.changes[seat] = change

@@ -7,11 +7,10 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
 
 from dealerless.protocol.cards import Card
 from dealerless.protocol.crypto import HandDeckContext, PlayerSecret
-from dealerless.protocol.messages import MessageError, SignedMessage
+from dealerless.protocol.messages import MessageError
 from dealerless.protocol.rules.base import Deal, Engine, Reveal, TurnUp
 from dealerless.protocol.rules.registry import new_engine
 from dealerless.protocol.table.chain import Chain
@@ -33,34 +32,13 @@ from dealerless.protocol.table.events import (
     TranscriptCut,
 )
 from dealerless.protocol.table.hand_deck import DEAL, OPEN, HandDeck, decode_secret, encode_secret
+from dealerless.protocol.table.hand_state import HandState
 from dealerless.protocol.table.mode import Mode
+from dealerless.protocol.table.round import Round
 from dealerless.protocol.table.steps import PARALLEL_PHASES, STEP_BY_PHASE, After, Phase
 from dealerless.protocol.table.votes import VoteBook
 
 SIT_OUT_AFTER = 3  # hands in a row ended by a seat's silence before it sits out (§9)
-
-
-@dataclass
-class Round:
-    """A round of automatic steps: who still has to write, and what each owes (shares).
-
-    A sequential round is written in seat order, one element after the other (``seats`` shrinks
-    as they come). A parallel round is written at once: every seat of ``seats`` signs its frame
-    at the round's head, ``frames`` collects them in any order of arrival, and the complete
-    round becomes one chain element with its frames in seat order."""
-
-    seats: list[int]
-    positions: dict[int, list[int]] = field(default_factory=dict)
-    step: str = DEAL
-    request: Deal | TurnUp | None = None
-    parallel: bool = False
-    frames: dict[int, SignedMessage] = field(default_factory=dict)
-
-    def owing(self) -> list[int]:
-        """The seats that still have to write in this round, in seat order."""
-        if not self.parallel:
-            return self.seats[:1]
-        return [s for s in self.seats if s not in self.frames]
 
 
 class HandCycle:
@@ -68,22 +46,12 @@ class HandCycle:
     config: TableConfig
     seat: int | None
     engine: Engine
-    deck: HandDeck | None
-    secret: PlayerSecret | None
+    this_hand: HandState
     proofs_checked: bool  # a confirming replay: proofs verified when the records came
-    phase: Phase
-    round: Round | None
-    participants: tuple[int, ...]
-    reveal_due: Reveal | None
-    hand: int
     chain: Chain
-    results: dict[int, bytes]
     first_hand: int  # the number of this segment's first hand (1 unless seats changed)
-    changes: dict[int, str]  # seat -> the seat change it asked for in this hand's result
-    silent_in_hand: int | None  # the seat whose silence ended this hand (it sits out)
     silent_streak: dict[int, int]  # seat -> hands in a row that its silence ended
     seat_change: SeatsChanging | None  # this segment ended for a seat change
-    requests: list[SignedMessage]
     events: list[TableEvent]
     votes: VoteBook
     _hand_engine: Engine | None
@@ -91,8 +59,6 @@ class HandCycle:
     _new_secrets: list[tuple[int, bytes]]
     mode: Mode
     _dealer_due: bool  # hand 1: the rules start once the joint key draws the first dealer
-    _lost_share: str | None  # why this hand's key share is missing (we play it blind)
-    _wrote_in_hand: bool  # an element of ours is on the chain in this hand
 
     # Chain primitives of the table machine.
     def _append(self, frames: Sequence[bytes], digest: bytes) -> None:
@@ -114,23 +80,23 @@ class HandCycle:
     def _advance(self) -> None:
         """After an accepted element: once the round (if any) is complete, execute the
         transition the phase table (steps.py) names for this phase."""
-        if self.round is not None and self.round.seats:
+        if self.this_hand.round is not None and self.this_hand.round.seats:
             return
-        finished = self.round
-        self.round = None
-        step = STEP_BY_PHASE.get(self.phase)
+        finished = self.this_hand.round
+        self.this_hand.round = None
+        step = STEP_BY_PHASE.get(self.this_hand.phase)
         if step is None:
-            raise AssertionError(f"nothing follows the {self.phase} phase")
+            raise AssertionError(f"nothing follows the {self.this_hand.phase} phase")
         TRANSITIONS[step.after](self, finished)
 
     def _key_reveals(self, finished: Round | None) -> None:
-        self._set_round(Phase.KEY_REVEAL, list(self.participants))
+        self._set_round(Phase.KEY_REVEAL, list(self.this_hand.participants))
 
     def _shuffles(self, finished: Round | None) -> None:
         if self._dealer_due:
-            assert self.deck is not None and self.deck.joint is not None
-            self._begin_rules_hand(first_dealer(self.config, self.deck.joint.encode()))
-        self._set_round(Phase.SHUFFLE, list(self.participants))
+            assert self.this_hand.deck is not None and self.this_hand.deck.joint is not None
+            self._begin_rules_hand(first_dealer(self.config, self.this_hand.deck.joint.encode()))
+        self._set_round(Phase.SHUFFLE, list(self.this_hand.participants))
 
     def _open_shared(self, finished: Round | None) -> None:
         assert finished is not None
@@ -138,60 +104,56 @@ class HandCycle:
         self._next_in_hand()
 
     def _end_hand(self, finished: Round | None) -> None:
-        self.events.append(HandSigned(self.hand))
+        self.events.append(HandSigned(self.this_hand.number))
         if self.engine.outcome is not None:
-            self.phase = Phase.OVER
+            self.this_hand.phase = Phase.OVER
             self.events.append(GameOver(self.engine.outcome))
-        elif self.engine.seat_changes and (self.changes or self.silent_in_hand is not None):
+        elif self.engine.seat_changes and (
+            self.this_hand.changes or self.this_hand.silent_in_hand is not None
+        ):
             # Seats come and go only here, between hands: this segment ends and the next
             # configuration (segments.py) seats who is left, who comes and who comes back.
             # A seat whose silence ended this very hand sits out at a change that happens
             # anyway (it keeps its chips and may come back): it may be gone for good, and
             # if it were the next host nobody would sign the next configuration.
-            silent = self.silent_in_hand
+            silent = self.this_hand.silent_in_hand
             if silent is None and self.silent_streak:
                 silent = next(iter(self.silent_streak))
-            self.phase = Phase.OVER
-            self.seat_change = SeatsChanging(self.hand, tuple(sorted(self.changes.items())), silent)
+            self.this_hand.phase = Phase.OVER
+            self.seat_change = SeatsChanging(
+                self.this_hand.number, tuple(sorted(self.this_hand.changes.items())), silent
+            )
             self.events.append(self.seat_change)
         else:
             self._start_hand()
 
     def _set_round(self, phase: Phase, seats: list[int]) -> None:
-        self.phase = phase
-        self.round = Round(seats, parallel=phase in PARALLEL_PHASES)
+        self.this_hand.phase = phase
+        self.this_hand.round = Round(seats, parallel=phase in PARALLEL_PHASES)
 
     def _start_hand(self) -> None:
-        self.hand += 1
-        self.results = {}
-        self.changes = {}
-        self.silent_in_hand = None
+        number = self.this_hand.number + 1
         # Seats in the game when the hand starts (before antes: an all-in ante still plays).
-        self.participants = tuple(self.engine.in_game())
+        participants = tuple(self.engine.in_game())
         if not self._dealer_due:
             self.engine.start_hand()
-            self.events.append(HandStarted(self.hand, self.engine.dealer))
-        hctx = HandDeckContext(self.config.table_id, self.hand, self.config.digest())
-        playing = self.seat is not None and self.seat in self.participants
-        self._lost_share = None
-        self._wrote_in_hand = False
-        self.secret = (
-            self._hand_secret(hctx, self.seat) if playing and self.seat is not None else None
-        )
-        self.deck = HandDeck(
-            hctx, self.participants, self.secret, proofs_checked=self.proofs_checked
-        )
+            self.events.append(HandStarted(number, self.engine.dealer))
+        hctx = HandDeckContext(self.config.table_id, number, self.config.digest())
+        secret, lost_share = None, None
+        if self.seat is not None and self.seat in participants:
+            secret, lost_share = self._hand_secret(hctx, self.seat)
+        deck = HandDeck(hctx, participants, secret, proofs_checked=self.proofs_checked)
+        self.this_hand = HandState.starting(number, participants, deck, secret, lost_share)
         self._hand_engine = copy.deepcopy(self.engine)
         self.chain.start_hand()
         self.votes.new_hand()
-        self._set_round(Phase.KEY_COMMIT, list(self.participants))
 
     def _begin_rules_hand(self, dealer: int) -> None:
         """The first hand's rules start once its dealer is drawn (or the hand ends first)."""
         self._dealer_due = False
         self.engine = self._new_engine(dealer)
         self.engine.start_hand()
-        self.events.append(HandStarted(self.hand, self.engine.dealer))
+        self.events.append(HandStarted(self.this_hand.number, self.engine.dealer))
 
     def _new_engine(self, dealer: int) -> Engine:
         """The rules engine of this segment: after a seat change it starts from the ledgers
@@ -202,26 +164,27 @@ class HandCycle:
             engine.load_ledger([dict(x) for x in carry.ledgers], dict(carry.table), carry.hands)
         return engine
 
-    def _hand_secret(self, hctx: HandDeckContext, seat: int) -> PlayerSecret | None:
+    def _hand_secret(
+        self, hctx: HandDeckContext, seat: int
+    ) -> tuple[PlayerSecret | None, str | None]:
         """This hand's key share: the stored one when replaying, else a new one. A hand whose
         share is gone (deleted once the hand was signed, lost, or damaged) is replayed without
         it, as an observer replays it; if we are still in it, we cannot write there (the
-        others time us out: silence, bounded) and :class:`ShareMissing` says why."""
-        stored = self._stored_secrets.get(self.hand)
+        others time us out: silence, bounded) and :class:`ShareMissing` says why (the second
+        value: why the share is missing)."""
+        stored = self._stored_secrets.get(hctx.hand)
         if stored is not None:
             try:
-                return decode_secret(hctx, seat, stored)
+                return decode_secret(hctx, seat, stored), None
             except (ValueError, MessageError) as exc:
-                self._lost_share = f"the stored key share of hand {self.hand} is damaged ({exc})"
-                return None
+                return None, f"the stored key share of hand {hctx.hand} is damaged ({exc})"
         if self.mode.replaying:
-            self._lost_share = f"no stored key share for hand {self.hand}"
-            return None
-        return self._new_secret(hctx, seat)
+            return None, f"no stored key share for hand {hctx.hand}"
+        return self._new_secret(hctx, seat), None
 
     def _new_secret(self, hctx: HandDeckContext, seat: int) -> PlayerSecret:
         secret = PlayerSecret.generate(hctx, seat)
-        self._new_secrets.append((self.hand, encode_secret(secret)))
+        self._new_secrets.append((hctx.hand, encode_secret(secret)))
         return secret
 
     def _next_in_hand(self) -> None:
@@ -231,36 +194,37 @@ class HandCycle:
             assert result is not None
             self.silent_streak = {}  # a hand that ends by the rules: nobody's silence goes on
             self.events.append(HandEnded(result, scores=tuple(engine.scores())))
-            self._set_round(Phase.RESULT, list(self.participants))
+            self._set_round(Phase.RESULT, list(self.this_hand.participants))
             return
         request = engine.chance_request()
         if request is None:
-            self.phase = Phase.PLAY
+            self.this_hand.phase = Phase.PLAY
         elif isinstance(request, Reveal):
-            self.phase = Phase.REVEAL
-            self.reveal_due = request
+            self.this_hand.phase = Phase.REVEAL
+            self.this_hand.reveal_due = request
         else:
             self._start_shares(request)
 
     def _start_shares(self, request: Deal | TurnUp) -> None:
         if isinstance(request, Deal):
             dues = {
-                s: [p for owner, p in request.assignments if owner != s] for s in self.participants
+                s: [p for owner, p in request.assignments if owner != s]
+                for s in self.this_hand.participants
             }
             step = DEAL
         else:
-            dues = {s: [request.position] for s in self.participants}
+            dues = {s: [request.position] for s in self.this_hand.participants}
             step = OPEN
-        seats = [s for s in self.participants if dues[s]]
-        self.phase = Phase.SHARES
-        self.round = Round(seats, dues, step, request, parallel=True)
+        seats = [s for s in self.this_hand.participants if dues[s]]
+        self.this_hand.phase = Phase.SHARES
+        self.this_hand.round = Round(seats, dues, step, request, parallel=True)
         if not seats:  # a deal to a single-seat table: nothing to share
-            self._finish_shares(self.round)
-            self.round = None
+            self._finish_shares(self.this_hand.round)
+            self.this_hand.round = None
             self._next_in_hand()
 
     def _finish_shares(self, finished: Round) -> None:
-        deck = self.deck
+        deck = self.this_hand.deck
         assert deck is not None and finished.request is not None
         request = finished.request
         if isinstance(request, Deal):
@@ -291,17 +255,21 @@ class HandCycle:
         )
         silence = effect == "timeout"
         if silence:
-            self.events.append(SeatSilent(culprit, str(self.phase), self.hand))
-        if self.phase is Phase.CONFIG and self.config.carry is not None:
+            self.events.append(
+                SeatSilent(culprit, str(self.this_hand.phase), self.this_hand.number)
+            )
+        if self.this_hand.phase is Phase.CONFIG and self.config.carry is not None:
             # A later segment that a seat did not sign (a newcomer gone, or one that signed
             # something else): the table does not end for it. That seat sits out (silence) or
             # stands up (a proven violation) and the others re-form without it.
-            self.phase = Phase.OVER
+            self.this_hand.phase = Phase.OVER
             changes = () if silence else ((culprit, "stand"),)
-            self.seat_change = SeatsChanging(self.hand, changes, culprit if silence else None)
+            self.seat_change = SeatsChanging(
+                self.this_hand.number, changes, culprit if silence else None
+            )
             self.events.append(self.seat_change)
-        elif self.phase is Phase.CONFIG:
-            self.phase = Phase.OVER
+        elif self.this_hand.phase is Phase.CONFIG:
+            self.this_hand.phase = Phase.OVER
             self.events.append(
                 TableNotStarted(
                     reason,
@@ -309,12 +277,12 @@ class HandCycle:
                     silent=culprit if silence else None,
                 )
             )
-        elif self.phase is Phase.RESULT:
+        elif self.this_hand.phase is Phase.RESULT:
             # The result is already fixed by the rules; only that seat's signature is missing.
-            assert self.round is not None
-            self.round.seats = [s for s in self.round.seats if s != culprit]
+            assert self.this_hand.round is not None
+            self.this_hand.round.seats = [s for s in self.this_hand.round.seats if s != culprit]
             self._advance()
-        elif silence and self.phase is Phase.PLAY and self._timeout_move(culprit):
+        elif silence and self.this_hand.phase is Phase.PLAY and self._timeout_move(culprit):
             self._advance()
         else:
             self._abort_hand(culprit, reason, silent=silence)
@@ -352,16 +320,12 @@ class HandCycle:
         assert self._hand_engine is not None
         frames = self.chain.cut_to_hand_start(anchor)
         self.engine = copy.deepcopy(self._hand_engine)
-        self.results, self.requests = {}, []
-        self.changes, self.silent_in_hand = {}, None
-        self.reveal_due = None
-        hctx = HandDeckContext(self.config.table_id, self.hand, self.config.digest())
-        self.deck = HandDeck(
-            hctx, self.participants, self.secret, proofs_checked=self.proofs_checked
-        )
-        self._set_round(Phase.KEY_COMMIT, list(self.participants))
+        hand = self.this_hand
+        hctx = HandDeckContext(self.config.table_id, hand.number, self.config.digest())
+        deck = HandDeck(hctx, hand.participants, hand.secret, proofs_checked=self.proofs_checked)
+        self.this_hand = hand.restarted(deck)
         # The segment's first hand: its rules start again after the reveals draw the dealer.
-        self._dealer_due = self.hand == self.first_hand
+        self._dealer_due = self.this_hand.number == self.first_hand
         mode, self.mode = self.mode, Mode.ROLLBACK
         try:
             for frame in frames:
@@ -381,14 +345,14 @@ class HandCycle:
         costs the seat at most what losing the hand at the current stake costs (rules.md,
         per game) and gives the others no more than that; only a violation is reported as a
         cheat."""
-        self.round = None
-        self.reveal_due = None
+        self.this_hand.round = None
+        self.this_hand.reveal_due = None
         # Sat out only when silent in two hands in a row: one lost step (a hub dropping a
         # frame past a deadline) must not be enough to take a seat from the table.
         streak = self.silent_streak.get(culprit, 0) + 1 if silent else 0
         self.silent_streak = {culprit: streak} if silent else {}
         if silent and streak >= SIT_OUT_AFTER:
-            self.silent_in_hand = culprit
+            self.this_hand.silent_in_hand = culprit
         result = self.engine.abort_hand(culprit, reason)
         self.events.append(
             HandEnded(
@@ -399,7 +363,7 @@ class HandCycle:
                 scores=tuple(self.engine.scores()),
             )
         )
-        signers = [s for s in self.participants if s != culprit]
+        signers = [s for s in self.this_hand.participants if s != culprit]
         self._set_round(Phase.RESULT, signers)
         if not signers:
             self._advance()

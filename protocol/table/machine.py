@@ -26,7 +26,7 @@ import hashlib
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from dealerless.protocol.crypto import CryptoError, PlayerSecret
+from dealerless.protocol.crypto import CryptoError
 from dealerless.protocol.messages import (
     IdentityKey,
     MessageError,
@@ -39,7 +39,6 @@ from dealerless.protocol.rules.base import (
     Action,
     Engine,
     IllegalAction,
-    Reveal,
 )
 from dealerless.protocol.table.chain import Chain
 from dealerless.protocol.table.check_later import CheckLater, Unchecked
@@ -56,10 +55,11 @@ from dealerless.protocol.table.events import (
     Violation,
 )
 from dealerless.protocol.table.future import FutureFrames
-from dealerless.protocol.table.hand_cycle import HandCycle, Round
+from dealerless.protocol.table.hand_cycle import HandCycle
 from dealerless.protocol.table.hand_deck import (
     HandDeck,
 )
+from dealerless.protocol.table.hand_state import HandState
 from dealerless.protocol.table.kinds import NEXT_CONFIG, SEAT_CHANGES, SIDE_KINDS, TABLE_REGISTRY
 from dealerless.protocol.table.mode import Mode
 from dealerless.protocol.table.round_frames import RoundFrames
@@ -129,25 +129,16 @@ class TableMachine(ElementBodies, HandCycle, RoundFrames, SegmentSwitch, CheckLa
         self.earlier_heads = frozenset(self.chain.history)  # of the segments before this one
         self.chain.enter_segment(config.digest())
         self.chain.history.add(self.head)
-        self.hand = config.carry.hands if config.carry is not None else 0
-        self.first_hand = self.hand + 1
-        self.changes: dict[int, str] = {}
-        self.silent_in_hand: int | None = None
+        hands_before = config.carry.hands if config.carry is not None else 0
+        self.this_hand = HandState.before_first(hands_before, self.players)
+        self.first_hand = hands_before + 1
         self.silent_streak: dict[int, int] = {}
         self.seat_change: SeatsChanging | None = None
         self.boundary_silent: tuple[int, ...] = ()  # next hosts timed out at the segment's end
         self._change_wanted: str | None = None
-        self.phase = Phase.CONFIG
-        self.participants: tuple[int, ...] = tuple(range(self.players))
-        self.round: Round | None = Round(list(self.participants))
-        self.reveal_due: Reveal | None = None
-        self._lost_share: str | None = None
-        self._wrote_in_hand = False
         # Not started until the first hand's keys are revealed, which draw the first dealer.
         self.engine: Engine = self._new_engine(0)
         self._dealer_due = True
-        self.deck: HandDeck | None = None
-        self.secret: PlayerSecret | None = None
         self._hand_engine: Engine | None = None  # the rules as the running hand began
         # (seat, prev) -> the first chain frame of that seat at that known head: a second one
         # is an equivocation (two signed frames of one seat at one head).
@@ -159,9 +150,7 @@ class TableMachine(ElementBodies, HandCycle, RoundFrames, SegmentSwitch, CheckLa
         self.future = FutureFrames(MAX_FUTURE)
         # The furthest (hand, seq) a seat's signed frame of this segment named, applied or
         # not: a follower far behind sees by it that the table is alive (replays move nothing).
-        self.heard_up_to: tuple[int, int] = (self.hand, self.seq)
-        self.requests: list[SignedMessage] = []
-        self.results: dict[int, bytes] = {}
+        self.heard_up_to: tuple[int, int] = (self.this_hand.number, self.seq)
         self.votes = VoteBook(self)
         self.step_since = now
         self._note_head()
@@ -171,6 +160,23 @@ class TableMachine(ElementBodies, HandCycle, RoundFrames, SegmentSwitch, CheckLa
     def held(self) -> bool:
         """Back from a crash, writing nothing until a peer is heard (see :meth:`resume`)."""
         return self.mode.held
+
+    # What the running hand holds, for readers (the hand cycle alone moves it).
+    @property
+    def hand(self) -> int:
+        return self.this_hand.number
+
+    @property
+    def phase(self) -> Phase:
+        return self.this_hand.phase
+
+    @property
+    def deck(self) -> HandDeck | None:
+        return self.this_hand.deck
+
+    @property
+    def participants(self) -> tuple[int, ...]:
+        return self.this_hand.participants
 
     # The chain's position, for readers (the chain part alone moves it).
     @property
@@ -269,23 +275,23 @@ class TableMachine(ElementBodies, HandCycle, RoundFrames, SegmentSwitch, CheckLa
     def _after_replay(self) -> None:
         """A hand we are in but whose key share is missing: if nothing of ours is on its chain
         yet (we crashed before storing a share), a fresh share is safe; else we play it blind."""
-        if self._lost_share is None or self.seat is None or self.over:
+        if self.this_hand.lost_share is None or self.seat is None or self.over:
             return
-        if not self._wrote_in_hand and self.deck is not None:
-            hctx = self.deck.hctx
-            self.secret = self._new_secret(hctx, self.seat)
-            self.deck.secret = self.secret
-            self._lost_share = None
+        if not self.this_hand.wrote_in_hand and self.this_hand.deck is not None:
+            hctx = self.this_hand.deck.hctx
+            self.this_hand.secret = self._new_secret(hctx, self.seat)
+            self.this_hand.deck.secret = self.this_hand.secret
+            self.this_hand.lost_share = None
             return
-        self.events.append(ShareMissing(self.hand, self._lost_share))
+        self.events.append(ShareMissing(self.this_hand.number, self.this_hand.lost_share))
 
     @property
     def blind(self) -> bool:
         """We are in this hand without its key share: we can only sign its result."""
         return (
-            self._lost_share is not None
-            and self.seat in self.participants
-            and self.phase not in (Phase.CONFIG, Phase.OVER)
+            self.this_hand.lost_share is not None
+            and self.seat in self.this_hand.participants
+            and self.this_hand.phase not in (Phase.CONFIG, Phase.OVER)
         )
 
     def release(self, now: float) -> list[TableEvent]:
@@ -348,7 +354,7 @@ class TableMachine(ElementBodies, HandCycle, RoundFrames, SegmentSwitch, CheckLa
 
     @property
     def over(self) -> bool:
-        return self.phase is Phase.OVER
+        return self.this_hand.phase is Phase.OVER
 
     def certificate_waits(self) -> bool:
         """A complete timeout certificate of this hand waits for our own deadline: the end
@@ -368,21 +374,21 @@ class TableMachine(ElementBodies, HandCycle, RoundFrames, SegmentSwitch, CheckLa
     def arbiter(self) -> int | None:
         """The seat that may extend the chain now (in a parallel round: the lowest of those
         that still owe their frame; see :meth:`writers`)."""
-        if self.phase is Phase.OVER:
+        if self.this_hand.phase is Phase.OVER:
             return None
-        if self.round is not None:
-            owing = self.round.owing()
+        if self.this_hand.round is not None:
+            owing = self.this_hand.round.owing()
             return owing[0] if owing else None
-        if self.phase is Phase.REVEAL:
-            assert self.reveal_due is not None
-            return self.reveal_due.seat
+        if self.this_hand.phase is Phase.REVEAL:
+            assert self.this_hand.reveal_due is not None
+            return self.this_hand.reveal_due.seat
         waiting = self.engine.to_act()
         return waiting[0] if waiting else None
 
     def my_turn_to_act(self) -> bool:
         """True when the driver must choose a rules action for this seat."""
         return (
-            self.phase is Phase.PLAY
+            self.this_hand.phase is Phase.PLAY
             and self.seat is not None
             and not self.mode.held
             and not self.blind
@@ -391,7 +397,7 @@ class TableMachine(ElementBodies, HandCycle, RoundFrames, SegmentSwitch, CheckLa
 
     def may_act(self) -> bool:
         return (
-            self.phase is Phase.PLAY
+            self.this_hand.phase is Phase.PLAY
             and self.seat is not None
             and not self.mode.held
             and self.seat in self.engine.may_act()
@@ -424,9 +430,11 @@ class TableMachine(ElementBodies, HandCycle, RoundFrames, SegmentSwitch, CheckLa
         if self.mode.held:
             raise LocalProtocolError("back after a restart: waiting to hear from the peers")
         if self.blind:
-            raise LocalProtocolError(f"cannot play this hand: {self._lost_share}")
-        if self.phase is not Phase.PLAY:
-            raise LocalProtocolError(f"no moves now: the table is in the {self.phase} phase")
+            raise LocalProtocolError(f"cannot play this hand: {self.this_hand.lost_share}")
+        if self.this_hand.phase is not Phase.PLAY:
+            raise LocalProtocolError(
+                f"no moves now: the table is in the {self.this_hand.phase} phase"
+            )
         try:
             self.engine.verify(action)
         except IllegalAction as exc:
@@ -481,7 +489,7 @@ class TableMachine(ElementBodies, HandCycle, RoundFrames, SegmentSwitch, CheckLa
         return sign_message(
             self.key,
             table_id=self.config.table_id,
-            hand=self.hand,
+            hand=self.this_hand.number,
             seq=self.seq_after(prev),
             prev=prev,
             seat=self.seat,
@@ -511,15 +519,15 @@ class TableMachine(ElementBodies, HandCycle, RoundFrames, SegmentSwitch, CheckLa
         ):
             if self.seat not in self.writers():
                 return
-            if self.blind and self.phase is not Phase.RESULT:
+            if self.blind and self.this_hand.phase is not Phase.RESULT:
                 return
-            if self.phase is Phase.PLAY:
+            if self.this_hand.phase is Phase.PLAY:
                 request = self._admissible_request()
                 if request is None:
                     return
                 self._write("admit", {"request": request.frame})
                 continue
-            if self._unchecked is not None and self.phase is not Phase.SHUFFLE:
+            if self._unchecked is not None and self.this_hand.phase is not Phase.SHUFFLE:
                 return  # nothing but our shuffle before the check (shares reveal): check_now
             if self._stored_shuffle is not None and self._resend_stored_shuffle():
                 continue
@@ -565,7 +573,7 @@ class TableMachine(ElementBodies, HandCycle, RoundFrames, SegmentSwitch, CheckLa
         elif message.prev in self.history:
             self._stale(message, culprit)
         else:
-            dropped = self.future.add(message, (self.hand, self.seq))
+            dropped = self.future.add(message, (self.this_hand.number, self.seq))
             if dropped is not None:
                 self.seen.discard(dropped)  # so that a later copy is taken
 
@@ -634,7 +642,9 @@ class TableMachine(ElementBodies, HandCycle, RoundFrames, SegmentSwitch, CheckLa
         kept = evidence
         if culprit is None:
             kept = tuple(e[:MAX_ANONYMOUS_EVIDENCE] for e in evidence)
-        self._report(Violation(culprit, reason, kept, {"hand": self.hand, "seq": self.seq}))
+        self._report(
+            Violation(culprit, reason, kept, {"hand": self.this_hand.number, "seq": self.seq})
+        )
         if vote and culprit is not None:
             self.votes.vote_abort(culprit, reason, evidence, anchor=anchor)
 
@@ -646,7 +656,7 @@ class TableMachine(ElementBodies, HandCycle, RoundFrames, SegmentSwitch, CheckLa
 
     # ---------------------------------------------------------------- accepting chain elements
     def _accept(self, message: SignedMessage, *, own: bool) -> None:
-        if self.round is not None and self.round.parallel:
+        if self.this_hand.round is not None and self.this_hand.round.parallel:
             self._accept_round_frame(message, own=own)
             return
         seat = message.seat
@@ -667,7 +677,7 @@ class TableMachine(ElementBodies, HandCycle, RoundFrames, SegmentSwitch, CheckLa
         if not own and not self.mode.replaying and self.now - self.step_since < self.timeout:
             self._in_time.add((seat, self.head))
         if seat == self.seat:
-            self._wrote_in_hand = True
+            self.this_hand.wrote_in_hand = True
         self._append([message.frame], message.digest)
         if own and message.kind == "shuffle":
             self._keep_own_shuffle(message.frame)
@@ -690,4 +700,4 @@ class TableMachine(ElementBodies, HandCycle, RoundFrames, SegmentSwitch, CheckLa
         """Add one chain element (a message, or a certificate's votes) and move the head."""
         self.chain.append(frames, digest)
         self.step_since = self.now
-        self.requests = [r for r in self.requests if r.prev == self.head]
+        self.this_hand.requests = [r for r in self.this_hand.requests if r.prev == self.head]

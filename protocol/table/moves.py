@@ -13,7 +13,8 @@ from dealerless.protocol.rules.base import Action, ActionKind, Engine
 from dealerless.protocol.table.chain import Chain
 from dealerless.protocol.table.config import TableConfig
 from dealerless.protocol.table.events import ActionApplied, RemoteProtocolError, TableEvent
-from dealerless.protocol.table.hand_deck import OPEN, HandDeck, play_step
+from dealerless.protocol.table.hand_deck import OPEN, play_step
+from dealerless.protocol.table.hand_state import HandState
 from dealerless.protocol.table.kinds import TABLE_REGISTRY
 
 
@@ -22,16 +23,15 @@ class Moves:
     config: TableConfig
     seat: int | None
     engine: Engine
-    deck: HandDeck | None
+    this_hand: HandState
     chain: Chain
-    requests: list[SignedMessage]
     events: list[TableEvent]
 
     def _action_body(self, action: Action) -> dict[str, Any]:
         """Our own action, with the card opening and legality proofs a play needs."""
         if action.kind is not ActionKind.PLAY:
             return {"action": action.to_wire()}
-        deck = self.deck
+        deck = self.this_hand.deck
         assert deck is not None and action.card is not None and self.seat is not None
         slot = next(s for s in self.engine.hand(self.seat) if s.card == action.card)
         action = Action(ActionKind.PLAY, self.seat, card=action.card, position=slot.position)
@@ -47,7 +47,7 @@ class Moves:
 
     def _proof_obligation(self, action: Action) -> tuple[list[int], list[int]]:
         """(the player's other positions not known in public, the forbidden card indices)."""
-        deck = self.deck
+        deck = self.this_hand.deck
         assert deck is not None
         forbidden = sorted(c.index for c in self.engine.forbidden_cards(action))
         hidden = sorted(
@@ -60,7 +60,7 @@ class Moves:
     def _apply_action(self, action: Action, body: Any, seat: int, own: bool) -> None:
         if action.seat != seat:
             raise RemoteProtocolError(f"action names seat {action.seat}", seat)
-        deck = self.deck
+        deck = self.this_hand.deck
         assert deck is not None
         opened: int | None = None
         new_share = None
@@ -112,7 +112,7 @@ class Moves:
         self.events.append(ActionApplied(action, tuple(rules_events)))
 
     def _admissible_request(self) -> SignedMessage | None:
-        for request in self.requests:
+        for request in self.this_hand.requests:
             if request.prev == self.chain.head and self._request_action(request) is not None:
                 return request
         return None

@@ -22,6 +22,7 @@ from dealerless.protocol.table.events import (
     Violation,
 )
 from dealerless.protocol.table.future import FutureFrames
+from dealerless.protocol.table.hand_state import HandState
 from dealerless.protocol.table.mode import Mode
 from dealerless.protocol.table.segments import (
     Newcomer,
@@ -39,7 +40,7 @@ class SegmentSwitch:
     key: IdentityKey | None
     config: TableConfig
     chain: Chain
-    hand: int
+    this_hand: HandState
     now: float
     seen: set[bytes]
     future: FutureFrames
@@ -58,7 +59,6 @@ class SegmentSwitch:
     step_since: float
     mode: Mode
     boundary_silent: tuple[int, ...]
-    phase: Phase
 
     def _receive(self, frame: bytes, *, again: bool = False) -> None:
         raise NotImplementedError
@@ -108,7 +108,7 @@ class SegmentSwitch:
         """At the end of a segment, if the table goes on: the seat that must sign the next
         configuration (the next host) and the seats that would vote it silent, every other
         seat that stays (those standing up or sitting out may be gone). None elsewhere."""
-        if self.seat_change is None or self.phase is not Phase.OVER or self.left_table:
+        if self.seat_change is None or self.this_hand.phase is not Phase.OVER or self.left_table:
             return None
         try:
             plan = self.seat_plan()
@@ -152,7 +152,7 @@ class SegmentSwitch:
         self.events.append(
             Accepted("timeout-certificate", None, self.chain.seq - 1, self.state_hash())
         )
-        self.events.append(SeatSilent(host, "next-config", self.hand))
+        self.events.append(SeatSilent(host, "next-config", self.this_hand.number))
         self._release_future()  # the next host's configuration may be here already
 
     def next_segment(
@@ -178,7 +178,7 @@ class SegmentSwitch:
         """A ``next-config`` from a seat of this segment (signature already checked)."""
         if message.prev != self.chain.head or self.seat_change is None:
             if message.prev not in self.chain.history:  # early: the segment has not ended here yet
-                dropped = self.future.add(message, (self.hand, self.chain.seq))
+                dropped = self.future.add(message, (self.this_hand.number, self.chain.seq))
                 if dropped is not None:
                     self.seen.discard(dropped)
             return
@@ -202,7 +202,7 @@ class SegmentSwitch:
             return True
         if self.seat_change is not None:  # ended here: the next segment's frames come early
             if not self.left_table:
-                dropped = self.future.add(message, (self.hand, self.chain.seq))
+                dropped = self.future.add(message, (self.this_hand.number, self.chain.seq))
                 if dropped is not None:
                     self.seen.discard(dropped)
             return True

@@ -31,6 +31,7 @@ from dealerless.protocol.table.events import (
     TimeoutVoted,
     Violation,
 )
+from dealerless.protocol.table.hand_state import HandState
 from dealerless.protocol.table.kinds import SIDE_KINDS, TABLE_REGISTRY
 from dealerless.protocol.table.mode import Mode
 from dealerless.protocol.table.steps import Phase
@@ -57,9 +58,12 @@ class VotingTable(Protocol):
 
     seat: int | None
     players: int
-    participants: tuple[int, ...]
-    phase: Phase
+    this_hand: HandState
 
+    @property
+    def participants(self) -> tuple[int, ...]: ...
+    @property
+    def phase(self) -> Phase: ...
     @property
     def head(self) -> bytes: ...
     @property
@@ -69,7 +73,6 @@ class VotingTable(Protocol):
     now: float
     step_since: float
     mode: Mode
-    requests: list[SignedMessage]
     events: list[TableEvent]
     _outbox: list[bytes]
     seen: set[bytes]
@@ -146,7 +149,7 @@ class VoteBook:
         assert seat is not None
         if message.kind == "request":
             if seat != m.seat:
-                m.requests.append(message)
+                m.this_hand.requests.append(message)
                 m._drive()
         elif message.kind == "chat":
             if seat != m.seat:

@@ -31,9 +31,7 @@ class Table:
 
     def __init__(self, tmp: Path, *, switch: bool = True) -> None:
         self.ids = [Identity.generate() for _ in range(3)]
-        invite = Invite.create(
-            self.ids[0].public_key, GAME, 60_000, token=secrets.token_bytes(16)
-        )
+        invite = Invite.create(self.ids[0].public_key, GAME, 60_000, token=secrets.token_bytes(16))
         seats = tuple(SeatInfo(f"p{i}", ident.public_key) for i, ident in enumerate(self.ids))
         table = TableConfig(invite.table_id, GAME, seats, 60_000)
         keys = [ident.wire_key() for ident in self.ids]
@@ -64,9 +62,7 @@ class Table:
     def deliver(self, author: Identity, payload: dict[str, Any], *, sender: bytes | None = None,
                 table_id: bytes | None = None) -> None:  # fmt: skip
         sealed = seal(author, table_id or self.first.table_id, payload)
-        self.node._on_hub(
-            {"t": "msg", "from": sender or author.public_key, "data": encode(sealed)}
-        )
+        self.node._on_hub({"t": "msg", "from": sender or author.public_key, "data": encode(sealed)})
 
     def back(self, n: int | None = None) -> dict[str, Any]:
         """The returner's ``back``; ``n``: the records it says it holds (omitted if None)."""
@@ -179,7 +175,7 @@ def test_a_newcomer_at_the_boundary_is_not_refused_but_seated_later(tmp_path: Pa
 def test_a_newcomer_to_a_finished_game_is_refused(tmp_path: Path) -> None:
     table = Table(tmp_path)
     table.node.now = lambda: 0.0  # type: ignore[method-assign]
-    table.host.phase = Phase.OVER  # the game is over: no later segment
+    table.host.this_hand.phase = Phase.OVER  # the game is over: no later segment
     table.host.seat_change = None
     table.node.newcomer_hello(Identity.generate().public_key, "p3", {})
     assert any(b"refused" in m["data"] for m, _ in table.node.outbox)

@@ -24,8 +24,8 @@ def held_shuffle() -> HostileTable:
     ht.hold_when(lambda m: m.kind == "shuffle" and m.hand == 1)
     ht.play(lambda t: False)
     assert ht.held and decode(ht.held[0]).kind == "shuffle"
-    assert ht.machines[NEXT].round is not None
-    assert ht.machines[NEXT].round.seats[:2] == [HOSTILE, NEXT]
+    assert ht.machines[NEXT].this_hand.round is not None
+    assert ht.machines[NEXT].this_hand.round.seats[:2] == [HOSTILE, NEXT]
     return ht
 
 

@@ -50,7 +50,7 @@ def _game() -> tuple[ProtocolGame, dict[Phase, int]]:
         at: dict[Phase, int] = {}
         auditor = TableMachine.confirm(sim.table, [])
         for n, frame in enumerate([*records, None]):
-            rnd = auditor.round
+            rnd = auditor.this_hand.round
             if auditor.phase not in at and (rnd is None or not rnd.frames):
                 at[auditor.phase] = n
             if frame is not None:

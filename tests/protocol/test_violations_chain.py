@@ -445,7 +445,7 @@ def test_equivocation_of_a_shuffle_aborts_the_hand() -> None:
     ht.hold_when(lambda m: m.kind == "shuffle")
     ht.play(lambda t: False)
     genuine = ht.held[0]
-    ref_deck, secret = ht.ref.deck, ht.machines[HOSTILE].secret
+    ref_deck, secret = ht.ref.deck, ht.machines[HOSTILE].this_hand.secret
     assert ref_deck is not None and ref_deck.joint is not None and secret is not None
     other = make_shuffle(secret, ref_deck.joint, ref_deck.deck)
     second = ht.resign(genuine, body={"shuffle": other.to_wire()})

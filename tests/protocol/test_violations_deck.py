@@ -71,8 +71,8 @@ def test_rogue_key_share_that_does_not_match_the_commitment() -> None:
 
 def test_key_reveal_with_another_seats_key_share() -> None:
     ht = held_step("key-reveal")
-    assert ht.ref.round is not None  # a parallel round: the others' reveals wait for ours
-    other = next(m.frame for s, m in ht.ref.round.frames.items() if s != HOSTILE)
+    assert ht.ref.this_hand.round is not None  # a parallel round: the others' reveals wait for ours
+    other = next(m.frame for s, m in ht.ref.this_hand.round.frames.items() if s != HOSTILE)
     body = body_of(ht.held[0])
     body["reveal"]["y"] = decode(other).body["reveal"]["y"]
     send_tampered(ht, body)

@@ -179,7 +179,7 @@ def test_card_play_carrying_proofs_on_a_non_play_move() -> None:
 
 
 def _reveal_frame(ht: HostileTable) -> bytes:
-    due = ht.ref.reveal_due
+    due = ht.ref.this_hand.reveal_due
     assert due is not None and due.seat == HOSTILE
     deck = ht.machines[HOSTILE].deck
     assert deck is not None
@@ -200,7 +200,7 @@ def test_false_tupp_claim_is_refused_when_the_reveal_shows_no_four_of_a_kind() -
     before, hand = ht.scores(), ht.ref.hand
     claim = ht.craft_action(tupp)
     ht.send(claim)  # a legal claim as far as the public knows: accepted
-    assert ht.ref.phase == "reveal" and ht.ref.reveal_due is not None
+    assert ht.ref.phase == "reveal" and ht.ref.this_hand.reveal_due is not None
     # the hostile machine must follow the chain to make its reveal shares
     ht.deliver(HOSTILE, claim)
     reveal = _reveal_frame(ht)
@@ -236,7 +236,10 @@ def _at_laundry_check() -> HostileTable:
         ht = HostileTable(make_config("tuppen", 3), seed, HOSTILE)
         ht.hold_when(lambda m: m.kind == "reveal")
         if _laundry_checked(ht):
-            assert ht.ref.reveal_due is not None and ht.ref.reveal_due.seat == HOSTILE
+            assert (
+                ht.ref.this_hand.reveal_due is not None
+                and ht.ref.this_hand.reveal_due.seat == HOSTILE
+            )
             return ht
     raise AssertionError("situation not reached")
 
