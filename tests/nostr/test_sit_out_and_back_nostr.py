@@ -75,10 +75,11 @@ def test_a_seat_sits_out_follows_the_table_and_comes_back(
     assert "verified" in cluster.audit_cli(2)
 
 
-# Under load this test ends in a divergence now and then (2 of 13 runs beside a CPU hog, and
+# Under load this test ends in a divergence now and then (4 of 20 runs beside a CPU hog, and
 # one fresh-clone CI run): in the 2-seat segment while seat 2 sits out, a step that reached the
 # watcher late lets it time out the other seat alone (one opponent's word), which refuses the
-# certificate, and roll-back cannot cross into the next segment (issue 23, protocol.md §8).
+# certificate, and roll-back cannot cross into the next segment; or every seat finishes but
+# the transcripts differ (not analysed; §8's late last result ends so) (issue 23).
 # It runs in the long tier until issue 23 makes it pass 20 runs of 20.
 @pytest.mark.skipif(
     os.environ.get("DEALERLESS_LONG") != "1",
