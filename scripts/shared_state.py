@@ -24,7 +24,6 @@ PACKAGES = ("protocol", "node", "client")
 @dataclass
 class ClassFacts:
     name: str
-    module: str
     bases: list[str]
     assigned: set[str] = field(default_factory=set)
     touched: set[str] = field(default_factory=set)
@@ -62,14 +61,12 @@ def _self_attribute(node: ast.expr) -> str | None:
 
 def class_facts(path: Path) -> list[ClassFacts]:
     tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
-    parts = path.relative_to(ROOT).with_suffix("").parts if path.is_relative_to(ROOT) else ()
-    module = ".".join(parts) or path.stem
     out: list[ClassFacts] = []
     for node in ast.walk(tree):
         if not isinstance(node, ast.ClassDef):
             continue
         bases = [b.id if isinstance(b, ast.Name) else ast.unparse(b) for b in node.bases]
-        facts = ClassFacts(node.name, module, bases)
+        facts = ClassFacts(node.name, bases)
         for inner in ast.walk(node):
             for target in _targets(inner):
                 name = _self_attribute(target)

@@ -30,7 +30,7 @@ from pathlib import Path
 import trio
 
 from ..stun_servers import DEFAULT_STUN_SERVERS, MAX_STUN_SERVERS, parse_stun_servers
-from .portmap import PortMapping, is_public_v4, map_port
+from .portmap import PortMapping, is_public_v4, map_port, route_source
 from .stun import StunError, stun_tcp
 
 __all__ = [
@@ -125,17 +125,6 @@ def pick_port() -> int:
     return port
 
 
-def _route_source(family: int, probe: tuple[str, int]) -> str | None:
-    """The local address the routing table would send from (no packet leaves)."""
-    try:
-        with socket.socket(family, socket.SOCK_DGRAM) as sock:
-            sock.connect(probe)
-            address: str = sock.getsockname()[0]
-    except OSError:
-        return None
-    return address
-
-
 def _linux_v6_addresses() -> list[str]:
     """Every non-link-local, non-loopback IPv6 address of this machine (Linux only)."""
     path = Path("/proc/net/if_inet6")
@@ -159,8 +148,8 @@ def _linux_v6_addresses() -> list[str]:
 
 def local_addresses() -> tuple[list[str], list[str]]:
     """(IPv4 addresses, IPv6 addresses) a peer might dial directly."""
-    v4 = [a for a in [_route_source(socket.AF_INET, _PROBE_V4)] if a]
-    v6 = [a for a in [_route_source(socket.AF_INET6, _PROBE_V6)] if a]
+    v4 = [a for a in [route_source(socket.AF_INET, _PROBE_V4)] if a]
+    v6 = [a for a in [route_source(socket.AF_INET6, _PROBE_V6)] if a]
     v6 += [a for a in _linux_v6_addresses() if a not in v6]
     usable_v6 = []
     for text in v6:

@@ -45,6 +45,7 @@ __all__ = [
     "pcp_map",
     "pcp_request",
     "pcp_unmap",
+    "route_source",
     "upnp_map",
 ]
 
@@ -149,24 +150,41 @@ def _check_header(version: int, opcode: int, result: int, expected_opcode: int) 
         raise PortMapError(f"NAT-PMP: result {result} ({why})")
 
 
+def route_source(family: int, probe: tuple[str, int]) -> str | None:
+    """The local address the routing table would send to ``probe`` from (no packet leaves)."""
+    try:
+        with socket.socket(family, socket.SOCK_DGRAM) as sock:
+            sock.connect(probe)
+            address: str = sock.getsockname()[0]
+    except OSError:
+        return None
+    return address
+
+
 async def ask_gateway(
-    gateway: str, server_port: int, request: bytes, timeout: float, *, size: int = 64
+    what: str, gateway: str, server_port: int, request: bytes, timeout: float, *, size: int = 64
 ) -> bytes:
     """Send ``request`` to the gateway, retransmitting (250 ms, doubling) until an answer from
-    the gateway's address and port arrives or ``timeout`` passes. Packets from anywhere else
-    are ignored (RFC 6886 3.1: only the gateway answers)."""
-    with trio.socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as sock:
-        await sock.bind(("0.0.0.0", 0))  # noqa: S104 - a client socket, any local address
-        wait = _NATPMP_FIRST_WAIT
-        with trio.fail_after(timeout):
-            while True:
-                await sock.sendto(request, (gateway, server_port))
-                with trio.move_on_after(wait):
-                    while True:
-                        data, source = await sock.recvfrom(size)
-                        if (source[0], source[1]) == (gateway, server_port):
-                            return bytes(data)
-                wait *= 2
+    the gateway's address and port arrives; PortMapError (``what``: the protocol's name) when
+    ``timeout`` passes or the socket fails. Packets from anywhere else are ignored (RFC 6886
+    3.1: only the gateway answers)."""
+    try:
+        with trio.socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as sock:
+            await sock.bind(("0.0.0.0", 0))  # noqa: S104 - a client socket, any local address
+            wait = _NATPMP_FIRST_WAIT
+            with trio.fail_after(timeout):
+                while True:
+                    await sock.sendto(request, (gateway, server_port))
+                    with trio.move_on_after(wait):
+                        while True:
+                            data, source = await sock.recvfrom(size)
+                            if (source[0], source[1]) == (gateway, server_port):
+                                return bytes(data)
+                    wait *= 2
+    except trio.TooSlowError:
+        raise PortMapError(f"{what}: no answer from {gateway}:{server_port}") from None
+    except OSError as exc:
+        raise PortMapError(f"{what}: {exc}") from None
 
 
 async def natpmp_map(
@@ -178,17 +196,12 @@ async def natpmp_map(
     server_port: int = NATPMP_PORT,
 ) -> PortMapping:
     """Map TCP ``internal_port`` on the gateway (the same external port asked for)."""
-    try:
-        with trio.fail_after(timeout):
-            address = parse_natpmp_address(
-                await ask_gateway(gateway, server_port, b"\x00\x00", timeout)
-            )
-            request = struct.pack("!BBHHHI", 0, 2, 0, internal_port, internal_port, lifetime)
-            answer = await ask_gateway(gateway, server_port, request, timeout)
-    except trio.TooSlowError:
-        raise PortMapError(f"NAT-PMP: no answer from {gateway}:{server_port}") from None
-    except OSError as exc:
-        raise PortMapError(f"NAT-PMP: {exc}") from None
+    deadline = trio.current_time() + timeout  # both questions together
+    asked = await ask_gateway("NAT-PMP", gateway, server_port, b"\x00\x00", timeout)
+    address = parse_natpmp_address(asked)
+    request = struct.pack("!BBHHHI", 0, 2, 0, internal_port, internal_port, lifetime)
+    left = max(0.0, deadline - trio.current_time())
+    answer = await ask_gateway("NAT-PMP", gateway, server_port, request, left)
     external, granted = parse_natpmp_map(answer, internal_port)
     if not is_public_v4(address):
         raise PortMapError(f"NAT-PMP: external address {address} is not public")
@@ -204,10 +217,7 @@ async def natpmp_unmap(
 ) -> None:
     """Delete our mapping of TCP ``internal_port`` (lifetime 0, external port 0: RFC 6886 3.4)."""
     request = struct.pack("!BBHHHI", 0, 2, 0, internal_port, 0, 0)
-    try:
-        answer = await ask_gateway(gateway, server_port, request, timeout)
-    except trio.TooSlowError:
-        raise PortMapError(f"NAT-PMP: no answer from {gateway}:{server_port}") from None
+    answer = await ask_gateway("NAT-PMP", gateway, server_port, request, timeout)
     parse_natpmp_map(answer, internal_port, deleting=True)
 
 
@@ -275,13 +285,6 @@ def parse_pcp_map(
     return str(address.ipv4_mapped), external, lifetime
 
 
-def _source_for(gateway: str) -> str:
-    """Our address on the way to the gateway (the client address PCP wants in the request)."""
-    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
-        probe.connect((gateway, NATPMP_PORT))  # no packet is sent
-        return str(probe.getsockname()[0])
-
-
 async def pcp_map(
     internal_port: int,
     *,
@@ -292,14 +295,11 @@ async def pcp_map(
 ) -> PortMapping:
     """Map TCP ``internal_port`` on the gateway through PCP."""
     nonce = secrets.token_bytes(12)
-    try:
-        client = _source_for(gateway)
-        request = pcp_request(client, internal_port, lifetime, nonce)
-        answer = await ask_gateway(gateway, server_port, request, timeout, size=MAX_ANSWER)
-    except trio.TooSlowError:
-        raise PortMapError(f"PCP: no answer from {gateway}:{server_port}") from None
-    except OSError as exc:
-        raise PortMapError(f"PCP: {exc}") from None
+    client = route_source(socket.AF_INET, (gateway, server_port))  # the address PCP wants
+    if client is None:
+        raise PortMapError(f"PCP: no route to the gateway {gateway}")
+    request = pcp_request(client, internal_port, lifetime, nonce)
+    answer = await ask_gateway("PCP", gateway, server_port, request, timeout, size=MAX_ANSWER)
     address, external, granted = parse_pcp_map(answer, nonce, internal_port)
     if not is_public_v4(address):
         raise PortMapError(f"PCP: external address {address} is not public")
@@ -321,10 +321,7 @@ async def pcp_unmap(
 ) -> None:
     """Delete our mapping: the same request (its nonce) with lifetime 0 (RFC 6887 15)."""
     request = pcp_request(client, internal_port, 0, nonce)
-    try:
-        answer = await ask_gateway(gateway, server_port, request, timeout, size=MAX_ANSWER)
-    except trio.TooSlowError:
-        raise PortMapError(f"PCP: no answer from {gateway}:{server_port}") from None
+    answer = await ask_gateway("PCP", gateway, server_port, request, timeout, size=MAX_ANSWER)
     parse_pcp_map(answer, nonce, internal_port, deleting=True)
 
 

@@ -39,6 +39,7 @@ class Chain:
     def enter_segment(self, head: bytes) -> None:
         """A segment starts at its configuration's digest, sequence 0, before any hand."""
         self.head, self.seq = head, 0
+        self.history.add(head)
         self.hand_mark = None
         self._forget_hand()
 

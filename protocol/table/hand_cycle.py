@@ -89,10 +89,10 @@ class HandCycle:
             raise AssertionError(f"nothing follows the {self.this_hand.phase} phase")
         TRANSITIONS[step.after](self, finished)
 
-    def _key_reveals(self, finished: Round | None) -> None:
+    def _key_reveals(self) -> None:
         self._set_round(Phase.KEY_REVEAL, list(self.this_hand.participants))
 
-    def _shuffles(self, finished: Round | None) -> None:
+    def _shuffles(self) -> None:
         if self._dealer_due:
             assert self.this_hand.deck is not None and self.this_hand.deck.joint is not None
             self._begin_rules_hand(first_dealer(self.config, self.this_hand.deck.joint.encode()))
@@ -103,7 +103,7 @@ class HandCycle:
         self._finish_shares(finished)
         self._next_in_hand()
 
-    def _end_hand(self, finished: Round | None) -> None:
+    def _end_hand(self) -> None:
         self.events.append(HandSigned(self.this_hand.number))
         if self.engine.outcome is not None:
             self.this_hand.phase = Phase.OVER
@@ -372,9 +372,9 @@ class HandCycle:
 # The transitions of steps.py's table, as the machine executes them.
 TRANSITIONS: dict[After, Callable[[HandCycle, Round | None], None]] = {
     After.START_HAND: lambda cycle, _: cycle._start_hand(),
-    After.KEY_REVEALS: lambda cycle, finished: cycle._key_reveals(finished),
-    After.SHUFFLES: lambda cycle, finished: cycle._shuffles(finished),
+    After.KEY_REVEALS: lambda cycle, _: cycle._key_reveals(),
+    After.SHUFFLES: lambda cycle, _: cycle._shuffles(),
     After.OPEN_SHARED: lambda cycle, finished: cycle._open_shared(finished),
     After.ENGINE_NEXT: lambda cycle, _: cycle._next_in_hand(),
-    After.END_HAND: lambda cycle, finished: cycle._end_hand(finished),
+    After.END_HAND: lambda cycle, _: cycle._end_hand(),
 }

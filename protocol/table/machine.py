@@ -128,7 +128,6 @@ class TableMachine(ElementBodies, HandCycle, RoundFrames, SegmentSwitch, CheckLa
         self.timeout = config.step_timeout_ms / 1000.0
         self.earlier_heads = frozenset(self.chain.history)  # of the segments before this one
         self.chain.enter_segment(config.digest())
-        self.chain.history.add(self.head)
         hands_before = config.carry.hands if config.carry is not None else 0
         self.this_hand = HandState.before_first(hands_before, self.players)
         self.first_hand = hands_before + 1
@@ -150,7 +149,7 @@ class TableMachine(ElementBodies, HandCycle, RoundFrames, SegmentSwitch, CheckLa
         self.future = FutureFrames(MAX_FUTURE)
         # The furthest (hand, seq) a seat's signed frame of this segment named, applied or
         # not: a follower far behind sees by it that the table is alive (replays move nothing).
-        self.heard_up_to: tuple[int, int] = (self.this_hand.number, self.seq)
+        self.heard_up_to: tuple[int, int] = (self.hand, self.seq)
         self.votes = VoteBook(self)
         self.step_since = now
         self._note_head()
@@ -283,15 +282,15 @@ class TableMachine(ElementBodies, HandCycle, RoundFrames, SegmentSwitch, CheckLa
             self.this_hand.deck.secret = self.this_hand.secret
             self.this_hand.lost_share = None
             return
-        self.events.append(ShareMissing(self.this_hand.number, self.this_hand.lost_share))
+        self.events.append(ShareMissing(self.hand, self.this_hand.lost_share))
 
     @property
     def blind(self) -> bool:
         """We are in this hand without its key share: we can only sign its result."""
         return (
             self.this_hand.lost_share is not None
-            and self.seat in self.this_hand.participants
-            and self.this_hand.phase not in (Phase.CONFIG, Phase.OVER)
+            and self.seat in self.participants
+            and self.phase not in (Phase.CONFIG, Phase.OVER)
         )
 
     def release(self, now: float) -> list[TableEvent]:
@@ -354,7 +353,7 @@ class TableMachine(ElementBodies, HandCycle, RoundFrames, SegmentSwitch, CheckLa
 
     @property
     def over(self) -> bool:
-        return self.this_hand.phase is Phase.OVER
+        return self.phase is Phase.OVER
 
     def certificate_waits(self) -> bool:
         """A complete timeout certificate of this hand waits for our own deadline: the end
@@ -374,12 +373,12 @@ class TableMachine(ElementBodies, HandCycle, RoundFrames, SegmentSwitch, CheckLa
     def arbiter(self) -> int | None:
         """The seat that may extend the chain now (in a parallel round: the lowest of those
         that still owe their frame; see :meth:`writers`)."""
-        if self.this_hand.phase is Phase.OVER:
+        if self.phase is Phase.OVER:
             return None
         if self.this_hand.round is not None:
             owing = self.this_hand.round.owing()
             return owing[0] if owing else None
-        if self.this_hand.phase is Phase.REVEAL:
+        if self.phase is Phase.REVEAL:
             assert self.this_hand.reveal_due is not None
             return self.this_hand.reveal_due.seat
         waiting = self.engine.to_act()
@@ -388,7 +387,7 @@ class TableMachine(ElementBodies, HandCycle, RoundFrames, SegmentSwitch, CheckLa
     def my_turn_to_act(self) -> bool:
         """True when the driver must choose a rules action for this seat."""
         return (
-            self.this_hand.phase is Phase.PLAY
+            self.phase is Phase.PLAY
             and self.seat is not None
             and not self.mode.held
             and not self.blind
@@ -397,7 +396,7 @@ class TableMachine(ElementBodies, HandCycle, RoundFrames, SegmentSwitch, CheckLa
 
     def may_act(self) -> bool:
         return (
-            self.this_hand.phase is Phase.PLAY
+            self.phase is Phase.PLAY
             and self.seat is not None
             and not self.mode.held
             and self.seat in self.engine.may_act()
@@ -431,10 +430,8 @@ class TableMachine(ElementBodies, HandCycle, RoundFrames, SegmentSwitch, CheckLa
             raise LocalProtocolError("back after a restart: waiting to hear from the peers")
         if self.blind:
             raise LocalProtocolError(f"cannot play this hand: {self.this_hand.lost_share}")
-        if self.this_hand.phase is not Phase.PLAY:
-            raise LocalProtocolError(
-                f"no moves now: the table is in the {self.this_hand.phase} phase"
-            )
+        if self.phase is not Phase.PLAY:
+            raise LocalProtocolError(f"no moves now: the table is in the {self.phase} phase")
         try:
             self.engine.verify(action)
         except IllegalAction as exc:
@@ -489,7 +486,7 @@ class TableMachine(ElementBodies, HandCycle, RoundFrames, SegmentSwitch, CheckLa
         return sign_message(
             self.key,
             table_id=self.config.table_id,
-            hand=self.this_hand.number,
+            hand=self.hand,
             seq=self.seq_after(prev),
             prev=prev,
             seat=self.seat,
@@ -511,23 +508,18 @@ class TableMachine(ElementBodies, HandCycle, RoundFrames, SegmentSwitch, CheckLa
 
     def _drive(self) -> None:
         """Write every automatic step that is ours, and admit pending requests."""
-        while (
-            self.seat is not None
-            and not self.over
-            and not self.mode.replaying
-            and not self.mode.held
-        ):
+        while self.seat is not None and not self.over and self.mode is Mode.LIVE:
             if self.seat not in self.writers():
                 return
-            if self.blind and self.this_hand.phase is not Phase.RESULT:
+            if self.blind and self.phase is not Phase.RESULT:
                 return
-            if self.this_hand.phase is Phase.PLAY:
+            if self.phase is Phase.PLAY:
                 request = self._admissible_request()
                 if request is None:
                     return
                 self._write("admit", {"request": request.frame})
                 continue
-            if self._unchecked is not None and self.this_hand.phase is not Phase.SHUFFLE:
+            if self._unchecked is not None and self.phase is not Phase.SHUFFLE:
                 return  # nothing but our shuffle before the check (shares reveal): check_now
             if self._stored_shuffle is not None and self._resend_stored_shuffle():
                 continue
@@ -573,7 +565,7 @@ class TableMachine(ElementBodies, HandCycle, RoundFrames, SegmentSwitch, CheckLa
         elif message.prev in self.history:
             self._stale(message, culprit)
         else:
-            dropped = self.future.add(message, (self.this_hand.number, self.seq))
+            dropped = self.future.add(message, (self.hand, self.seq))
             if dropped is not None:
                 self.seen.discard(dropped)  # so that a later copy is taken
 
@@ -642,9 +634,7 @@ class TableMachine(ElementBodies, HandCycle, RoundFrames, SegmentSwitch, CheckLa
         kept = evidence
         if culprit is None:
             kept = tuple(e[:MAX_ANONYMOUS_EVIDENCE] for e in evidence)
-        self._report(
-            Violation(culprit, reason, kept, {"hand": self.this_hand.number, "seq": self.seq})
-        )
+        self._report(Violation(culprit, reason, kept, {"hand": self.hand, "seq": self.seq}))
         if vote and culprit is not None:
             self.votes.vote_abort(culprit, reason, evidence, anchor=anchor)
 
