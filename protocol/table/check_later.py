@@ -16,8 +16,9 @@ the hand's key share before it is sent, so a machine rebuilt after a crash sends
 again rather than a second one at that head (an equivocation). If the proof fails, the machine
 rolls back to the head before the bad shuffle (our frame on it is void, and honest peers, who
 refused the bad shuffle on arrival, never take it) and votes against its author with the frame
-as evidence, exactly as if it had refused it on arrival (spec/protocol.md §2). A mixin of
-:class:`~dealerless.protocol.table.machine.TableMachine`.
+as evidence, exactly as if it had refused it on arrival (spec/protocol.md §2). A part of
+:class:`~dealerless.protocol.table.machine.TableMachine` that owns the pending check and our
+stored shuffle; the machine asks it and carries out what it answers.
 """
 
 from __future__ import annotations
@@ -27,8 +28,7 @@ from dataclasses import dataclass
 from dealerless.protocol.crypto import CryptoError
 from dealerless.protocol.messages import MessageError, SignedMessage, decode_message
 from dealerless.protocol.table.chain import Chain
-from dealerless.protocol.table.events import TableEvent
-from dealerless.protocol.table.hand_deck import encode_secret
+from dealerless.protocol.table.hand_deck import HandDeck, encode_secret
 from dealerless.protocol.table.hand_state import HandState
 from dealerless.protocol.table.kinds import TABLE_REGISTRY
 from dealerless.protocol.table.mode import Mode
@@ -43,125 +43,83 @@ class Unchecked:
     records_from: int  # where it starts in the records not yet taken by the node
 
 
+@dataclass(frozen=True)
+class ShuffleRefused:
+    """The proof of a shuffle taken unchecked failed: roll back to its head, vote against it."""
+
+    message: SignedMessage
+    reason: str
+
+
 class CheckLater:
-    # State and primitives of the table machine this mixin reads and calls.
-    seat: int | None
-    this_hand: HandState
-    chain: Chain
-    mode: Mode
-    now: float
-    seen: set[bytes]
-    events: list[TableEvent]
-    _new_secrets: list[tuple[int, bytes]]
-    _outbox: list[bytes]
-    _unchecked: Unchecked | None
-    _stored_shuffle: bytes | None
+    def __init__(self) -> None:
+        self.pending: Unchecked | None = None  # a peer's shuffle taken before its proof check
+        self.stored_shuffle: bytes | None = None  # ours, stored before a crash
 
-    def rollback_to(self, anchor: bytes) -> None:
-        raise NotImplementedError
-
-    def _violation(
-        self,
-        culprit: int | None,
-        reason: str,
-        evidence: tuple[bytes, ...],
-        vote: bool = True,
-        anchor: bytes | None = None,
-    ) -> None:
-        raise NotImplementedError
-
-    def _accept(self, message: SignedMessage, *, own: bool) -> None:
-        raise NotImplementedError
-
-    def _drive(self) -> None:
-        raise NotImplementedError
-
-    def take_events(self) -> list[TableEvent]:
-        raise NotImplementedError
-
-    @property
-    def unchecked(self) -> bool:
-        """A shuffle was taken before its proof was checked: call :meth:`check_now` once our
-        own frame is on its way (every other call checks first anyway)."""
-        return self._unchecked is not None
-
-    def check_now(self, now: float) -> list[TableEvent]:
-        self.now = now
-        self._check_pending()
-        return self.take_events()
-
-    def _may_check_later(self, seat: int, own: bool) -> bool:
+    def may_check_later(
+        self, author: int, *, own: bool, mode: Mode, seat: int | None, hand: HandState
+    ) -> bool:
         """We write the shuffle that follows this peer's one, now."""
-        rnd = self.this_hand.round
+        rnd = hand.round
         return (
             not own
-            and not self.mode.replaying
-            and not self.mode.rolling_back
-            and not self.mode.held
-            and self._unchecked is None
-            and self.seat is not None
-            and self.this_hand.secret is not None
+            and mode is Mode.LIVE
+            and self.pending is None
+            and seat is not None
+            and hand.secret is not None
             and rnd is not None
             and len(rnd.seats) >= 2
-            and rnd.seats[0] == seat
-            and rnd.seats[1] == self.seat
+            and rnd.seats[0] == author
+            and rnd.seats[1] == seat
         )
 
-    def _note_unchecked(self, message: SignedMessage) -> None:
-        """Called when the element is appended (its record is the last one not yet taken)."""
-        deck = self.this_hand.deck
-        if deck is not None and deck.unchecked is not None and self._unchecked is None:
-            self._unchecked = Unchecked(message, self.chain.unsaved_count - 1)
+    def note_appended(self, message: SignedMessage, deck: HandDeck | None, chain: Chain) -> None:
+        """Called when a peer's element is appended (its record is the last one not taken)."""
+        if deck is not None and deck.unchecked is not None and self.pending is None:
+            self.pending = Unchecked(message, chain.unsaved_count - 1)
 
-    def _keep_own_shuffle(self, frame: bytes) -> None:
-        """Our shuffle on a head not yet checked: stored with the key share before it leaves."""
-        if self._unchecked is not None and self.this_hand.secret is not None:
-            self._new_secrets.append(
-                (self.this_hand.number, encode_secret(self.this_hand.secret, frame=frame))
-            )
+    def own_shuffle_secret(self, frame: bytes, hand: HandState) -> tuple[int, bytes] | None:
+        """Our shuffle on a head not yet checked: the key share to store with it, before it
+        leaves."""
+        if self.pending is None or hand.secret is None:
+            return None
+        return hand.number, encode_secret(hand.secret, frame=frame)
 
-    def _records_to_persist(self) -> list[bytes]:
-        pending = self._unchecked
+    def records_to_persist(self, chain: Chain) -> list[bytes]:
+        pending = self.pending
         if pending is None:
-            return self.chain.take_unsaved()
-        out = self.chain.take_unsaved(pending.records_from)
+            return chain.take_unsaved()
+        out = chain.take_unsaved(pending.records_from)
         pending.records_from = 0
         return out
 
-    def _check_pending(self) -> None:
-        pending, deck = self._unchecked, self.this_hand.deck
-        if pending is None:
-            return
-        self._unchecked = None
-        if deck is None or deck.unchecked is None:
-            return  # the hand was left meanwhile (a certificate, a rollback)
+    def check(self, deck: HandDeck | None) -> ShuffleRefused | None:
+        """Verify the pending proof, if any (once: the check is no longer pending after)."""
+        pending, self.pending = self.pending, None
+        if pending is None or deck is None or deck.unchecked is None:
+            return None  # nothing pending, or the hand was left meanwhile
         try:
             deck.check_unchecked()
         except CryptoError as exc:
-            message = pending.message
-            assert message.seat is not None
-            self.rollback_to(message.prev)
-            self._violation(message.seat, f"{message.kind}: {exc}", (message.frame,))
-            return
-        self._drive()  # what waited for the check (the last shuffler's shares)
+            return ShuffleRefused(pending.message, f"{pending.message.kind}: {exc}")
+        return None
 
     # ---------------------------------------------------------------- after a crash
-    def _resend_stored_shuffle(self) -> bool:
-        """Our shuffle stored before a crash, at the head it was built on: the same bytes
-        again (True), never a second shuffle there."""
-        frame, self._stored_shuffle = self._stored_shuffle, None
-        if frame is None or self.this_hand.phase is not Phase.SHUFFLE or frame in self.seen:
-            return False
+    def stored_shuffle_due(
+        self, hand: HandState, head: bytes, seq: int, seen: set[bytes]
+    ) -> SignedMessage | None:
+        """Our shuffle stored before a crash, when the head it was built on is the current
+        one: to be sent again (the same bytes, never a second shuffle there)."""
+        frame, self.stored_shuffle = self.stored_shuffle, None
+        if frame is None or hand.phase is not Phase.SHUFFLE or frame in seen:
+            return None
         try:
             message = decode_message(frame, registry=TABLE_REGISTRY)
         except MessageError:
-            return False
-        if message.hand != self.this_hand.number:
-            return False  # of a hand that is over
-        if message.prev != self.chain.head or message.seq != self.chain.seq:
-            self._stored_shuffle = frame  # built on a head we have not reached yet
-            return False
-        self.seen.add(frame)
-        self._outbox.append(frame)
-        self._accept(message, own=True)
-        return True
+            return None
+        if message.hand != hand.number:
+            return None  # of a hand that is over
+        if message.prev != head or message.seq != seq:
+            self.stored_shuffle = frame  # built on a head we have not reached yet
+            return None
+        return message

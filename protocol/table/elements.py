@@ -7,15 +7,16 @@ result round). The chain itself (signing, order, violations) is :mod:`machine`'s
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable
 from typing import Any
 
 from dealerless.protocol.cards import Card
 from dealerless.protocol.messages import SignedMessage, pack
 from dealerless.protocol.rules.base import Action, HandResult
+from dealerless.protocol.table.check_later import CheckLater
 from dealerless.protocol.table.events import CardsShown, RemoteProtocolError
 from dealerless.protocol.table.hand_deck import OPEN
 from dealerless.protocol.table.hand_state import HandState
+from dealerless.protocol.table.mode import Mode
 from dealerless.protocol.table.moves import Moves
 from dealerless.protocol.table.steps import Phase
 
@@ -34,7 +35,8 @@ class ElementBodies(Moves):
     # State of the table machine this mixin reads and changes (besides Moves').
     this_hand: HandState
     _change_wanted: str | None
-    _may_check_later: Callable[[int, bool], bool]  # check_later.py
+    check_later: CheckLater
+    mode: Mode
 
     def _automatic_body(self) -> tuple[str, dict[str, Any]]:
         assert self.seat is not None
@@ -95,7 +97,9 @@ class ElementBodies(Moves):
         elif kind == "key-reveal":
             deck.accept_reveal(seat, body["reveal"])
         elif kind == "shuffle":
-            later = self._may_check_later(seat, own)
+            later = self.check_later.may_check_later(
+                seat, own=own, mode=self.mode, seat=self.seat, hand=self.this_hand
+            )
             deck.accept_shuffle(seat, body["shuffle"], trusted=own, later=later)
         else:
             assert self.this_hand.round is not None

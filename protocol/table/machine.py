@@ -41,7 +41,7 @@ from dealerless.protocol.rules.base import (
     IllegalAction,
 )
 from dealerless.protocol.table.chain import Chain
-from dealerless.protocol.table.check_later import CheckLater, Unchecked
+from dealerless.protocol.table.check_later import CheckLater
 from dealerless.protocol.table.config import TableConfig
 from dealerless.protocol.table.elements import ElementBodies
 from dealerless.protocol.table.events import (
@@ -72,7 +72,7 @@ MAX_VIOLATIONS = 256  # violations kept with their evidence (a flood must not gr
 MAX_ANONYMOUS_EVIDENCE = 1024  # bytes kept of a frame nobody can be blamed for
 
 
-class TableMachine(ElementBodies, HandCycle, RoundFrames, SegmentSwitch, CheckLater):
+class TableMachine(ElementBodies, HandCycle, RoundFrames, SegmentSwitch):
     def __init__(
         self,
         config: TableConfig,
@@ -109,8 +109,7 @@ class TableMachine(ElementBodies, HandCycle, RoundFrames, SegmentSwitch, CheckLa
             and config.seat_of(key.peer_id.raw) is None
             and config.carry is None
         )
-        self._unchecked: Unchecked | None = None  # check_later.py
-        self._stored_shuffle: bytes | None = None  # ours, stored before a crash
+        self.check_later = CheckLater()  # a peer's shuffle taken before its proof check
         self._enter(config, now)
 
     def _enter(self, config: TableConfig, now: float) -> None:
@@ -342,7 +341,44 @@ class TableMachine(ElementBodies, HandCycle, RoundFrames, SegmentSwitch, CheckLa
 
     def take_records(self) -> list[bytes]:
         """Records to persist now (never a shuffle whose proof is not checked yet)."""
-        return self._records_to_persist()
+        return self.check_later.records_to_persist(self.chain)
+
+    @property
+    def unchecked(self) -> bool:
+        """A shuffle was taken before its proof was checked (check_later.py): call
+        :meth:`check_now` once our own frame is on its way (every other call checks first)."""
+        return self.check_later.pending is not None
+
+    def check_now(self, now: float) -> list[TableEvent]:
+        self.now = now
+        self._check_pending()
+        return self.take_events()
+
+    def _check_pending(self) -> None:
+        if self.check_later.pending is None:
+            return
+        refused = self.check_later.check(self.this_hand.deck)
+        if refused is None:
+            self._drive()  # what waited for the check (the last shuffler's shares)
+            return
+        message = refused.message
+        assert message.seat is not None
+        # Honest peers refused the bad shuffle on arrival: our frame built on it is void.
+        self.rollback_to(message.prev)
+        self._violation(message.seat, refused.reason, (message.frame,))
+
+    def _resend_stored_shuffle(self) -> bool:
+        """Our shuffle stored before a crash, at the head it was built on: the same bytes
+        again (True), never a second shuffle there."""
+        message = self.check_later.stored_shuffle_due(
+            self.this_hand, self.head, self.seq, self.seen
+        )
+        if message is None:
+            return False
+        self.seen.add(message.frame)
+        self._outbox.append(message.frame)
+        self._accept(message, own=True)
+        return True
 
     def take_events(self) -> list[TableEvent]:
         out, self.events = self.events, []
@@ -519,9 +555,9 @@ class TableMachine(ElementBodies, HandCycle, RoundFrames, SegmentSwitch, CheckLa
                     return
                 self._write("admit", {"request": request.frame})
                 continue
-            if self._unchecked is not None and self.phase is not Phase.SHUFFLE:
+            if self.check_later.pending is not None and self.phase is not Phase.SHUFFLE:
                 return  # nothing but our shuffle before the check (shares reveal): check_now
-            if self._stored_shuffle is not None and self._resend_stored_shuffle():
+            if self.check_later.stored_shuffle is not None and self._resend_stored_shuffle():
                 continue
             self._write(*self._automatic_body())
 
@@ -670,9 +706,11 @@ class TableMachine(ElementBodies, HandCycle, RoundFrames, SegmentSwitch, CheckLa
             self.this_hand.wrote_in_hand = True
         self._append([message.frame], message.digest)
         if own and message.kind == "shuffle":
-            self._keep_own_shuffle(message.frame)
+            secret = self.check_later.own_shuffle_secret(message.frame, self.this_hand)
+            if secret is not None:
+                self._new_secrets.append(secret)
         elif not own:
-            self._note_unchecked(message)
+            self.check_later.note_appended(message, self.this_hand.deck, self.chain)
         self.events.append(Accepted(message.kind, seat, message.seq, self.state_hash()))
         self._advance()
         self._note_head()

@@ -18,6 +18,7 @@ from dealerless.protocol.crypto import CryptoError
 from dealerless.protocol.messages import SignedMessage
 from dealerless.protocol.rules.base import IllegalAction
 from dealerless.protocol.table.chain import Chain
+from dealerless.protocol.table.check_later import CheckLater
 from dealerless.protocol.table.events import Accepted, RemoteProtocolError, TableEvent
 from dealerless.protocol.table.hand_deck import encode_secret, stored_round_frame
 from dealerless.protocol.table.hand_state import HandState
@@ -43,7 +44,7 @@ class RoundFrames:
     mode: Mode
     _new_secrets: list[tuple[int, bytes]]
     _stored_secrets: dict[int, bytes]
-    _stored_shuffle: bytes | None
+    check_later: CheckLater
 
     def arbiter(self) -> int | None:
         raise NotImplementedError
@@ -182,6 +183,6 @@ class RoundFrames:
         if not rnd.parallel:
             # Our shuffle, sent before the previous proof was checked (check_later.py) and
             # not yet in the transcript: sent again when its head comes back.
-            self._stored_shuffle = frame
+            self.check_later.stored_shuffle = frame
             return
         self._receive(frame)
