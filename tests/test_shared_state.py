@@ -11,7 +11,7 @@ from pathlib import Path
 from types import ModuleType
 
 ROOT = Path(__file__).resolve().parent.parent
-BOUNDS = {"TableMachine": 9, "SeatNode": 13}
+BOUNDS = {"TableMachine": 0, "SeatNode": 13}
 
 
 def _script() -> ModuleType:

@@ -14,8 +14,8 @@ from dealerless.protocol.messages import SignedMessage, pack
 from dealerless.protocol.rules.base import Action, HandResult
 from dealerless.protocol.table.check_later import CheckLater
 from dealerless.protocol.table.events import CardsShown, RemoteProtocolError
+from dealerless.protocol.table.hand_cycle import HandCycle
 from dealerless.protocol.table.hand_deck import OPEN
-from dealerless.protocol.table.hand_state import HandState
 from dealerless.protocol.table.mode import Mode
 from dealerless.protocol.table.moves import Moves
 from dealerless.protocol.table.steps import Phase
@@ -33,35 +33,37 @@ def result_digest(result: HandResult) -> bytes:
 
 class ElementBodies(Moves):
     # State of the table machine this mixin reads and changes (besides Moves').
-    this_hand: HandState
+    cycle: HandCycle
     _change_wanted: str | None
     check_later: CheckLater
     mode: Mode
 
     def _automatic_body(self) -> tuple[str, dict[str, Any]]:
         assert self.seat is not None
-        if self.this_hand.phase is Phase.CONFIG:
+        if self.cycle.hand.phase is Phase.CONFIG:
             return "config-sign", {"config_hash": self.config.digest()}
-        deck = self.this_hand.deck
+        deck = self.cycle.hand.deck
         assert deck is not None
-        if self.this_hand.phase is Phase.KEY_COMMIT:
+        if self.cycle.hand.phase is Phase.KEY_COMMIT:
             return "key-commit", {"commit": deck.make_commit()}
-        if self.this_hand.phase is Phase.KEY_REVEAL:
+        if self.cycle.hand.phase is Phase.KEY_REVEAL:
             return "key-reveal", {"reveal": deck.make_reveal()}
-        if self.this_hand.phase is Phase.SHUFFLE:
+        if self.cycle.hand.phase is Phase.SHUFFLE:
             return "shuffle", {"shuffle": deck.make_shuffle()}
-        if self.this_hand.phase is Phase.SHARES:
-            assert self.this_hand.round is not None
-            positions = self.this_hand.round.positions[self.seat]
-            return "shares", {"shares": deck.make_shares(positions, self.this_hand.round.step)}
-        if self.this_hand.phase is Phase.REVEAL:
-            assert self.this_hand.reveal_due is not None
-            return "reveal", {"shares": deck.make_shares(self.this_hand.reveal_due.positions, OPEN)}
-        assert self.this_hand.phase is Phase.RESULT
-        assert self.engine.hand_result is not None
+        if self.cycle.hand.phase is Phase.SHARES:
+            assert self.cycle.hand.round is not None
+            positions = self.cycle.hand.round.positions[self.seat]
+            return "shares", {"shares": deck.make_shares(positions, self.cycle.hand.round.step)}
+        if self.cycle.hand.phase is Phase.REVEAL:
+            assert self.cycle.hand.reveal_due is not None
+            return "reveal", {
+                "shares": deck.make_shares(self.cycle.hand.reveal_due.positions, OPEN)
+            }
+        assert self.cycle.hand.phase is Phase.RESULT
+        assert self.cycle.engine.hand_result is not None
         body: dict[str, Any] = {
-            "result": result_digest(self.engine.hand_result),
-            "state": self.engine.public_digest(),
+            "result": result_digest(self.cycle.engine.hand_result),
+            "state": self.cycle.engine.public_digest(),
         }
         if self._change_wanted is not None:
             body["change"] = self._change_wanted
@@ -83,14 +85,14 @@ class ElementBodies(Moves):
         elif kind == "result":
             self._apply_result(body, seat)
         if (
-            self.this_hand.round is not None
-            and self.this_hand.round.seats
-            and self.this_hand.round.seats[0] == seat
+            self.cycle.hand.round is not None
+            and self.cycle.hand.round.seats
+            and self.cycle.hand.round.seats[0] == seat
         ):
-            self.this_hand.round.seats.pop(0)
+            self.cycle.hand.round.seats.pop(0)
 
     def _apply_deck_step(self, kind: str, body: Any, seat: int, own: bool) -> None:
-        deck = self.this_hand.deck
+        deck = self.cycle.hand.deck
         assert deck is not None
         if kind == "key-commit":
             deck.accept_commit(seat, body["commit"])
@@ -98,35 +100,38 @@ class ElementBodies(Moves):
             deck.accept_reveal(seat, body["reveal"])
         elif kind == "shuffle":
             later = self.check_later.may_check_later(
-                seat, own=own, mode=self.mode, seat=self.seat, hand=self.this_hand
+                seat, own=own, mode=self.mode, seat=self.seat, hand=self.cycle.hand
             )
             deck.accept_shuffle(seat, body["shuffle"], trusted=own, later=later)
         else:
-            assert self.this_hand.round is not None
-            positions = self.this_hand.round.positions[seat]
-            deck.accept_shares(seat, list(body["shares"]), positions, self.this_hand.round.step)
+            assert self.cycle.hand.round is not None
+            positions = self.cycle.hand.round.positions[seat]
+            deck.accept_shares(seat, list(body["shares"]), positions, self.cycle.hand.round.step)
 
     def _apply_reveal(self, body: Any, seat: int) -> None:
-        deck, due = self.this_hand.deck, self.this_hand.reveal_due
+        deck, due = self.cycle.hand.deck, self.cycle.hand.reveal_due
         assert deck is not None and due is not None
         deck.accept_shares(seat, list(body["shares"]), due.positions, OPEN)
         cards = [deck.open_public(p) for p in due.positions]
-        self.engine.apply_chance([Card.from_index(c) for c in cards])
+        self.cycle.engine.apply_chance([Card.from_index(c) for c in cards])
         self.events.append(CardsShown(seat, tuple(zip(due.positions, cards, strict=True))))
-        self.this_hand.reveal_due = None
+        self.cycle.hand.reveal_due = None
 
     def _apply_result(self, body: Any, seat: int) -> None:
-        result = self.engine.hand_result
+        result = self.cycle.engine.hand_result
         assert result is not None
-        if body["result"] != result_digest(result) or body["state"] != self.engine.public_digest():
+        if (
+            body["result"] != result_digest(result)
+            or body["state"] != self.cycle.engine.public_digest()
+        ):
             raise RemoteProtocolError("signed a different hand result", seat)
         change = body.get("change")
-        if change is not None and not self.engine.seat_changes:
+        if change is not None and not self.cycle.engine.seat_changes:
             raise RemoteProtocolError(
                 f"asked for a seat change ({change}) in {self.config.game.game}, whose seats "
                 "are fixed for the game",
                 seat,
             )
-        self.this_hand.results[seat] = body["result"]
+        self.cycle.hand.results[seat] = body["result"]
         if change is not None:
-            self.this_hand.changes[seat] = change
+            self.cycle.hand.changes[seat] = change

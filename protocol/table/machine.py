@@ -52,6 +52,7 @@ from dealerless.protocol.table.events import (
     ShareMissing,
     Stale,
     TableEvent,
+    TranscriptCut,
     Violation,
 )
 from dealerless.protocol.table.future import FutureFrames
@@ -60,6 +61,7 @@ from dealerless.protocol.table.hand_deck import (
     HandDeck,
 )
 from dealerless.protocol.table.hand_state import HandState
+from dealerless.protocol.table.key_shares import KeyShares
 from dealerless.protocol.table.kinds import NEXT_CONFIG, SEAT_CHANGES, SIDE_KINDS, TABLE_REGISTRY
 from dealerless.protocol.table.mode import Mode
 from dealerless.protocol.table.round_frames import RoundFrames
@@ -72,7 +74,7 @@ MAX_VIOLATIONS = 256  # violations kept with their evidence (a flood must not gr
 MAX_ANONYMOUS_EVIDENCE = 1024  # bytes kept of a frame nobody can be blamed for
 
 
-class TableMachine(ElementBodies, HandCycle, RoundFrames, SegmentSwitch):
+class TableMachine(ElementBodies, RoundFrames, SegmentSwitch):
     def __init__(
         self,
         config: TableConfig,
@@ -84,8 +86,7 @@ class TableMachine(ElementBodies, HandCycle, RoundFrames, SegmentSwitch):
         proofs_checked: bool = False,
     ) -> None:
         # What lasts for the whole table, across seat changes (segments).
-        self._stored_secrets = dict(secrets or {})
-        self._new_secrets: list[tuple[int, bytes]] = []
+        self.keys = KeyShares(secrets)
         self.mode = Mode.REPLAY if replay else Mode.LIVE
         self.proofs_checked = proofs_checked  # only TableMachine.confirm sets it
         self.key = key
@@ -96,7 +97,6 @@ class TableMachine(ElementBodies, HandCycle, RoundFrames, SegmentSwitch):
         self.violations: list[Violation] = []
         self.now = now
         self.segments: list[TableConfig] = [config]  # the configuration of every segment
-        self.left_table = False  # the table went on after a seat change without us
         # Sitting out at a change: follow the table as an observer (to come back later) rather
         # than stop. A node sets it; a replay always follows (its file may go on past that).
         self.follow_away = replay
@@ -127,17 +127,20 @@ class TableMachine(ElementBodies, HandCycle, RoundFrames, SegmentSwitch):
         self.timeout = config.step_timeout_ms / 1000.0
         self.earlier_heads = frozenset(self.chain.history)  # of the segments before this one
         self.chain.enter_segment(config.digest())
-        hands_before = config.carry.hands if config.carry is not None else 0
-        self.this_hand = HandState.before_first(hands_before, self.players)
-        self.first_hand = hands_before + 1
-        self.silent_streak: dict[int, int] = {}
-        self.seat_change: SeatsChanging | None = None
-        self.boundary_silent: tuple[int, ...] = ()  # next hosts timed out at the segment's end
+        self.votes = VoteBook(self)
+        # The hands of this segment: their state, the rules engine, how the segment ended.
+        self.cycle = HandCycle(
+            config,
+            self.seat,
+            chain=self.chain,
+            keys=self.keys,
+            events=self.events,
+            proofs_checked=self.proofs_checked,
+            replaying=lambda: self.mode.replaying,
+            on_new_hand=self.votes.new_hand,
+        )
         self._change_wanted: str | None = None
         # Not started until the first hand's keys are revealed, which draw the first dealer.
-        self.engine: Engine = self._new_engine(0)
-        self._dealer_due = True
-        self._hand_engine: Engine | None = None  # the rules as the running hand began
         # (seat, prev) -> the first chain frame of that seat at that known head: a second one
         # is an equivocation (two signed frames of one seat at one head).
         self.signed_at: dict[tuple[int, bytes], bytes] = {}
@@ -149,7 +152,6 @@ class TableMachine(ElementBodies, HandCycle, RoundFrames, SegmentSwitch):
         # The furthest (hand, seq) a seat's signed frame of this segment named, applied or
         # not: a follower far behind sees by it that the table is alive (replays move nothing).
         self.heard_up_to: tuple[int, int] = (self.hand, self.seq)
-        self.votes = VoteBook(self)
         self.step_since = now
         self._note_head()
         self._drive()
@@ -162,19 +164,42 @@ class TableMachine(ElementBodies, HandCycle, RoundFrames, SegmentSwitch):
     # What the running hand holds, for readers (the hand cycle alone moves it).
     @property
     def hand(self) -> int:
-        return self.this_hand.number
+        return self.cycle.hand.number
 
     @property
     def phase(self) -> Phase:
-        return self.this_hand.phase
+        return self.cycle.hand.phase
 
     @property
     def deck(self) -> HandDeck | None:
-        return self.this_hand.deck
+        return self.cycle.hand.deck
 
     @property
     def participants(self) -> tuple[int, ...]:
-        return self.this_hand.participants
+        return self.cycle.hand.participants
+
+    @property
+    def this_hand(self) -> HandState:
+        return self.cycle.hand
+
+    @property
+    def engine(self) -> Engine:
+        return self.cycle.engine
+
+    @property
+    def first_hand(self) -> int:
+        """The number of this segment's first hand (1 unless seats changed)."""
+        return self.cycle.first_hand
+
+    @property
+    def seat_change(self) -> SeatsChanging | None:
+        """This segment ended for a seat change (or None)."""
+        return self.cycle.seat_change
+
+    @property
+    def boundary_silent(self) -> tuple[int, ...]:
+        """Next hosts timed out at the segment's end."""
+        return self.cycle.boundary_silent
 
     # The chain's position, for readers (the chain part alone moves it).
     @property
@@ -273,21 +298,18 @@ class TableMachine(ElementBodies, HandCycle, RoundFrames, SegmentSwitch):
     def _after_replay(self) -> None:
         """A hand we are in but whose key share is missing: if nothing of ours is on its chain
         yet (we crashed before storing a share), a fresh share is safe; else we play it blind."""
-        if self.this_hand.lost_share is None or self.seat is None or self.over:
+        if self.cycle.hand.lost_share is None or self.seat is None or self.over:
             return
-        if not self.this_hand.wrote_in_hand and self.this_hand.deck is not None:
-            hctx = self.this_hand.deck.hctx
-            self.this_hand.secret = self._new_secret(hctx, self.seat)
-            self.this_hand.deck.secret = self.this_hand.secret
-            self.this_hand.lost_share = None
+        if not self.cycle.hand.wrote_in_hand and self.cycle.hand.deck is not None:
+            self.cycle.fresh_share(self.seat)
             return
-        self.events.append(ShareMissing(self.hand, self.this_hand.lost_share))
+        self.events.append(ShareMissing(self.hand, self.cycle.hand.lost_share))
 
     @property
     def blind(self) -> bool:
         """We are in this hand without its key share: we can only sign its result."""
         return (
-            self.this_hand.lost_share is not None
+            self.cycle.hand.lost_share is not None
             and self.seat in self.participants
             and self.phase not in (Phase.CONFIG, Phase.OVER)
         )
@@ -331,8 +353,7 @@ class TableMachine(ElementBodies, HandCycle, RoundFrames, SegmentSwitch):
 
     def take_secrets(self) -> list[tuple[int, bytes]]:
         """Key shares created since the last call: store them (0600) before sending anything."""
-        out, self._new_secrets = self._new_secrets, []
-        return out
+        return self.keys.take()
 
     # ---------------------------------------------------------------- driver API
     def take_outgoing(self) -> list[bytes]:
@@ -357,7 +378,7 @@ class TableMachine(ElementBodies, HandCycle, RoundFrames, SegmentSwitch):
     def _check_pending(self) -> None:
         if self.check_later.pending is None:
             return
-        refused = self.check_later.check(self.this_hand.deck)
+        refused = self.check_later.check(self.cycle.hand.deck)
         if refused is None:
             self._drive()  # what waited for the check (the last shuffler's shares)
             return
@@ -371,7 +392,7 @@ class TableMachine(ElementBodies, HandCycle, RoundFrames, SegmentSwitch):
         """Our shuffle stored before a crash, at the head it was built on: the same bytes
         again (True), never a second shuffle there."""
         message = self.check_later.stored_shuffle_due(
-            self.this_hand, self.head, self.seq, self.seen
+            self.cycle.hand, self.head, self.seq, self.seen
         )
         if message is None:
             return False
@@ -381,11 +402,12 @@ class TableMachine(ElementBodies, HandCycle, RoundFrames, SegmentSwitch):
         return True
 
     def take_events(self) -> list[TableEvent]:
-        out, self.events = self.events, []
+        out = list(self.events)
+        self.events.clear()  # the same list: the parts append to it
         return out
 
     def state_hash(self) -> bytes:
-        return hashlib.sha256(self.head + self.engine.public_digest()).digest()
+        return hashlib.sha256(self.head + self.cycle.engine.public_digest()).digest()
 
     @property
     def over(self) -> bool:
@@ -411,13 +433,13 @@ class TableMachine(ElementBodies, HandCycle, RoundFrames, SegmentSwitch):
         that still owe their frame; see :meth:`writers`)."""
         if self.phase is Phase.OVER:
             return None
-        if self.this_hand.round is not None:
-            owing = self.this_hand.round.owing()
+        if self.cycle.hand.round is not None:
+            owing = self.cycle.hand.round.owing()
             return owing[0] if owing else None
         if self.phase is Phase.REVEAL:
-            assert self.this_hand.reveal_due is not None
-            return self.this_hand.reveal_due.seat
-        waiting = self.engine.to_act()
+            assert self.cycle.hand.reveal_due is not None
+            return self.cycle.hand.reveal_due.seat
+        waiting = self.cycle.engine.to_act()
         return waiting[0] if waiting else None
 
     def my_turn_to_act(self) -> bool:
@@ -435,7 +457,7 @@ class TableMachine(ElementBodies, HandCycle, RoundFrames, SegmentSwitch):
             self.phase is Phase.PLAY
             and self.seat is not None
             and not self.mode.held
-            and self.seat in self.engine.may_act()
+            and self.seat in self.cycle.engine.may_act()
         )
 
     def receive(self, frame: bytes, now: float) -> list[TableEvent]:
@@ -465,17 +487,17 @@ class TableMachine(ElementBodies, HandCycle, RoundFrames, SegmentSwitch):
         if self.mode.held:
             raise LocalProtocolError("back after a restart: waiting to hear from the peers")
         if self.blind:
-            raise LocalProtocolError(f"cannot play this hand: {self.this_hand.lost_share}")
+            raise LocalProtocolError(f"cannot play this hand: {self.cycle.hand.lost_share}")
         if self.phase is not Phase.PLAY:
             raise LocalProtocolError(f"no moves now: the table is in the {self.phase} phase")
         try:
-            self.engine.verify(action)
+            self.cycle.engine.verify(action)
         except IllegalAction as exc:
             raise LocalProtocolError(str(exc)) from None
         if self.arbiter() == self.seat:
             body = self._action_body(action)
             self._write("action", body)
-        elif self.seat in self.engine.may_act():
+        elif self.seat in self.cycle.engine.may_act():
             message = self._sign("request", {"action": action.to_wire()})
             self._outbox.append(message.frame)
         else:
@@ -487,7 +509,7 @@ class TableMachine(ElementBodies, HandCycle, RoundFrames, SegmentSwitch):
         seat signs: the table's segment ends after that hand (spec/protocol.md §9)."""
         if change not in SEAT_CHANGES:
             raise LocalProtocolError(f"no seat change {change!r}: one of {', '.join(SEAT_CHANGES)}")
-        if not self.engine.seat_changes:
+        if not self.cycle.engine.seat_changes:
             raise LocalProtocolError(
                 f"{self.config.game.game} keeps its seats for the whole game: no {change}"
             )
@@ -513,6 +535,51 @@ class TableMachine(ElementBodies, HandCycle, RoundFrames, SegmentSwitch):
             raise LocalProtocolError(f"chat line refused: {exc}") from None
         self.seen.add(message.frame)
         self._outbox.append(message.frame)
+
+    # ---------------------------------------------------------------- certificates, rollback
+    def apply_certificate(
+        self, frames: list[bytes], digest: bytes, effect: str, culprit: int, reason: str
+    ) -> None:
+        """Append a complete certificate (votes in seat order) and carry out its effect
+        (:meth:`HandCycle.certificate_effect`)."""
+        self._append(frames, digest)
+        self.events.append(
+            Accepted(f"{effect}-certificate", None, self.chain.seq - 1, self.state_hash())
+        )
+        self.cycle.certificate_effect(effect, culprit, reason)
+        self._note_head()
+        self._drive()
+
+    def seq_after(self, head: bytes) -> int:
+        """The sequence number of the element that follows ``head`` (current or of this hand)."""
+        return self.chain.seq_after(head)
+
+    def can_rollback_to(self, anchor: bytes) -> bool:
+        """True when ``anchor`` is an earlier head of the running hand."""
+        return self.chain.can_rollback_to(anchor)
+
+    def rollback_to(self, anchor: bytes) -> None:
+        """Undo the hand's chain back to ``anchor`` (a fork point proven by equivocation).
+
+        The hand is replayed from its start up to the anchor with the records we hold; the
+        transcript is cut there (a :class:`TranscriptCut` event tells the node to truncate).
+        Elements signed on the void branch are forgotten, so their authors may sign that step
+        again without being taken for equivocators.
+        """
+        if anchor == self.chain.head:
+            return
+        frames = self.chain.cut_to_hand_start(anchor)
+        self.cycle.restart_hand()
+        mode, self.mode = self.mode, Mode.ROLLBACK
+        try:
+            for frame in frames:
+                self._receive(frame, again=True)
+                self.votes.check_certificates()
+        finally:
+            self.mode = mode
+        # What we hold now is a prefix of what the node stored: it cuts its file there.
+        self.chain.forget_unsaved()
+        self.events.append(TranscriptCut(len(self.chain.records)))
 
     # ---------------------------------------------------------------- signing and writing
     def _sign(self, kind: str, body: dict[str, Any], *, at: bytes | None = None) -> SignedMessage:
@@ -682,7 +749,7 @@ class TableMachine(ElementBodies, HandCycle, RoundFrames, SegmentSwitch):
 
     # ---------------------------------------------------------------- accepting chain elements
     def _accept(self, message: SignedMessage, *, own: bool) -> None:
-        if self.this_hand.round is not None and self.this_hand.round.parallel:
+        if self.cycle.hand.round is not None and self.cycle.hand.round.parallel:
             self._accept_round_frame(message, own=own)
             return
         seat = message.seat
@@ -703,16 +770,16 @@ class TableMachine(ElementBodies, HandCycle, RoundFrames, SegmentSwitch):
         if not own and not self.mode.replaying and self.now - self.step_since < self.timeout:
             self._in_time.add((seat, self.head))
         if seat == self.seat:
-            self.this_hand.wrote_in_hand = True
+            self.cycle.hand.wrote_in_hand = True
         self._append([message.frame], message.digest)
         if own and message.kind == "shuffle":
-            secret = self.check_later.own_shuffle_secret(message.frame, self.this_hand)
+            secret = self.check_later.own_shuffle_secret(message.frame, self.cycle.hand)
             if secret is not None:
-                self._new_secrets.append(secret)
+                self.keys.keep(*secret)
         elif not own:
-            self.check_later.note_appended(message, self.this_hand.deck, self.chain)
+            self.check_later.note_appended(message, self.cycle.hand.deck, self.chain)
         self.events.append(Accepted(message.kind, seat, message.seq, self.state_hash()))
-        self._advance()
+        self.cycle.advance()
         self._note_head()
         self._drive()
 
@@ -728,4 +795,4 @@ class TableMachine(ElementBodies, HandCycle, RoundFrames, SegmentSwitch):
         """Add one chain element (a message, or a certificate's votes) and move the head."""
         self.chain.append(frames, digest)
         self.step_since = self.now
-        self.this_hand.requests = [r for r in self.this_hand.requests if r.prev == self.head]
+        self.cycle.hand.requests = [r for r in self.cycle.hand.requests if r.prev == self.head]

@@ -9,12 +9,12 @@ from typing import Any
 
 from dealerless.protocol.cards import Card
 from dealerless.protocol.messages import SignedMessage, decode_message
-from dealerless.protocol.rules.base import Action, ActionKind, Engine
+from dealerless.protocol.rules.base import Action, ActionKind
 from dealerless.protocol.table.chain import Chain
 from dealerless.protocol.table.config import TableConfig
 from dealerless.protocol.table.events import ActionApplied, RemoteProtocolError, TableEvent
+from dealerless.protocol.table.hand_cycle import HandCycle
 from dealerless.protocol.table.hand_deck import OPEN, play_step
-from dealerless.protocol.table.hand_state import HandState
 from dealerless.protocol.table.kinds import TABLE_REGISTRY
 
 
@@ -22,8 +22,7 @@ class Moves:
     # State of the table machine this mixin reads.
     config: TableConfig
     seat: int | None
-    engine: Engine
-    this_hand: HandState
+    cycle: HandCycle
     chain: Chain
     events: list[TableEvent]
 
@@ -31,9 +30,9 @@ class Moves:
         """Our own action, with the card opening and legality proofs a play needs."""
         if action.kind is not ActionKind.PLAY:
             return {"action": action.to_wire()}
-        deck = self.this_hand.deck
+        deck = self.cycle.hand.deck
         assert deck is not None and action.card is not None and self.seat is not None
-        slot = next(s for s in self.engine.hand(self.seat) if s.card == action.card)
+        slot = next(s for s in self.cycle.engine.hand(self.seat) if s.card == action.card)
         action = Action(ActionKind.PLAY, self.seat, card=action.card, position=slot.position)
         body: dict[str, Any] = {"action": action.to_wire()}
         if slot.position not in deck.public:
@@ -47,12 +46,12 @@ class Moves:
 
     def _proof_obligation(self, action: Action) -> tuple[list[int], list[int]]:
         """(the player's other positions not known in public, the forbidden card indices)."""
-        deck = self.this_hand.deck
+        deck = self.cycle.hand.deck
         assert deck is not None
-        forbidden = sorted(c.index for c in self.engine.forbidden_cards(action))
+        forbidden = sorted(c.index for c in self.cycle.engine.forbidden_cards(action))
         hidden = sorted(
             s.position
-            for s in self.engine.hand(action.seat)
+            for s in self.cycle.engine.hand(action.seat)
             if s.position != action.position and s.position not in deck.public
         )
         return hidden, forbidden
@@ -60,14 +59,14 @@ class Moves:
     def _apply_action(self, action: Action, body: Any, seat: int, own: bool) -> None:
         if action.seat != seat:
             raise RemoteProtocolError(f"action names seat {action.seat}", seat)
-        deck = self.this_hand.deck
+        deck = self.cycle.hand.deck
         assert deck is not None
         opened: int | None = None
         new_share = None
         if action.kind is ActionKind.PLAY:
             if action.position is None or action.card is None:
                 raise RemoteProtocolError("a card play must name its card and deck position", seat)
-            if all(s.position != action.position for s in self.engine.hand(seat)):
+            if all(s.position != action.position for s in self.cycle.engine.hand(seat)):
                 raise RemoteProtocolError(
                     f"deck position {action.position} is not in your hand", seat
                 )
@@ -88,7 +87,7 @@ class Moves:
             if forbidden:
                 public_here = [
                     deck.public[s.position]
-                    for s in self.engine.hand(seat)
+                    for s in self.cycle.engine.hand(seat)
                     if s.position in deck.public and s.position != action.position
                 ]
                 if set(public_here) & set(forbidden):
@@ -103,7 +102,7 @@ class Moves:
                     )
         elif "open" in body or "nonmember" in body:
             raise RemoteProtocolError("only a card play carries an opening or proofs", seat)
-        rules_events = self.engine.apply(action)
+        rules_events = self.cycle.engine.apply(action)
         if action.kind is ActionKind.PLAY and action.position is not None:
             assert action.card is not None
             if new_share is not None:
@@ -112,7 +111,7 @@ class Moves:
         self.events.append(ActionApplied(action, tuple(rules_events)))
 
     def _admissible_request(self) -> SignedMessage | None:
-        for request in self.this_hand.requests:
+        for request in self.cycle.hand.requests:
             if request.prev == self.chain.head and self._request_action(request) is not None:
                 return request
         return None
@@ -125,8 +124,8 @@ class Moves:
         if (
             action.seat != request.seat
             or action.kind is ActionKind.PLAY
-            or action.seat not in self.engine.may_act()
-            or not self.engine.can(action)
+            or action.seat not in self.cycle.engine.may_act()
+            or not self.cycle.engine.can(action)
         ):
             return None
         return action
@@ -141,5 +140,5 @@ class Moves:
         action = self._request_action(request)
         if action is None:
             raise RemoteProtocolError("admitted a request the rules do not allow now", seat)
-        rules_events = self.engine.apply(action)
+        rules_events = self.cycle.engine.apply(action)
         self.events.append(ActionApplied(action, tuple(rules_events)))

@@ -20,8 +20,9 @@ from dealerless.protocol.rules.base import IllegalAction
 from dealerless.protocol.table.chain import Chain
 from dealerless.protocol.table.check_later import CheckLater
 from dealerless.protocol.table.events import Accepted, RemoteProtocolError, TableEvent
+from dealerless.protocol.table.hand_cycle import HandCycle
 from dealerless.protocol.table.hand_deck import encode_secret, stored_round_frame
-from dealerless.protocol.table.hand_state import HandState
+from dealerless.protocol.table.key_shares import KeyShares
 from dealerless.protocol.table.mode import Mode
 from dealerless.protocol.table.round import Round
 from dealerless.protocol.table.steps import STEP_BY_PHASE, Phase
@@ -32,7 +33,7 @@ ROUND_LABEL = b"dealerless/round"
 
 class RoundFrames:
     # State and primitives of the table machine this mixin reads and calls.
-    this_hand: HandState
+    cycle: HandCycle
     chain: Chain
     seat: int | None
     now: float
@@ -42,8 +43,7 @@ class RoundFrames:
     events: list[TableEvent]
     _in_time: set[tuple[int, bytes]]
     mode: Mode
-    _new_secrets: list[tuple[int, bytes]]
-    _stored_secrets: dict[int, bytes]
+    keys: KeyShares
     check_later: CheckLater
 
     def arbiter(self) -> int | None:
@@ -59,9 +59,6 @@ class RoundFrames:
         raise NotImplementedError
 
     def _receive(self, frame: bytes, *, again: bool = False) -> None:
-        raise NotImplementedError
-
-    def _advance(self) -> None:
         raise NotImplementedError
 
     def _note_head(self) -> None:
@@ -83,26 +80,26 @@ class RoundFrames:
 
     def writers(self) -> list[int]:
         """Every seat that still has to write at the current head, in seat order."""
-        if self.this_hand.round is not None and self.this_hand.phase is not Phase.OVER:
-            return self.this_hand.round.owing()
+        if self.cycle.hand.round is not None and self.cycle.hand.phase is not Phase.OVER:
+            return self.cycle.hand.round.owing()
         arbiter = self.arbiter()
         return [] if arbiter is None else [arbiter]
 
     def _writers_here(self) -> frozenset[int]:
         """Who had to write at the current head: every seat of a parallel round."""
-        if self.this_hand.round is not None and self.this_hand.round.parallel:
-            return frozenset(self.this_hand.round.seats)
+        if self.cycle.hand.round is not None and self.cycle.hand.round.parallel:
+            return frozenset(self.cycle.hand.round.seats)
         return frozenset(self.writers())
 
     def in_open_round(self, frame: bytes) -> bool:
         """``frame`` was taken into the round that is open at the current head."""
-        rnd = self.this_hand.round
+        rnd = self.cycle.hand.round
         return rnd is not None and any(m.frame == frame for m in rnd.frames.values())
 
     def pending_round_frame(self) -> bytes | None:
         """Our own frame of the round open at the current head (a node resends it: until the
         round is complete it is in no transcript record a peer could fetch)."""
-        rnd = self.this_hand.round
+        rnd = self.cycle.hand.round
         if rnd is None or not rnd.parallel or self.seat is None:
             return None
         mine = rnd.frames.get(self.seat)
@@ -112,30 +109,30 @@ class RoundFrames:
     def _check_step(self, message: SignedMessage, seat: int) -> None:
         """The frame is for this hand and step and of a kind the phase allows (every chain
         element, in a round or not)."""
-        if message.hand != self.this_hand.number or message.seq != self.chain.seq:
+        if message.hand != self.cycle.hand.number or message.seq != self.chain.seq:
             raise RemoteProtocolError(
                 f"hand {message.hand} seq {message.seq}, "
-                f"expected {self.this_hand.number}/{self.chain.seq}",
+                f"expected {self.cycle.hand.number}/{self.chain.seq}",
                 seat,
             )
-        step = STEP_BY_PHASE.get(self.this_hand.phase)
+        step = STEP_BY_PHASE.get(self.cycle.hand.phase)
         if step is None or message.kind not in step.kinds:
             raise RemoteProtocolError(
-                f"{message.kind!r} is not allowed in the {self.this_hand.phase} phase", seat
+                f"{message.kind!r} is not allowed in the {self.cycle.hand.phase} phase", seat
             )
 
     def _accept_round_frame(self, message: SignedMessage, *, own: bool) -> None:
         """A frame at the head of a parallel round: check it on its own (it depends on no
         other frame of the round), keep it, and close the round when it is the last."""
         seat = message.seat
-        rnd = self.this_hand.round
+        rnd = self.cycle.hand.round
         assert seat is not None and rnd is not None
         try:
             self._check_step(message, seat)
             if seat not in rnd.seats:
+                phase = self.cycle.hand.phase
                 raise RemoteProtocolError(
-                    f"out of turn: seat {seat} writes nothing in this {self.this_hand.phase} round",
-                    seat,
+                    f"out of turn: seat {seat} writes nothing in this {phase} round", seat
                 )
             if seat in rnd.frames:
                 raise RemoteProtocolError(f"a second {message.kind} in one round", seat)
@@ -150,13 +147,13 @@ class RoundFrames:
         if not own and not self.mode.replaying and self.now - self.step_since < self.timeout:
             self._in_time.add((seat, self.chain.head))
         if seat == self.seat:
-            self.this_hand.wrote_in_hand = True
-            if own and self.this_hand.secret is not None:
+            self.cycle.hand.wrote_in_hand = True
+            if own and self.cycle.hand.secret is not None:
                 # Stored (with the key share) before it is sent: after a crash the machine
                 # takes it again instead of signing the step anew (its proofs are randomised,
                 # and a second frame at the same head would be an equivocation).
-                blob = encode_secret(self.this_hand.secret, frame=message.frame)
-                self._new_secrets.append((self.this_hand.number, blob))
+                blob = encode_secret(self.cycle.hand.secret, frame=message.frame)
+                self.keys.keep(self.cycle.hand.number, blob)
         if not rnd.owing():
             self._close_round(rnd)
 
@@ -168,7 +165,7 @@ class RoundFrames:
         rnd.seats = []
         for m in messages:
             self.events.append(Accepted(m.kind, m.seat, seq, self.state_hash()))
-        self._advance()
+        self.cycle.advance()
         self._note_head()
         self._drive()
 
@@ -176,8 +173,8 @@ class RoundFrames:
     def _take_stored_round_frame(self) -> None:
         """After a replay: our own frame of the open round, stored with the key share before
         it was sent, is taken again (it may never have reached anyone; it is resent)."""
-        frame = stored_round_frame(self._stored_secrets.get(self.this_hand.number))
-        rnd = self.this_hand.round
+        frame = stored_round_frame(self.keys.stored(self.cycle.hand.number))
+        rnd = self.cycle.hand.round
         if frame is None or rnd is None or frame in self.seen:
             return
         if not rnd.parallel:

@@ -15,14 +15,13 @@ from dealerless.protocol.table.config import TableConfig
 from dealerless.protocol.table.events import (
     Accepted,
     LocalProtocolError,
-    SeatsChanging,
     SeatSilent,
     SegmentStarted,
     TableEvent,
     Violation,
 )
 from dealerless.protocol.table.future import FutureFrames
-from dealerless.protocol.table.hand_state import HandState
+from dealerless.protocol.table.hand_cycle import HandCycle
 from dealerless.protocol.table.mode import Mode
 from dealerless.protocol.table.segments import (
     Newcomer,
@@ -36,21 +35,20 @@ from dealerless.protocol.table.votes import TIMEOUT_LABEL, VoteBook, certificate
 
 
 class SegmentSwitch:
-    # State of the table machine this mixin reads and moves on.
+    # Owned here: the table went on after a seat change without us (set once, never reset).
+    left_table = False
+    # State of the table machine this mixin reads.
     key: IdentityKey | None
     config: TableConfig
     chain: Chain
-    this_hand: HandState
+    cycle: HandCycle
     now: float
     seen: set[bytes]
     future: FutureFrames
     _outbox: list[bytes]
     events: list[TableEvent]
     segments: list[TableConfig]
-    seat_change: SeatsChanging | None
     earlier_heads: frozenset[bytes]
-    first_hand: int
-    left_table: bool
     follow_away: bool
     arriving: bool
     seat: int | None
@@ -58,7 +56,6 @@ class SegmentSwitch:
     timeout: float
     step_since: float
     mode: Mode
-    boundary_silent: tuple[int, ...]
 
     def _receive(self, frame: bytes, *, again: bool = False) -> None:
         raise NotImplementedError
@@ -108,7 +105,11 @@ class SegmentSwitch:
         """At the end of a segment, if the table goes on: the seat that must sign the next
         configuration (the next host) and the seats that would vote it silent, every other
         seat that stays (those standing up or sitting out may be gone). None elsewhere."""
-        if self.seat_change is None or self.this_hand.phase is not Phase.OVER or self.left_table:
+        if (
+            self.cycle.seat_change is None
+            or self.cycle.hand.phase is not Phase.OVER
+            or self.left_table
+        ):
             return None
         try:
             plan = self.seat_plan()
@@ -148,11 +149,11 @@ class SegmentSwitch:
         frames = [votes[s].frame for s in sorted(voters)]
         del self.votes.timeout[key]
         self._append(frames, certificate_digest(TIMEOUT_LABEL, frames))
-        self.boundary_silent = (*self.boundary_silent, host)
+        self.cycle.note_boundary_silent(host)
         self.events.append(
             Accepted("timeout-certificate", None, self.chain.seq - 1, self.state_hash())
         )
-        self.events.append(SeatSilent(host, "next-config", self.this_hand.number))
+        self.events.append(SeatSilent(host, "next-config", self.cycle.hand.number))
         self._release_future()  # the next host's configuration may be here already
 
     def next_segment(
@@ -176,9 +177,9 @@ class SegmentSwitch:
 
     def _on_next_config(self, message: SignedMessage, author: int) -> None:
         """A ``next-config`` from a seat of this segment (signature already checked)."""
-        if message.prev != self.chain.head or self.seat_change is None:
+        if message.prev != self.chain.head or self.cycle.seat_change is None:
             if message.prev not in self.chain.history:  # early: the segment has not ended here yet
-                dropped = self.future.add(message, (self.this_hand.number, self.chain.seq))
+                dropped = self.future.add(message, (self.cycle.hand.number, self.chain.seq))
                 if dropped is not None:
                     self.seen.discard(dropped)
             return
@@ -200,14 +201,14 @@ class SegmentSwitch:
             return False  # built on a head of this segment: judged as usual
         if message.prev in self.earlier_heads:
             return True
-        if self.seat_change is not None:  # ended here: the next segment's frames come early
+        if self.cycle.seat_change is not None:  # ended here: the next segment's frames come early
             if not self.left_table:
-                dropped = self.future.add(message, (self.this_hand.number, self.chain.seq))
+                dropped = self.future.add(message, (self.cycle.hand.number, self.chain.seq))
                 if dropped is not None:
                     self.seen.discard(dropped)
             return True
         # Before this segment's first hand only its configuration round and votes exist.
-        first = self.first_hand - 1
+        first = self.cycle.first_hand - 1
         early_kinds = ("config-sign", "timeout-vote", "abort-vote", "chat")
         return message.hand < first or (message.hand == first and message.kind not in early_kinds)
 
@@ -215,7 +216,7 @@ class SegmentSwitch:
         seated = self.key is None or config.seat_of(self.key.peer_id.raw) is not None
         self.events.append(SegmentStarted(config, seated))
         # A seat sat out for its own silence follows too: it is back if it reads this.
-        change = self.seat_change
+        change = self.cycle.seat_change
         silent = change is not None and change.silent is not None and change.silent == self.seat
         following = (self.follow_away or silent) and self.sitting_out_in(config)
         if not seated and not following and not self.arriving:

@@ -58,8 +58,9 @@ class VotingTable(Protocol):
 
     seat: int | None
     players: int
-    this_hand: HandState
 
+    @property
+    def this_hand(self) -> HandState: ...
     @property
     def participants(self) -> tuple[int, ...]: ...
     @property
@@ -76,8 +77,10 @@ class VotingTable(Protocol):
     events: list[TableEvent]
     _outbox: list[bytes]
     seen: set[bytes]
-    seat_change: SeatsChanging | None
     left_table: bool
+
+    @property
+    def seat_change(self) -> SeatsChanging | None: ...
 
     @property
     def over(self) -> bool: ...

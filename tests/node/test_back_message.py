@@ -176,6 +176,6 @@ def test_a_newcomer_to_a_finished_game_is_refused(tmp_path: Path) -> None:
     table = Table(tmp_path)
     table.node.now = lambda: 0.0  # type: ignore[method-assign]
     table.host.this_hand.phase = Phase.OVER  # the game is over: no later segment
-    table.host.seat_change = None
+    table.host.cycle.seat_change = None
     table.node.newcomer_hello(Identity.generate().public_key, "p3", {})
     assert any(b"refused" in m["data"] for m, _ in table.node.outbox)
