@@ -223,7 +223,7 @@ def _replay(
         machine._receive(frame)
         machine.votes.check_certificates()
         events = machine.take_events()
-        if machine._is_pending_vote(frame) or machine.in_open_round(frame):
+        if machine.votes.is_pending(frame) or machine.in_open_round(frame):
             # A vote waiting for the rest of its certificate, or a frame of a parallel round
             # waiting for the others of the round (the round is held to the chain, in seat
             # order, once it is complete). Examining a vote's evidence may have put a valid

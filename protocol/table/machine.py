@@ -15,9 +15,12 @@ Driver loop::
     persist machine.take_records() before acting on the events.
 
 This module holds the chain itself (signing, receiving, accepting one element at the head,
-futures and violations); :mod:`hand_cycle` moves through the hands (rounds, chance steps,
-certificates, rollback), :mod:`elements` writes and applies each kind's body and :mod:`moves`
-checks and builds rules actions. They are mixins of :class:`TableMachine` over the same state.
+futures and violations, roll-back). Parts with their own state: :mod:`chain` (records and
+heads), :mod:`hand_cycle` (the running hand, the rules engine, the hands' transitions, one per
+segment), :mod:`check_later` (a shuffle taken before its proof check), :mod:`key_shares` and
+:mod:`votes`. Mixins over the machine's state, still to be made parts (issue 23):
+:mod:`elements` and :mod:`moves` (each kind's body, rules actions), :mod:`round_frames`
+(parallel rounds) and :mod:`segment_switch` (seat changes).
 """
 
 from __future__ import annotations
@@ -291,7 +294,7 @@ class TableMachine(ElementBodies, RoundFrames, SegmentSwitch):
             self._receive(frame)
             self.votes.check_certificates()
             replayed = len(self.records) > before or frame in self.records
-            waiting = self._is_pending_vote(frame) or self.in_open_round(frame)
+            waiting = self.votes.is_pending(frame) or self.in_open_round(frame)
             if not replayed and not waiting:
                 raise LocalProtocolError(f"transcript record {number} does not replay")
 
@@ -341,15 +344,6 @@ class TableMachine(ElementBodies, RoundFrames, SegmentSwitch):
 
     def _note_head(self) -> None:
         self.chain.note_head(self._writers_here(), None if self.mode.replaying else self.step_since)
-
-    def _is_pending_vote(self, frame: bytes) -> bool:
-        """A vote that is waiting for the rest of its certificate."""
-        return any(
-            frame == vote.frame
-            for book in (self.votes.timeout, self.votes.abort)
-            for votes in book.values()
-            for vote in votes.values()
-        )
 
     def take_secrets(self) -> list[tuple[int, bytes]]:
         """Key shares created since the last call: store them (0600) before sending anything."""

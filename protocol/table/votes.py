@@ -306,6 +306,15 @@ class VoteBook:
             # Elements built on the certificate may have arrived before its last vote.
             m._release_future()
 
+    def is_pending(self, frame: bytes) -> bool:
+        """A vote that is waiting for the rest of its certificate."""
+        return any(
+            frame == vote.frame
+            for book in (self.timeout, self.abort)
+            for votes in book.values()
+            for vote in votes.values()
+        )
+
     def certificate_waits(self) -> bool:
         """A complete timeout certificate at a head of this hand waits only for our own
         deadline there (a node that would leave a finished table stays until it passed)."""
