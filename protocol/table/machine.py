@@ -69,6 +69,7 @@ from dealerless.protocol.table.kinds import NEXT_CONFIG, SEAT_CHANGES, SIDE_KIND
 from dealerless.protocol.table.mode import Mode
 from dealerless.protocol.table.round_frames import RoundFrames
 from dealerless.protocol.table.segment_switch import SegmentSwitch
+from dealerless.protocol.table.step_clock import StepClock
 from dealerless.protocol.table.steps import Phase
 from dealerless.protocol.table.votes import VoteBook
 
@@ -143,19 +144,14 @@ class TableMachine(ElementBodies, RoundFrames, SegmentSwitch):
             on_new_hand=self.votes.new_hand,
         )
         self._change_wanted: str | None = None
-        # Not started until the first hand's keys are revealed, which draw the first dealer.
         # (seat, prev) -> the first chain frame of that seat at that known head: a second one
         # is an equivocation (two signed frames of one seat at one head).
         self.signed_at: dict[tuple[int, bytes], bytes] = {}
-        # (seat, head): that seat's element at that head was written by us, or reached us,
-        # before our own deadline there: a timeout certificate against it is refuted for us.
-        self._in_time: set[tuple[int, bytes]] = set()
-        self._untimed_head: bytes | None = None  # resumed here: how long it waited is unknown
         self.future = FutureFrames(MAX_FUTURE)
         # The furthest (hand, seq) a seat's signed frame of this segment named, applied or
         # not: a follower far behind sees by it that the table is alive (replays move nothing).
         self.heard_up_to: tuple[int, int] = (self.hand, self.seq)
-        self.step_since = now
+        self.clock = StepClock(self.timeout, now)
         self._note_head()
         self._drive()
 
@@ -263,7 +259,7 @@ class TableMachine(ElementBodies, RoundFrames, SegmentSwitch):
         machine._take_stored_round_frame()
         machine.mode = Mode.LIVE
         machine.follow_away = machine.sitting_out  # following already, else as the node says
-        machine._untimed_head = machine.head
+        machine.clock.resumed_at(machine.head)
         machine._outbox.clear()
         machine.chain.forget_unsaved()
         machine.events.clear()
@@ -323,24 +319,27 @@ class TableMachine(ElementBodies, RoundFrames, SegmentSwitch):
         self._check_pending()
         if self.mode.held:
             self.mode = Mode.LIVE
-            self.step_since = now
+            self.clock.head_reached(now)
             self._drive()
         return self.take_events()
 
     def moved_in_time(self, head: bytes, seat: int) -> bool:
         """``seat``'s element at ``head`` was signed by us, or reached us, before our own
         deadline."""
-        return (seat, head) in self._in_time
+        return self.clock.moved_in_time(head, seat)
 
     def own_deadline_passed(self, head: bytes | None = None) -> bool:
         """The deadline at ``head`` (default the current one) passed on our clock. A head we
         resumed at counts as passed (we were away for an unknown time), and so does one whose
         arrival we never saw (replayed)."""
         head = self.head if head is None else head
-        if head == self._untimed_head:
-            return True
         since = self.step_since if head == self.head else self.chain.reached_at(head)
-        return since is None or self.now - since >= self.timeout
+        return self.clock.deadline_passed(head, self.now, since)
+
+    @property
+    def step_since(self) -> float:
+        """When the current head was reached, on our clock."""
+        return self.clock.since
 
     def _note_head(self) -> None:
         self.chain.note_head(self._writers_here(), None if self.mode.replaying else self.step_since)
@@ -596,9 +595,8 @@ class TableMachine(ElementBodies, RoundFrames, SegmentSwitch):
         """Sign a chain element of ours, accept it locally and queue it for every peer."""
         message = self._sign(kind, body)
         self.seen.add(message.frame)
-        late = self.head == self._untimed_head or self.now - self.step_since > 0.9 * self.timeout
-        if not late and self.seat is not None:
-            self._in_time.add((self.seat, self.head))  # a margin for the trip to the peers
+        if self.seat is not None:
+            self.clock.note_own(self.seat, self.head, self.now)
         # Queue it first: accepting it may trigger our next automatic element, which must follow.
         self._outbox.append(message.frame)
         self._accept(message, own=True)
@@ -761,8 +759,8 @@ class TableMachine(ElementBodies, RoundFrames, SegmentSwitch):
         except (CryptoError, IllegalAction, ValueError) as exc:
             self._refuse(message, seat, f"{message.kind}: {exc}", own)
             return
-        if not own and not self.mode.replaying and self.now - self.step_since < self.timeout:
-            self._in_time.add((seat, self.head))
+        if not own and not self.mode.replaying:
+            self.clock.note_arrival(seat, self.head, self.now)
         if seat == self.seat:
             self.cycle.hand.wrote_in_hand = True
         self._append([message.frame], message.digest)
@@ -788,5 +786,5 @@ class TableMachine(ElementBodies, RoundFrames, SegmentSwitch):
     def _append(self, frames: Sequence[bytes], digest: bytes) -> None:
         """Add one chain element (a message, or a certificate's votes) and move the head."""
         self.chain.append(frames, digest)
-        self.step_since = self.now
+        self.clock.head_reached(self.now)
         self.cycle.hand.requests = [r for r in self.cycle.hand.requests if r.prev == self.head]

@@ -25,6 +25,7 @@ from dealerless.protocol.table.hand_deck import encode_secret, stored_round_fram
 from dealerless.protocol.table.key_shares import KeyShares
 from dealerless.protocol.table.mode import Mode
 from dealerless.protocol.table.round import Round
+from dealerless.protocol.table.step_clock import StepClock
 from dealerless.protocol.table.steps import STEP_BY_PHASE, Phase
 from dealerless.protocol.table.votes import certificate_digest
 
@@ -37,11 +38,9 @@ class RoundFrames:
     chain: Chain
     seat: int | None
     now: float
-    step_since: float
-    timeout: float
+    clock: StepClock
     seen: set[bytes]
     events: list[TableEvent]
-    _in_time: set[tuple[int, bytes]]
     mode: Mode
     keys: KeyShares
     check_later: CheckLater
@@ -144,8 +143,8 @@ class RoundFrames:
             self._refuse(message, seat, f"{message.kind}: {exc}", own)
             return
         rnd.frames[seat] = message
-        if not own and not self.mode.replaying and self.now - self.step_since < self.timeout:
-            self._in_time.add((seat, self.chain.head))
+        if not own and not self.mode.replaying:
+            self.clock.note_arrival(seat, self.chain.head, self.now)
         if seat == self.seat:
             self.cycle.hand.wrote_in_hand = True
             if own and self.cycle.hand.secret is not None:

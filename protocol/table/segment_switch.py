@@ -54,7 +54,6 @@ class SegmentSwitch:
     seat: int | None
     votes: VoteBook
     timeout: float
-    step_since: float
     mode: Mode
 
     def _receive(self, frame: bytes, *, again: bool = False) -> None:

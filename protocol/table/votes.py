@@ -72,7 +72,10 @@ class VotingTable(Protocol):
 
     timeout: float
     now: float
-    step_since: float
+
+    @property
+    def step_since(self) -> float: ...
+
     mode: Mode
     events: list[TableEvent]
     _outbox: list[bytes]
