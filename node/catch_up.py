@@ -17,8 +17,10 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from dealerless.node.options import NodeOptions
-from dealerless.protocol.table import TableMachine
-from dealerless.protocol.table.events import TableEvent
+from dealerless.node.store import TableStore
+from dealerless.protocol.table import TableConfig, TableMachine
+from dealerless.protocol.table.events import LocalProtocolError, TableEvent
+from dealerless.protocol.wire.identity import IdentityKey
 
 RECS_CHUNK = 512 * 1024
 SERVE_RATE = 512 << 10  # bytes of records per second per peer ...
@@ -104,11 +106,53 @@ class CatchUp:
         self.arrivals: collections.deque[tuple[int, float]] = collections.deque(
             maxlen=ARRIVALS_KEPT
         )
+        # The pace of our announcements while the machine runs (the ticker's).
+        self.quiet = opt.stall  # the announce interval while nothing changes
+        self.ask_now = False
+        self.last_count = -1
+        self.last_progress = 0.0
+        self.grew_at = 0.0  # when our transcript last grew
+        self.heard_up_to = (0, 0)  # the machine's furthest step heard of a seat's frame ...
+        self.heard_at = 0.0  # ... and when it last moved
 
     # ---------------------------------------------------------------- the resync
     def start_resync(self, wait: float, stored: int) -> None:
         """Before resuming: wait up to ``wait`` for the peers' records beyond ``stored``."""
         self.resync = Resync(wait, stored)
+
+    def resume(
+        self,
+        config: TableConfig,
+        key: IdentityKey,
+        store: TableStore,
+        records: list[bytes],
+        extension: list[bytes],
+        now: float,
+    ) -> TableMachine:
+        """Our machine rebuilt from our stored ``records`` and the ``extension`` the peers
+        offered (ours alone if theirs do not replay); the records taken are stored."""
+        shares = store.load_secrets()
+        # No peer answered (yet): we may be far behind, so write nothing until one does.
+        hold = self.resync is not None and not self.resync.answered
+        resumed: TableMachine | None = None
+        if extension:
+            try:
+                resumed = TableMachine.resume(
+                    config, key, records + extension, secrets=shares, now=now, hold=hold
+                )
+            except LocalProtocolError as exc:
+                self.node.say(f"records from the peers do not replay ({exc}); using our own")
+        if resumed is None:
+            resumed = TableMachine.resume(config, key, records, secrets=shares, now=now, hold=hold)
+            extension = []
+        store.append(extension)
+        self.node.say(
+            f"resumed from {len(records)} stored record(s)"
+            + (f" and {len(extension)} from the peers" if extension else "")
+            + f": hand {resumed.hand}, {resumed.phase}"
+            + ("; no peer has answered yet, so we wait for one before we write" if hold else "")
+        )
+        return resumed
 
     def resync_by(self, deadline: float) -> None:
         """A link is up: resume at ``deadline`` at the latest."""
@@ -122,6 +166,46 @@ class CatchUp:
         """Does a peer say it holds more than ``count`` records?"""
         return any(c > count for c in self.peer_counts.values())
 
+    # ---------------------------------------------------------------- the pace
+    def began(self, machine: TableMachine, now: float) -> None:
+        """Our machine exists from ``now`` on."""
+        self.last_count, self.last_progress = len(machine.records), now
+        self.grew_at = now
+
+    def ask_soon(self) -> None:
+        """Ask the peers at the next tick (a damaged or misrouted message was refused)."""
+        self.ask_now = True
+
+    def pace(self, machine: TableMachine, now: float, linked: bool) -> None:
+        """Every tick while the machine runs: note its progress; when nothing changed,
+        announce our count (``linked``: a link is up), then less and less often while nothing
+        is missing (an idle table is quiet); at once again when a seat is ahead of us."""
+        if len(machine.records) != self.last_count:
+            self.last_count, self.last_progress = len(machine.records), now
+            self.grew_at = now
+            self.grew(machine.chain_count, now)
+            self.quiet = self.opt.stall
+        if machine.heard_up_to != self.heard_up_to:
+            self.heard_up_to, self.heard_at = machine.heard_up_to, now
+        if linked and (self.ask_now or now - self.last_progress >= self.quiet):
+            behind = self.behind(machine.chain_count)
+            self.ask_now = False
+            self.last_progress = now
+            self.announce(ask=behind or self.waiting_for_records())
+            self.quiet = self.opt.stall if behind else min(self.quiet * 2, self.opt.quiet_every)
+
+    def moved_at(self) -> float:
+        """When the table last moved as we see it: our chain grew, or a seat's signed frame
+        named a step further than any before."""
+        return max(self.grew_at, self.heard_at)
+
+    def linger_ask(self, machine: TableMachine, now: float) -> None:
+        """Lingering at the end: ask the peers for their counts (at most every 0.3 s)."""
+        if now - self.last_progress >= 0.3:
+            self.last_progress = now
+            self.have(machine.chain_count, True)
+
+    # ---------------------------------------------------------------- counts and records
     def have(self, n: int, ask: bool, to: bytes | None = None, echo: bytes = b"") -> None:
         payload: dict[str, Any] = {"t": "have", "n": n, "ask": ask}
         if ask and self.waiting_for_records():

@@ -198,6 +198,19 @@ class JoinHandshake:
                 hello["buy_in"] = self.opt.buy_in
             self.node.queue_signed(hello, to=target)
 
+    def tick(self, now: float, admitted: bool, peers_up: set[bytes]) -> None:
+        """Joiner with a link and no configuration yet: fetch an offered chain, else say hello
+        again when due, or give up when nobody answers."""
+        if self.arrival_tick(now):
+            return  # fetching a running table's chain: no hello meanwhile
+        if self.unanswered():
+            self.node.give_up(
+                f"nobody at the table answered for {self.opt.first_join_wait:.0f} s "
+                "(the game may be over, or its host gone)"
+            )
+        elif self.hello_due(now, admitted):
+            self.hello(peers_up)
+
     def unanswered(self) -> bool:
         """Joiner: nobody who may seat us (the invite's host, or the seat hosting the table
         now) has answered for ``first_join_wait``: the table is over or its host gone."""

@@ -26,35 +26,25 @@ from dealerless.node.drivers import Driver
 from dealerless.node.identity import Identity, PeerId
 from dealerless.node.join_handshake import JoinHandshake, config_signature_ok
 from dealerless.node.links import FatalLinkError, Link, LinkError
-from dealerless.node.mesh import CandidateOffers, Mesh
-from dealerless.node.mesh_punch import Punches
+from dealerless.node.mesh import Mesh
 from dealerless.node.options import NodeOptions
 from dealerless.node.seat_changes import SeatChanges, away_keys
+from dealerless.node.seat_direct import DirectLinks
 from dealerless.node.seat_end import SeatEnd
 from dealerless.node.seat_messages import SeatMessages
+from dealerless.node.seat_report import SeatReports
 from dealerless.node.store import TableMeta, TableStore
-from dealerless.node.stun_servers import DEFAULT_STUN_SERVERS, parse_stun_servers
 from dealerless.node.ways import MultiLink
 from dealerless.node.wire import encode, seal
-from dealerless.protocol.rules.base import ActionKind, GameConfig, Outcome
+from dealerless.protocol.rules.base import ActionKind, GameConfig
 from dealerless.protocol.table import TableConfig, TableMachine
 from dealerless.protocol.table.events import (
-    Accepted,
-    ActionApplied,
-    CardsDealt,
-    GameOver,
-    HandEnded,
     HandSigned,
-    HandStarted,
     LocalProtocolError,
     SeatsChanging,
     SeatSilent,
-    SegmentStarted,
-    ShareMissing,
     TableEvent,
-    TimeoutVoted,
     TranscriptCut,
-    Violation,
 )
 from dealerless.protocol.transcript import TranscriptError
 
@@ -66,7 +56,6 @@ _EVENTS = logging.getLogger("dealerless.node.events")  # every emit(), at DEBUG
 MAX_OWN_QUEUED = 100_000  # own messages waiting for the link: past this the node fails loudly
 RECS_QUEUED_BYTES = 16 << 20  # records for others waiting for the link: past this, not queued
 CHECK_AFTER_SEND = 0.002  # s: the sender and the transport run first (a few scheduler passes)
-PUNCH_MESSAGE = 2048  # bytes of a rendezvous message (node/punch bounds its own at 1,024)
 
 
 class SeatNode:
@@ -93,15 +82,6 @@ class SeatNode:
         self.connector, self.driver = connector, driver
         self.say, self.log = say, log
         self.opt = options or NodeOptions()
-        # our candidates for direct links, told when the seats are known (node/mesh.py), and
-        # the punches of the pairs behind home routers (node/mesh_punch.py)
-        self.offers = CandidateOffers(mesh) if mesh is not None else None
-        self.punches: Punches | None = None
-        if mesh is not None and self.opt.punch:
-            servers = parse_stun_servers(self.opt.stun_servers or DEFAULT_STUN_SERVERS)
-            self.punches = Punches(
-                mesh, identity, store.table_id, self._send_punch, stun_servers=servers, say=say
-            )
         self.config: TableConfig | None = None
         self.config_sig = b""
         self.machine: TableMachine | None = None
@@ -121,31 +101,27 @@ class SeatNode:
             self, self.handshake, self.catch_up, identity=identity, is_host=self.is_host,
             opt=self.opt,
         )  # fmt: skip
+        self.direct = DirectLinks(
+            self, mesh, identity=identity, table_id=store.table_id, opt=self.opt, say=say
+        )
         self.messages = SeatMessages(
-            self, self.handshake, self.catch_up, self.changes, key=self.key,
+            self, self.handshake, self.catch_up, self.changes, self.direct, key=self.key,
             table_id=store.table_id, is_host=self.is_host,
         )  # fmt: skip
         self.ending = SeatEnd(self, self.catch_up, store=store, meta=meta, linger=self.opt.linger)
+        self.reports = SeatReports(
+            self, self.catch_up, self.changes, self.ending, store_dir=store.dir,
+            is_host=self.is_host,
+        )  # fmt: skip
         # Never dropped from: our own frames and messages; records for others are bounded.
         self.outbox: collections.deque[tuple[dict[str, Any], int]] = collections.deque()
         self.outbox_bytes = 0
-        self.quiet = self.opt.stall  # the announce interval while nothing changes
         self.wake = trio.Event()
         self.done = False
         self.acting = False
-        self.ask_now = False
         self.sent_bytes = 0
-        self.last_count = -1
-        self.last_progress = 0.0
-        self.grew_at = 0.0  # when our transcript last grew
-        self.heard_up_to = (0, 0)  # the machine's furthest step heard of a seat's frame ...
-        self.heard_at = 0.0  # ... and when it last moved
-        self.bye_said = False  # we told the table that our player quits
-        self.game_over_said = False
-        self.slow_said: tuple[bytes, int] | None = None
         self.exit_code = 1
         self.nursery: trio.Nursery | None = None
-        self.ended_names: tuple[str, ...] = ()
         loaded = store.load_config()
         if loaded is not None:
             self.config, self.config_sig = loaded
@@ -161,17 +137,6 @@ class SeatNode:
         if seat is None or config is None or not 0 <= seat < len(config.seats):
             return "?"
         return f"seat {seat} ({config.seats[seat].name})"
-
-    def _game_over_words(self, outcome: Outcome) -> tuple[str, str]:
-        """Who won and every seat's final score, in words (``host --plain`` prints the line,
-        so never a Python repr)."""
-        seats = self.seating.seats if self.seating is not None else ()
-        winners = " and ".join(self.name_of(w) for w in outcome.winners) or "nobody"
-        scores = ", ".join(
-            f"{seats[i].name if i < len(seats) else f'seat {i}'} {score}"
-            for i, score in enumerate(outcome.standings)
-        )
-        return winners, scores
 
     def seat_of_key(self, key: bytes) -> int | None:
         config = self.seating
@@ -198,15 +163,8 @@ class SeatNode:
         return self.changes.hosting()
 
     def wants(self, key: bytes) -> bool:
-        """Is ``key`` someone this node must be able to hear (the host, a seat of the table
-        or of the running segment, a seat sitting out, the lobby, a newcomer waiting)? A
-        transport keeps such keys bound whatever strangers do."""
-        if key == self.host_key or key in self.changes.waiting:
-            return True
-        if self.handshake.lobby_name(key) is not None:
-            return True
-        configs = [c for c in (self.config, self.machine and self.machine.config) if c]
-        return any(s.key == key for c in configs for s in c.seats) or key in self.away_keys()
+        """Must we be able to hear ``key`` (node/seat_changes.py)?"""
+        return self.changes.wants(key)
 
     def who(self, key: bytes) -> str:
         seat = self.seat_of_key(key)
@@ -221,44 +179,13 @@ class SeatNode:
             return "an invalid key"
 
     def admit(self) -> None:
-        """Host: tell the hub which keys may hear the table (the lobby, then the seats; after
-        seat changes also every seat of the running segment and the newcomers waiting)."""
-        if self.config is not None:
-            keys = [s.key for s in self.config.seats]
-            if self.machine is not None:
-                keys += [s.key for s in self.machine.config.seats if s.key not in keys]
-            keys += [k for k in self.changes.waiting if k not in keys]
-            keys += [k for k in self.away_keys() if k not in keys]  # they follow the table
-        else:
-            keys = [self.key, *(k for k, _ in self.handshake.lobby)]
-        self.queue_hub({"t": "admit", "keys": keys})
+        """Host: tell the hub which keys may hear the table (node/seat_changes.py)."""
+        self.queue_hub({"t": "admit", "keys": self.changes.admitted()})
 
     def adopt_config(self, config: TableConfig, signature: bytes) -> None:
         """The table's (first) configuration, signed by its host: stored, and ours."""
         self.store.save_config(config, signature)
         self.config, self.config_sig = config, signature
-
-    def _offer(self, payload: dict[str, Any] | None) -> None:
-        if payload is not None:
-            self.queue_signed(payload)
-
-    def _send_punch(self, peer: bytes, data: bytes) -> None:
-        self.queue_signed({"t": "punch", "d": data}, to=peer)
-
-    def on_punch(self, sender: bytes, payload: dict[str, Any]) -> None:
-        """A seat's rendezvous message for a punch (node/punch opens and checks it)."""
-        data = payload.get("d")
-        if self.punches is not None and isinstance(data, bytes) and len(data) <= PUNCH_MESSAGE:
-            self.punches.heard(sender, data, self.now())
-
-    def on_candidates(self, sender: bytes, payload: dict[str, Any]) -> None:
-        """A seat's signed candidates for a direct link (node/mesh.py)."""
-        if self.offers is None:
-            return
-        try:
-            self._offer(self.offers.heard(sender, payload, self.now()))
-        except ValueError as exc:
-            self.say(f"refused the direct-link addresses of {self.who(sender)}: {exc}")
 
     def queue_hub(self, message: dict[str, Any], size: int = 0) -> None:
         if len(self.outbox) >= MAX_OWN_QUEUED:
@@ -433,61 +360,27 @@ class SeatNode:
             if self.catch_up.resync is not None and self.config is not None:
                 self._maybe_resume()
             elif self.link is not None and not self.is_host and self.config is None:
-                if self.handshake.arrival_tick(now):
-                    return  # fetching a running table's chain: no hello meanwhile
-                if self.handshake.unanswered():
-                    self._stop(
-                        f"nobody at the table answered for {self.opt.first_join_wait:.0f} s "
-                        "(the game may be over, or its host gone)"
-                    )
-                elif self.handshake.hello_due(now, self.messages.admitted):
-                    self.handshake.hello(self.messages.peers_up)
+                self.handshake.tick(now, self.messages.admitted, self.messages.peers_up)
             return
-        if self.offers is not None:
-            self._offer(self.offers.table(self.seat_keys(), now))
-        if self.punches is not None:
-            self.punches.tick(self.seat_keys(), now)
+        self.direct.tick(self.seat_keys(), now)
         if not machine.over:
             self.after(machine.tick(now))
-            self._report_slow(machine)
+            self.reports.report_slow(machine)
         elif not machine.left_table:
             # The next host may be silent (a certificate), or the game's last result came
             # late and the others' certificate wins over it (protocol.md §5).
             self.after(machine.tick(now))
-        if len(machine.records) != self.last_count:
-            self.last_count, self.last_progress = len(machine.records), now
-            self.grew_at = now
-            self.catch_up.grew(machine.chain_count, now)
-            self.quiet = self.opt.stall
-        if machine.heard_up_to != self.heard_up_to:
-            self.heard_up_to, self.heard_at = machine.heard_up_to, now
-        if self.link is not None and (self.ask_now or now - self.last_progress >= self.quiet):
-            # Nothing changed: announce, then less and less often while nothing is
-            # missing (an idle table is quiet); at once again when a seat is ahead of us.
-            behind = self.catch_up.behind(machine.chain_count)
-            self.ask_now = False
-            self.last_progress = now
-            self.catch_up.announce(ask=behind or self.catch_up.waiting_for_records())
-            self.quiet = self.opt.stall if behind else min(self.quiet * 2, self.opt.quiet_every)
+        self.catch_up.pace(machine, now, linked=self.link is not None)
         self.changes.ask_back(now)
-        self._maybe_bye(machine)
+        self.messages.say_bye(machine, leaving=getattr(self.driver, "leaving", False))
         if machine.over and not self.changes.segment_pending(machine, now):
             self._linger(now)
         elif machine.sitting_out and not self.changes.follows_away():
             self._linger(now)  # sitting out for good: our part of the table is over
         elif self.ending.until is not None or self.changes.away_quiet(
-            machine, now, max(self.grew_at, self.heard_at)
+            machine, now, self.catch_up.moved_at()
         ):
             self._linger(now)
-
-    def _maybe_bye(self, machine: TableMachine) -> None:
-        """The player quits (the driver's ``leaving``) while the game runs: tell the table once,
-        signed, so every seat can say so at once instead of waiting out a step timeout."""
-        if self.bye_said or not getattr(self.driver, "leaving", False):
-            return
-        self.bye_said = True
-        if machine.seat is not None and not machine.over and not machine.left_table:
-            self.queue_signed({"t": "bye", "hand": machine.hand})
 
     # ---------------------------------------------------------------- starting and resuming
     def start(self, extension: list[bytes]) -> None:
@@ -504,31 +397,7 @@ class SeatNode:
         if not records and not extension:
             machine = TableMachine(config, key, now=now)
         else:
-            secrets = self.store.load_secrets()
-            # No peer answered (yet): we may be far behind, so write nothing until one does.
-            resync = self.catch_up.resync
-            hold = resync is not None and not resync.answered
-            resumed: TableMachine | None = None
-            if extension:
-                try:
-                    resumed = TableMachine.resume(
-                        config, key, records + extension, secrets=secrets, now=now, hold=hold
-                    )
-                except LocalProtocolError as exc:
-                    self.say(f"records from the peers do not replay ({exc}); using our own")
-            if resumed is None:
-                resumed = TableMachine.resume(
-                    config, key, records, secrets=secrets, now=now, hold=hold
-                )
-                extension = []
-            machine = resumed
-            self.store.append(extension)
-            self.say(
-                f"resumed from {len(records)} stored record(s)"
-                + (f" and {len(extension)} from the peers" if extension else "")
-                + f": hand {machine.hand}, {machine.phase}"
-                + ("; no peer has answered yet, so we wait for one before we write" if hold else "")
-            )
+            machine = self.catch_up.resume(config, key, self.store, records, extension, now)
         self._begin(machine)
 
     def sit_down(self, offer: Offer, machine: TableMachine) -> None:
@@ -549,8 +418,7 @@ class SeatNode:
         machine.follow_away = machine.follow_away or self.changes.follows_away()
         self.machine = machine
         self.catch_up.end_resync()
-        self.last_count, self.last_progress = len(machine.records), now
-        self.grew_at = now
+        self.catch_up.began(machine, now)
         self.emit(ev="start", hand=machine.hand)
         self.after([])
         for frame in self.messages.take_prestart():
@@ -591,8 +459,7 @@ class SeatNode:
         assert machine is not None
         for event in list(events):
             if isinstance(event, SeatsChanging):
-                ended = SeatChanges.ended_config(machine, event.hand)
-                self.ended_names = tuple(s.name for s in ended.seats)
+                self.reports.segment_ended(SeatChanges.ended_config(machine, event.hand))
                 events = events + self.changes.seats_changing(machine, event)
             elif (
                 isinstance(event, SeatSilent)
@@ -617,7 +484,7 @@ class SeatNode:
         for frame in machine.take_outgoing():
             self.queue({"t": "f", "f": frame})
         for event in events:
-            self._report(event)
+            self.reports.report(event)
         hook = getattr(self.driver, "on_events", None)
         if hook is not None and events:
             hook(machine, events)
@@ -645,86 +512,6 @@ class SeatNode:
         if not machine.over and machine.my_turn_to_act():
             self.after([])
 
-    def _report(self, event: TableEvent) -> None:
-        machine = self.machine
-        assert machine is not None
-        if isinstance(event, HandStarted):
-            self.say(f"hand {event.hand} starts; dealer {self.name_of(event.dealer)}")
-            self.emit(ev="hand", hand=event.hand)
-            self.changes.wish_at_hand(event.hand)
-        elif isinstance(event, SeatsChanging):
-            # Named by the seats of the segment that ended (the next one may have started).
-            seated = self.ended_names
-
-            def ended(seat: int) -> str:
-                return f"seat {seat} ({seated[seat]})" if 0 <= seat < len(seated) else "?"
-
-            asked = ", ".join(f"{ended(s)}: {c}" for s, c in event.changes)
-            silent = "" if event.silent is None else f"; {ended(event.silent)} was silent"
-            self.say(f"seats change after hand {event.hand} ({asked or 'nobody asked'}{silent})")
-            self.emit(ev="change", hand=event.hand)
-        elif isinstance(event, SegmentStarted):
-            config = event.config
-            assert isinstance(config, TableConfig)
-            names = ", ".join(s.name for s in config.seats)
-            if event.seated:
-                self.changes.segment_started(seated=True)
-                self.say(f"the table goes on with {config.players} seats: {names}")
-            elif machine.sitting_out:
-                self.changes.segment_started(seated=False)
-                self.say(f"we sit out and follow the table: {names}")
-            else:
-                self.say(f"the table goes on without us: {names}")
-        elif isinstance(event, CardsDealt):
-            self.emit(ev="dealt", hand=machine.hand)
-        elif isinstance(event, HandEnded):
-            how = "aborted" if event.aborted else "ended"
-            self.say(f"hand {event.result.hand_number} {how}: {event.result.reason}")
-        elif isinstance(event, ShareMissing):
-            self.say(
-                f"our stored key share of hand {event.hand} (store of "
-                f"{self.store.dir.parent.parent}) is missing or damaged ({event.reason}): "
-                "we cannot play that hand, the others will "
-                "time us out of it (silence: at most the bounded settlement), then we play on"
-            )
-        elif isinstance(event, SeatSilent):
-            self.say(f"{self.name_of(event.seat)} was timed out ({event.phase}, hand {event.hand})")
-        elif isinstance(event, TimeoutVoted):
-            self.say(f"{self.name_of(event.silent)} is too slow: we voted to time them out")
-        elif isinstance(event, Violation):
-            if event.culprit is None:
-                self.say(f"refused a damaged or misrouted message: {event.reason}")
-                self.ask_now = True  # ask the peers for the real one at the next tick
-            else:
-                who = self.name_of(event.culprit)
-                self.say(f"refused a message from {who}: {event.reason}")
-                self.ending.caught(event)  # kept to the end, whatever junk follows
-        elif isinstance(event, GameOver) and not self.game_over_said:
-            self.game_over_said = True  # again after a late last result's certificate: same end
-            outcome = event.outcome
-            winners, scores = self._game_over_words(outcome)
-            self.say(f"game over: {outcome.reason}; won by {winners}; final scores: {scores}")
-            if self.is_host:
-                # Stored by Nostr relays: whoever joins with the invite later hears that the
-                # table is finished instead of waiting for a host that is gone (spec/node.md §3).
-                self.queue_signed({"t": "closed", "hands": machine.hand}, keep=True)
-        elif isinstance(event, Accepted):
-            self.emit(ev="acc", kind=event.kind, seat=event.seat, seq=event.seq)
-        elif isinstance(event, ActionApplied):
-            action = event.action
-            if action.kind is ActionKind.PLAY and action.card is not None:
-                self.emit(ev="seen", hand=machine.hand, seat=action.seat, card=action.card.index)
-
-    def _report_slow(self, machine: TableMachine) -> None:
-        arbiter = machine.arbiter()
-        if arbiter is None or arbiter == machine.seat:
-            return
-        waited = self.now() - machine.step_since
-        marker = (machine.head, arbiter)
-        if waited >= max(5.0, machine.timeout / 2) and self.slow_said != marker:
-            self.slow_said = marker
-            self.say(f"waiting for {self.name_of(arbiter)} ({waited:.0f} s)")
-
     # ---------------------------------------------------------------- the end
     def _linger(self, now: float) -> None:
         machine = self.machine
@@ -734,9 +521,8 @@ class SeatNode:
             if self.nursery is not None:
                 self.nursery.cancel_scope.deadline = now + 0.5
             self.wake.set()
-        elif now - self.last_progress >= 0.3:
-            self.last_progress = now
-            self.catch_up.have(machine.chain_count, True)
+        else:
+            self.catch_up.linger_ask(machine, now)
 
     def end_checked(self, code: int) -> None:
         """The end was checked and reported (the ending part): exit with ``code``."""

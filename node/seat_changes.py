@@ -56,6 +56,9 @@ class ChangesNode(Protocol):
     say: Callable[[str], None]
 
     @property
+    def host_key(self) -> bytes: ...
+
+    @property
     def machine(self) -> TableMachine | None: ...
 
     @property
@@ -109,6 +112,31 @@ class SeatChanges:
         if machine is None:
             return self.is_host
         return machine.config.seats[0].key == self.key and not machine.left_table
+
+    def wants(self, key: bytes) -> bool:
+        """Is ``key`` someone this node must be able to hear (the host, a seat of the table
+        or of the running segment, a seat sitting out, the lobby, a newcomer waiting)? A
+        transport keeps such keys bound whatever strangers do."""
+        if key == self.node.host_key or key in self.waiting:
+            return True
+        if self.handshake.lobby_name(key) is not None:
+            return True
+        machine = self.node.machine
+        configs = [c for c in (self.node.config, machine and machine.config) if c]
+        return any(s.key == key for c in configs for s in c.seats) or key in away_keys(machine)
+
+    def admitted(self) -> list[bytes]:
+        """Host: the keys the hub lets hear the table: the lobby, then the seats; after seat
+        changes also every seat of the running segment and the newcomers waiting."""
+        config, machine = self.node.config, self.node.machine
+        if config is None:
+            return [self.key, *(k for k, _ in self.handshake.lobby)]
+        keys = [s.key for s in config.seats]
+        if machine is not None:
+            keys += [s.key for s in machine.config.seats if s.key not in keys]
+        keys += [k for k in self.waiting if k not in keys]
+        keys += [k for k in away_keys(machine) if k not in keys]  # they follow the table
+        return keys
 
     def follows_away(self) -> bool:
         """Sitting out, do we follow the table (to come back) rather than finish?"""

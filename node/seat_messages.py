@@ -13,6 +13,7 @@ from dealerless.node.catch_up import CatchUp
 from dealerless.node.join_handshake import JoinHandshake
 from dealerless.node.links import Link, LinkError
 from dealerless.node.seat_changes import SeatChanges, away_keys
+from dealerless.node.seat_direct import DirectLinks
 from dealerless.node.wire import (
     SIGNED_KINDS,
     WireError,
@@ -60,9 +61,7 @@ class MessagesNode(Protocol):
 
     def seat_keys(self) -> frozenset[bytes]: ...
 
-    def on_candidates(self, sender: bytes, payload: dict[str, Any]) -> None: ...
-
-    def on_punch(self, sender: bytes, payload: dict[str, Any]) -> None: ...
+    def queue_signed(self, payload: dict[str, Any], to: bytes | None = None) -> None: ...
 
 
 class SeatMessages:
@@ -76,18 +75,21 @@ class SeatMessages:
         handshake: JoinHandshake,
         catch_up: CatchUp,
         changes: SeatChanges,
+        direct: DirectLinks,
         *,
         key: bytes,
         table_id: bytes,
         is_host: bool,
     ) -> None:
         self.node, self.handshake, self.catch_up, self.changes = node, handshake, catch_up, changes
+        self.direct = direct
         self.key, self.table_id, self.is_host = key, table_id, is_host
         self.admitted = False
         self.peers_up: set[bytes] = set()
         self.prestart: list[bytes] = []
         self.dropped = 0  # messages dropped before any signature work (not from a seat)
         self.byes: dict[bytes, int] = {}  # seats that told us their player quits (hand)
+        self.bye_said = False  # we told the table that our player quits
 
     def connected(self, joined: dict[str, Any]) -> None:
         """A link is up; ``joined`` is what the hub said when we joined."""
@@ -220,11 +222,20 @@ class SeatMessages:
         elif kind == "bye":
             self._on_bye(sender, payload)
         elif kind == "cand":
-            self.node.on_candidates(sender, payload)
+            self.direct.on_candidates(sender, payload)
         elif kind == "punch":
-            self.node.on_punch(sender, payload)
+            self.direct.on_punch(sender, payload)
         else:
             self.catch_up.on_have(sender, payload)
+
+    def say_bye(self, machine: TableMachine, leaving: bool) -> None:
+        """The player quits (the driver's ``leaving``) while the game runs: tell the table once,
+        signed, so every seat can say so at once instead of waiting out a step timeout."""
+        if self.bye_said or not leaving:
+            return
+        self.bye_said = True
+        if machine.seat is not None and not machine.over and not machine.left_table:
+            self.node.queue_signed({"t": "bye", "hand": machine.hand})
 
     def _on_bye(self, sender: bytes, payload: dict[str, Any]) -> None:
         """A seat's signed word that its player quits (its node stops soon after): say so now.
