@@ -6,8 +6,9 @@ a restart (``have``/``recs``), the step timeout (``tick``), and a short linger a
 that every peer has every record. See spec/node.md. The node is built of parts that each own
 their state and know only the node's narrow interface (a Protocol) and the parts below them:
 the catch-up (:mod:`catch_up`), the join handshake (:mod:`join_handshake`), the seat changes
-(:mod:`seat_changes`), the dispatch of what the hub delivers (:mod:`seat_messages`) and the
-end (:mod:`seat_end`).
+(:mod:`seat_changes`), the direct links (:mod:`seat_direct`), the dispatch of what the hub
+delivers (:mod:`seat_messages`), the end (:mod:`seat_end`) and the reports of the table's
+events (:mod:`seat_report`).
 """
 
 from __future__ import annotations
@@ -98,8 +99,8 @@ class SeatNode:
             opt=self.opt, driver=driver, game=game,
         )  # fmt: skip
         self.changes = SeatChanges(
-            self, self.handshake, self.catch_up, identity=identity, is_host=self.is_host,
-            opt=self.opt,
+            self, self.handshake, self.catch_up, key=self.key, sign=identity.sign,
+            is_host=self.is_host, opt=self.opt,
         )  # fmt: skip
         self.direct = DirectLinks(
             self, mesh, identity=identity, table_id=store.table_id, opt=self.opt, say=say

@@ -22,7 +22,7 @@ from collections.abc import Callable
 from typing import Any, Protocol
 
 from dealerless.node.catch_up import CatchUp
-from dealerless.node.identity import Identity, format_fingerprint
+from dealerless.node.identity import format_fingerprint
 from dealerless.node.join_handshake import (
     CONFIG_LABEL,
     JoinHandshake,
@@ -82,14 +82,14 @@ class SeatChanges:
         handshake: JoinHandshake,
         catch_up: CatchUp,
         *,
-        identity: Identity,
+        key: bytes,
+        sign: Callable[[bytes], bytes],
         is_host: bool,
         opt: NodeOptions,
     ) -> None:
+        """``key``: ours; ``sign``: signs with it (the segments we host)."""
         self.node, self.handshake, self.catch_up = node, handshake, catch_up
-        self.identity, self.key, self.is_host, self.opt = (
-            identity, identity.public_key, is_host, opt
-        )  # fmt: skip
+        self.key, self.sign, self.is_host, self.opt = key, sign, is_host, opt
         self.waiting: dict[bytes, tuple[str, int]] = {}  # host: newcomer key -> name, buy-in
         self.segment_sigs: dict[bytes, bytes] = {}  # config digest -> our host signature
         self.change_since: float | None = None  # when our segment ended for a seat change
@@ -370,7 +370,7 @@ class SeatChanges:
                 return []
         self.waiting = {k: v for k, v in self.waiting.items() if config.seat_of(k) is None}
         self.returners = {k: v for k, v in self.returners.items() if config.seat_of(k) is None}
-        signature = self.identity.sign(CONFIG_LABEL + config.digest())
+        signature = self.sign(CONFIG_LABEL + config.digest())
         self.segment_sigs = {config.digest(): signature}
         if self.is_host:
             self.node.admit()
