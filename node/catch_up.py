@@ -5,7 +5,7 @@ holds its writes until a seat answers its own fresh nonce with a count no larger
 
 Only seated keys are served, each within a byte budget, so a small ``have`` cannot make us
 send a transcript again and again (no amplification); an idle table announces at most once
-per ``quiet_every`` seconds per seat. A mixin of :class:`~dealerless.node.seat.SeatNode`; see
+per ``quiet_every`` seconds per seat. A part of :class:`~dealerless.node.seat.SeatNode`; see
 spec/node.md §3 and §6."""
 
 from __future__ import annotations
@@ -14,11 +14,13 @@ import collections
 import secrets
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 from dealerless.node.options import NodeOptions
-from dealerless.protocol.table import TableMachine
-from dealerless.protocol.table.events import TableEvent
+from dealerless.node.store import TableStore
+from dealerless.protocol.table import TableConfig, TableMachine
+from dealerless.protocol.table.events import LocalProtocolError, TableEvent
+from dealerless.protocol.wire.identity import IdentityKey
 
 RECS_CHUNK = 512 * 1024
 SERVE_RATE = 512 << 10  # bytes of records per second per peer ...
@@ -60,83 +62,203 @@ class PeerBudget:
         return True
 
 
-class CatchUp:
-    # State and helpers of the seat node.
-    machine: TableMachine | None
-    peer_counts: dict[bytes, int]
-    waiting: dict[bytes, tuple[str, int]]  # of the seat-change mixin: newcomers waiting
-    budgets: dict[bytes, PeerBudget]
-    resync: Resync | None
-    nonce: bytes
-    coming_back: bool  # of the seat-change mixin: sitting out, we asked to sit down again
-    arrivals: collections.deque[tuple[int, float]]  # (chain count, when), ARRIVALS_KEPT at most
-    opt: NodeOptions
+class CatchUpNode(Protocol):
+    """What catch-up uses of its node: the machine, the clock, the way out to the hub, and the
+    node's handling of the events a machine call produced (``after``)."""
+
     say: Callable[[str], None]
 
-    def now(self) -> float:
-        raise NotImplementedError
+    @property
+    def machine(self) -> TableMachine | None: ...
 
-    def queue(
-        self, payload: dict[str, Any], to: bytes | None = None, *, keep: bool = False
+    def now(self) -> float: ...
+
+    def queue(self, payload: dict[str, Any]) -> None: ...
+
+    def queue_signed(self, payload: dict[str, Any], to: bytes | None = None) -> None: ...
+
+    def queue_records(self, payload: dict[str, Any], to: bytes, size: int) -> bool: ...
+
+    def after(self, events: list[TableEvent]) -> None: ...
+
+
+class CatchUp:
+    """The catch-up part of a seat's node: it owns the peers' counts, their budgets, our nonce,
+    the moments our chain grew, and the resync before a resume. ``waits_for_seat(key)``: is
+    that key a newcomer waiting for its seat (the seat-change part's)? ``coming_back()``: do
+    we sit out and asked to be seated again?"""
+
+    def __init__(
+        self,
+        node: CatchUpNode,
+        opt: NodeOptions,
+        *,
+        waits_for_seat: Callable[[bytes], bool],
+        coming_back: Callable[[], bool],
     ) -> None:
-        raise NotImplementedError
+        self.node, self.opt = node, opt
+        self.waits_for_seat, self.coming_back = waits_for_seat, coming_back
+        self.peer_counts: dict[bytes, int] = {}  # each peer's last signed record count
+        self.budgets: dict[bytes, PeerBudget] = {}
+        self.resync: Resync | None = None
+        self.nonce = secrets.token_bytes(NONCE_BYTES)
+        # (chain count, when), ARRIVALS_KEPT at most
+        self.arrivals: collections.deque[tuple[int, float]] = collections.deque(
+            maxlen=ARRIVALS_KEPT
+        )
+        # The pace of our announcements while the machine runs (the ticker's).
+        self.quiet = opt.stall  # the announce interval while nothing changes
+        self.ask_now = False
+        self.last_count = -1
+        self.last_progress = 0.0
+        self.grew_at = 0.0  # when our transcript last grew
+        self.heard_up_to = (0, 0)  # the machine's furthest step heard of a seat's frame ...
+        self.heard_at = 0.0  # ... and when it last moved
 
-    def queue_signed(self, payload: dict[str, Any], to: bytes | None = None) -> None:
-        raise NotImplementedError
+    # ---------------------------------------------------------------- the resync
+    def start_resync(self, wait: float, stored: int) -> None:
+        """Before resuming: wait up to ``wait`` for the peers' records beyond ``stored``."""
+        self.resync = Resync(wait, stored)
 
-    def queue_records(self, payload: dict[str, Any], to: bytes, size: int) -> bool:
-        raise NotImplementedError
+    def resume(
+        self,
+        config: TableConfig,
+        key: IdentityKey,
+        store: TableStore,
+        records: list[bytes],
+        extension: list[bytes],
+        now: float,
+    ) -> TableMachine:
+        """Our machine rebuilt from our stored ``records`` and the ``extension`` the peers
+        offered (ours alone if theirs do not replay); the records taken are stored."""
+        shares = store.load_secrets()
+        # No peer answered (yet): we may be far behind, so write nothing until one does.
+        hold = self.resync is not None and not self.resync.answered
+        resumed: TableMachine | None = None
+        if extension:
+            try:
+                resumed = TableMachine.resume(
+                    config, key, records + extension, secrets=shares, now=now, hold=hold
+                )
+            except LocalProtocolError as exc:
+                self.node.say(f"records from the peers do not replay ({exc}); using our own")
+        if resumed is None:
+            resumed = TableMachine.resume(config, key, records, secrets=shares, now=now, hold=hold)
+            extension = []
+        store.append(extension)
+        self.node.say(
+            f"resumed from {len(records)} stored record(s)"
+            + (f" and {len(extension)} from the peers" if extension else "")
+            + f": hand {resumed.hand}, {resumed.phase}"
+            + ("; no peer has answered yet, so we wait for one before we write" if hold else "")
+        )
+        return resumed
 
-    def _after(self, events: list[TableEvent]) -> None:
-        raise NotImplementedError
+    def resync_by(self, deadline: float) -> None:
+        """A link is up: resume at ``deadline`` at the latest."""
+        if self.resync is not None:
+            self.resync.deadline = min(self.resync.deadline, deadline)
 
-    def _have(self, n: int, ask: bool, to: bytes | None = None, echo: bytes = b"") -> None:
+    def end_resync(self) -> None:
+        self.resync = None
+
+    def behind(self, count: int) -> bool:
+        """Does a peer say it holds more than ``count`` records?"""
+        return any(c > count for c in self.peer_counts.values())
+
+    # ---------------------------------------------------------------- the pace
+    def began(self, machine: TableMachine, now: float) -> None:
+        """Our machine exists from ``now`` on."""
+        self.last_count, self.last_progress = len(machine.records), now
+        self.grew_at = now
+
+    def ask_soon(self) -> None:
+        """Ask the peers at the next tick (a damaged or misrouted message was refused)."""
+        self.ask_now = True
+
+    def pace(self, machine: TableMachine, now: float, linked: bool) -> None:
+        """Every tick while the machine runs: note its progress; when nothing changed,
+        announce our count (``linked``: a link is up), then less and less often while nothing
+        is missing (an idle table is quiet); at once again when a seat is ahead of us."""
+        if len(machine.records) != self.last_count:
+            self.last_count, self.last_progress = len(machine.records), now
+            self.grew_at = now
+            self.grew(machine.chain_count, now)
+            self.quiet = self.opt.stall
+        if machine.heard_up_to != self.heard_up_to:
+            self.heard_up_to, self.heard_at = machine.heard_up_to, now
+        if linked and (self.ask_now or now - self.last_progress >= self.quiet):
+            behind = self.behind(machine.chain_count)
+            self.ask_now = False
+            self.last_progress = now
+            self.announce(ask=behind or self.waiting_for_records())
+            self.quiet = self.opt.stall if behind else min(self.quiet * 2, self.opt.quiet_every)
+
+    def moved_at(self) -> float:
+        """When the table last moved as we see it: our chain grew, or a seat's signed frame
+        named a step further than any before."""
+        return max(self.grew_at, self.heard_at)
+
+    def linger_ask(self, machine: TableMachine, now: float) -> None:
+        """Lingering at the end: ask the peers for their counts (at most every 0.3 s)."""
+        if now - self.last_progress >= 0.3:
+            self.last_progress = now
+            self.have(machine.chain_count, True)
+
+    # ---------------------------------------------------------------- counts and records
+    def have(self, n: int, ask: bool, to: bytes | None = None, echo: bytes = b"") -> None:
         payload: dict[str, Any] = {"t": "have", "n": n, "ask": ask}
-        if ask and self._waiting_for_records():
+        if ask and self.waiting_for_records():
             payload["nonce"] = self.nonce
         if echo:
             payload["echo"] = echo
-        self.queue_signed(payload, to)
+        self.node.queue_signed(payload, to)
 
-    def _waiting_for_records(self) -> bool:
+    def waiting_for_records(self) -> bool:
         """Can we not go on before the peers' records reach us? Back from a crash (resync, or
         held until a peer answers), or sitting out and coming back: the host seats a returner
         only once it caught up (node.md §7a), and catch-up at its own slow pace over Nostr
         falls ever further behind a table that plays fast. Our asks then carry a nonce, and the
         records that answer it travel at the table's pace."""
-        machine = self.machine
+        machine = self.node.machine
         if self.resync is not None or (machine is not None and machine.held):
             return True
-        return machine is not None and machine.sitting_out and self.coming_back
+        return machine is not None and machine.sitting_out and self.coming_back()
 
     def new_nonce(self) -> None:
         self.nonce = secrets.token_bytes(NONCE_BYTES)
 
-    def _announce(self, ask: bool = True) -> None:
+    def announce(self, ask: bool = True) -> None:
         """Tell every seat how many records we hold; resend our votes that wait for a
         certificate and our frame of the open parallel round (a hub may have dropped them;
         neither is in a record a peer could fetch yet)."""
-        machine = self.machine
+        machine = self.node.machine
         assert machine is not None
-        self._have(machine.chain_count, ask)
+        self.have(machine.chain_count, ask)
         if machine.seat is None:
             return
         pending = machine.pending_round_frame()
         if pending is not None:
-            self.queue({"t": "f", "f": pending})
+            self.node.queue({"t": "f", "f": pending})
         for book in (machine.votes.timeout, machine.votes.abort):
             for (_, head), votes in book.items():
                 vote = votes.get(machine.seat)
                 if head == machine.head and vote is not None:
-                    self.queue({"t": "f", "f": vote.frame})
+                    self.node.queue({"t": "f", "f": vote.frame})
+
+    def ask_records(self, to: bytes, n: int) -> None:
+        """Newcomer: ask a seat for the table's chain from ``n``. Our nonce says we wait for
+        these records (nothing of them is on its way to us), so the seat serves them at once
+        rather than after its serve grace."""
+        self.node.queue_signed({"t": "have", "n": n, "ask": True, "nonce": self.nonce}, to=to)
 
     def _budget(self, sender: bytes) -> PeerBudget:
         budget = self.budgets.get(sender)
         if budget is None:  # only seats get here, so this holds at most one per seat
-            budget = self.budgets[sender] = PeerBudget(SERVE_BURST, self.now())
+            budget = self.budgets[sender] = PeerBudget(SERVE_BURST, self.node.now())
         return budget
 
-    def _on_have(self, sender: bytes, payload: dict[str, Any]) -> None:
+    def on_have(self, sender: bytes, payload: dict[str, Any]) -> None:
         """A seat's signed count (its author was checked to be a seat before the signature)."""
         n = payload.get("n")
         if not isinstance(n, int) or isinstance(n, bool) or n < 0:
@@ -144,47 +266,47 @@ class CatchUp:
         nonce = payload.get("nonce")
         nonce = nonce if isinstance(nonce, bytes) and len(nonce) == NONCE_BYTES else b""
         fresh = payload.get("echo") == self.nonce  # an answer to our own latest question
-        now = self.now()
+        now = self.node.now()
         budget = self._budget(sender)
         budget.nonce = nonce
-        if sender in self.waiting:
+        if self.waits_for_seat(sender):
             # A newcomer waiting for its seat fetches the chain so far (join_handshake.py):
             # served, never counted among the seats.
-            machine = self.machine
+            machine = self.node.machine
             if machine is not None and machine.chain_count > n >= machine.chain_base:
                 self._serve(sender, budget, n, now, waiting=True)
             return
         self.peer_counts[sender] = n
         every = NONCE_ANSWER_EVERY if nonce else ANSWER_EVERY
         answer = bool(payload.get("ask")) and now - budget.answered >= every
-        if self.machine is None:
+        if self.node.machine is None:
             if self.resync is not None:
                 stored = self.resync.stored
                 if n <= stored and fresh:
                     self.resync.answered.add(sender)  # nothing more to get from this seat
                 if answer:
                     budget.answered = now
-                    self._have(stored, False, to=sender, echo=nonce)
+                    self.have(stored, False, to=sender, echo=nonce)
             return
         # Counts are of the whole table's chain (a newcomer's records start later: chain_base).
-        count = self.machine.chain_count
-        if self.machine.held and n <= count and fresh:
+        count = self.node.machine.chain_count
+        if self.node.machine.held and n <= count and fresh:
             # A seat answered our fresh nonce and is not ahead of us (its records come before
             # its count on the link).
             self._release()
-        if count > n >= self.machine.chain_base:
+        if count > n >= self.node.machine.chain_base:
             self._serve(sender, budget, n, now, waiting=bool(nonce))
         # Answer an ask (at most once a second per seat) and tell a seat that is ahead where we
         # are, so it sends what we lack. An equal count during play needs no answer (over Nostr
         # each is one more event beside the frames); a seat that waits for proof (its nonce) or
         # has finished (it waits to hear that the others hold what it holds) gets one.
-        needed = bool(nonce) or n != count or self.machine.over
+        needed = bool(nonce) or n != count or self.node.machine.over
         ahead = n > count and now - budget.answered >= ANSWER_EVERY
         if (answer and needed) or ahead:
             budget.answered = now
-            self._have(count, False, to=sender, echo=nonce)
+            self.have(count, False, to=sender, echo=nonce)
 
-    def _grew(self, count: int, now: float) -> None:
+    def grew(self, count: int, now: float) -> None:
         """Our chain reached ``count`` records at ``now`` (the ticker's resolution is enough)."""
         self.arrivals.append((count, now))  # a deque of ARRIVALS_KEPT at most
 
@@ -198,7 +320,7 @@ class CatchUp:
     def _serve(
         self, sender: bytes, budget: PeerBudget, n: int, now: float, waiting: bool = False
     ) -> None:
-        assert self.machine is not None
+        assert self.node.machine is not None
         if budget.served[0] == n and now - budget.served[1] < SAME_ASK_EVERY:
             return  # sent just now; it is on its way
         if not waiting and now - self._held_since(n) < self.opt.serve_grace:
@@ -208,7 +330,7 @@ class CatchUp:
             # waits for them (its nonce: back from a crash, or a newcomer fetching the chain
             # from the start) has nothing on its way: it is served at once.
             return
-        records = self.machine.records[n - self.machine.chain_base :]
+        records = self.node.machine.records[n - self.node.machine.chain_base :]
         if not budget.take(sum(len(f) for f in records), now):
             return  # over its budget: it asks again later
         budget.served = (n, now)
@@ -218,12 +340,12 @@ class CatchUp:
         """With the offer of a seat to a newcomer: the chain records up to ``end`` that it lacks
         as far as we know (those since we last sent it any, while it waited), so it needs no
         round trip before it can check them (join_handshake.py)."""
-        machine = self.machine
+        machine = self.node.machine
         assert machine is not None
         budget = self._budget(to)
         start = max(budget.upto, machine.chain_base)
         records = machine.records[start - machine.chain_base : end - machine.chain_base]
-        if records and budget.take(sum(len(f) for f in records), self.now()):
+        if records and budget.take(sum(len(f) for f in records), self.node.now()):
             self._send_records(to, budget, start, records)
 
     def _send_records(
@@ -238,17 +360,19 @@ class CatchUp:
         for frame in records:
             if chunk and size + len(frame) > RECS_CHUNK:
                 payload = {"t": "recs", "start": start, "frames": chunk, **extra}
-                if not self.queue_records(payload, to, size):
+                if not self.node.queue_records(payload, to, size):
                     return
                 start, chunk, size = start + len(chunk), [], 0
             chunk.append(frame)
             size += len(frame)
-        if self.queue_records({"t": "recs", "start": start, "frames": chunk, **extra}, to, size):
+        if self.node.queue_records(
+            {"t": "recs", "start": start, "frames": chunk, **extra}, to, size
+        ):
             budget.upto = start + len(chunk)
 
-    def _on_recs(self, sender: bytes, frames: list[bytes], start: int) -> None:
+    def on_recs(self, sender: bytes, frames: list[bytes], start: int) -> None:
         """Records from a seat (frames by non-seat authors were already dropped)."""
-        if self.machine is None:
+        if self.node.machine is None:
             sync = self.resync
             if sync is not None and start == sync.stored:
                 sync.answered.add(sender)
@@ -256,10 +380,10 @@ class CatchUp:
                     sync.best = frames
             return
         for frame in frames:
-            self._after(self.machine.receive(frame, self.now()))
+            self.node.after(self.node.machine.receive(frame, self.node.now()))
 
     def _release(self) -> None:
-        machine = self.machine
+        machine = self.node.machine
         assert machine is not None
-        self.say("heard from a peer: writing again")
-        self._after(machine.release(self.now()))
+        self.node.say("heard from a peer: writing again")
+        self.node.after(machine.release(self.node.now()))

@@ -34,7 +34,7 @@ from dealerless.node.hub import Hub, Member
 from dealerless.node.identity import Identity
 from dealerless.node.invite import Invite
 from dealerless.node.options import NodeOptions
-from dealerless.node.seat import SeatNode
+from dealerless.node.seat import Connector, SeatNode
 from dealerless.node.store import TableMeta, TableStore
 from dealerless.protocol.messages import SignedMessage, decode_message, sign_message
 from dealerless.protocol.rules.base import Action, GameConfig
@@ -110,11 +110,20 @@ class _HostileDriver:
 
 
 class HostileSeatNode(SeatNode):
-    def __init__(self, *args: Any, attack: Attack, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
+    def __init__(
+        self,
+        identity: Identity,
+        store: TableStore,
+        meta: TableMeta,
+        connector: Connector,
+        driver: Driver | None,
+        *,
+        attack: Attack,
+        **kwargs: Any,
+    ) -> None:
         self.attack = attack
-        if self.driver is not None:
-            self.driver = _HostileDriver(self.driver, self)
+        hostile = _HostileDriver(driver, self) if driver is not None else None
+        super().__init__(identity, store, meta, connector, hostile, **kwargs)
         self.signing_key = self.identity.wire_key()
 
     # ---------------------------------------------------------------- crafting
@@ -192,17 +201,14 @@ class HostileSeatNode(SeatNode):
             return False  # an attacker serves no catch-up once its attack began
         return super().queue_records(payload, to, size)
 
-    def _after(self, events: list[TableEvent]) -> None:
-        super()._after(events)
+    def after(self, events: list[TableEvent]) -> None:
+        super().after(events)
         if self.machine is None or self.done:
             return
         for send in self.attack.after(self, events):
             self.send_raw(send)
         if self.attack.disconnect and not self.done:
-            self.say("hostile: disconnecting for good")
-            self.done = True
-            if self.nursery is not None:
-                self.nursery.cancel_scope.cancel()
+            self.give_up("hostile: disconnecting for good")
 
 
 class FaultyHub(Hub):

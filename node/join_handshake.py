@@ -3,22 +3,23 @@ bound to its key, the table and the host, never the token itself), the host keep
 (who is at the table with their fingerprints, told to every joiner and to its own driver),
 admits exactly those keys at the hub, and when the last seat is taken signs the table
 configuration. A joiner checks that configuration against the invite before its machine signs
-anything. Every message here is signed by its author (node/wire.py ``seal``). A mixin of
+anything. Every message here is signed by its author (node/wire.py ``seal``). A part of
 :class:`~dealerless.node.seat.SeatNode`; see spec/node.md §3."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import Any, Protocol
 
 import trio
 
 from dealerless.node.arrival import Arrival, Offer
+from dealerless.node.catch_up import CatchUp
 from dealerless.node.drivers import Driver, LobbyView
 from dealerless.node.identity import Identity, PeerId, format_fingerprint
 from dealerless.node.invite import Invite
 from dealerless.node.options import NodeOptions
-from dealerless.node.store import TableMeta, TableStore
+from dealerless.node.store import TableMeta
 from dealerless.protocol.rules.base import ConfigError, Engine, GameConfig
 from dealerless.protocol.rules.registry import new_engine
 from dealerless.protocol.table import SeatInfo, TableConfig, TableMachine
@@ -32,6 +33,11 @@ HOST_AWAY = 3.0  # seconds without the invite's host before a joiner asks the ot
 UNANSWERED_SLOW = 30.0  # seconds unanswered before a joiner says hello every quiet_every only
 HELLO_TARGETS = 8  # other keys a joiner says hello to at most
 NAME_CHARS = 40  # of a player's name, at the table
+
+
+def hello_name(payload: dict[str, Any]) -> str:
+    """The name a hello gives (as the table keeps it)."""
+    return str(payload.get("name", ""))[:NAME_CHARS] or "player"
 
 
 def config_signature_ok(config: TableConfig, signature: bytes, host_key: bytes) -> bool:
@@ -106,69 +112,83 @@ def newcomer_problem(config: TableConfig, key: bytes, buy_in: int | None) -> str
     return ""
 
 
-class JoinHandshake:
-    # State and helpers of the seat node.
-    identity: Identity
-    store: TableStore
-    meta: TableMeta
-    invite: Invite
-    opt: NodeOptions
-    driver: Driver | None
-    game: GameConfig | None
-    key: bytes
-    host_key: bytes
-    config: TableConfig | None
-    config_sig: bytes
-    lobby: list[tuple[bytes, str]]
-    nonce: bytes
-    arrival: Arrival
-    nursery: trio.Nursery | None
-    last_hello: float
-    refusals: dict[bytes, float]
-    exit_code: int
-    done: bool
+class HandshakeNode(Protocol):
+    """What the join handshake uses of its node."""
+
     say: Callable[[str], None]
-    # Of the seat-change mixin (annotations only, so the real methods are found at run time).
-    segment_config: Callable[[bytes], tuple[TableConfig, bytes] | None]
-    hello_targets: set[bytes]
-    machine: TableMachine | None
-    waiting: dict[bytes, tuple[str, int]]
-    away_keys: Callable[[], frozenset[bytes]]
-    first_hello: float | None
-    last_answer: float | None
-    is_host: bool
-    peers_up: set[bytes]
-    newcomer_hello: Callable[[bytes, str, dict[str, Any]], None]
-    _who: Callable[[bytes], str]  # of the seat messages mixin, which comes after us
-    send_chain_tail: Callable[[bytes, int], None]  # of the catch-up mixin
 
-    def now(self) -> float:
-        raise NotImplementedError
+    @property
+    def host_key(self) -> bytes: ...
 
-    def queue(
-        self, payload: dict[str, Any], to: bytes | None = None, *, keep: bool = False
+    @property
+    def config(self) -> TableConfig | None: ...
+
+    @property
+    def config_sig(self) -> bytes: ...
+
+    @property
+    def done(self) -> bool: ...
+
+    @property
+    def nursery(self) -> trio.Nursery | None: ...
+
+    def now(self) -> float: ...
+
+    def queue_signed(self, payload: dict[str, Any], to: bytes | None = None) -> None: ...
+
+    def admit(self) -> None: ...
+
+    def who(self, key: bytes) -> str: ...
+
+    def give_up(self, reason: str) -> None: ...
+
+    def adopt_config(self, config: TableConfig, signature: bytes) -> None: ...
+
+    def start(self, extension: list[bytes]) -> None: ...
+
+    def sit_down(self, offer: Offer, machine: TableMachine) -> None: ...
+
+
+class JoinHandshake:
+    """The join handshake of a seat's node: it owns the lobby (host), the refusals, and a
+    joiner's hellos, answers and the running tables offered to it (``arrival``)."""
+
+    def __init__(
+        self,
+        node: HandshakeNode,
+        catch_up: CatchUp,
+        *,
+        identity: Identity,
+        meta: TableMeta,
+        table_id: bytes,
+        opt: NodeOptions,
+        driver: Driver | None,
+        game: GameConfig | None,
     ) -> None:
-        raise NotImplementedError
+        self.node, self.catch_up = node, catch_up
+        self.identity, self.key, self.meta, self.table_id = (
+            identity, identity.public_key, meta, table_id
+        )  # fmt: skip
+        self.is_host = meta.role == "host"
+        self.invite = Invite.decode(meta.invite)
+        self.opt, self.driver, self.game = opt, driver, game
+        self.lobby: list[tuple[bytes, str]] = []  # host: who joined, before the table starts
+        self.refusals: dict[bytes, float] = {}
+        self.arrival = Arrival()  # newcomer: the running tables offered, while we check them
+        self.last_hello = -1e9
+        self.hello_targets: set[bytes] = set()  # joiner: other keys it said hello to
+        self.first_hello: float | None = None
+        self.last_answer: float | None = None  # joiner: the last lobby from a host
 
-    def queue_signed(self, payload: dict[str, Any], to: bytes | None = None) -> None:
-        raise NotImplementedError
-
-    def queue_hub(self, message: dict[str, Any]) -> None:
-        raise NotImplementedError
-
-    def _start(self, extension: list[bytes]) -> None:
-        raise NotImplementedError
-
-    def _sit_down(self, offer: Offer, machine: TableMachine) -> None:
-        raise NotImplementedError
-
-    def _stop(self, reason: str) -> None:
-        raise NotImplementedError
+    def lobby_name(self, key: bytes) -> str | None:
+        """The name ``key`` joined our lobby with (None if it did not)."""
+        return next((name for k, name in self.lobby if k == key), None)
 
     # ---------------------------------------------------------------- joiner
-    def _hello(self) -> None:
-        self.last_hello = self.now()
-        for target in self._hello_to():
+    def hello(self, peers_up: set[bytes]) -> None:
+        """Joiner: say hello (with our proof of the invite's token) to whoever may seat us."""
+        self.last_hello = self.node.now()
+        for target in self._hello_to(peers_up):
             proof = self.invite.proof(self.key, target)  # bound to the key it is for
             # The host keeps 40 characters of a name; a longer one would only make the hello
             # too big for a lobby message (at most 4,096 bytes at a hub).
@@ -176,31 +196,70 @@ class JoinHandshake:
             hello: dict[str, Any] = {"t": "hello", "name": name, "proof": proof}
             if self.opt.buy_in is not None:
                 hello["buy_in"] = self.opt.buy_in
-            self.queue_signed(hello, to=target)
+            self.node.queue_signed(hello, to=target)
 
-    def _unanswered(self) -> bool:
+    def tick(self, now: float, admitted: bool, peers_up: set[bytes]) -> None:
+        """Joiner with a link and no configuration yet: fetch an offered chain, else say hello
+        again when due, or give up when nobody answers."""
+        if self.arrival_tick(now):
+            return  # fetching a running table's chain: no hello meanwhile
+        if self.unanswered():
+            self.node.give_up(
+                f"nobody at the table answered for {self.opt.first_join_wait:.0f} s "
+                "(the game may be over, or its host gone)"
+            )
+        elif self.hello_due(now, admitted):
+            self.hello(peers_up)
+
+    def unanswered(self) -> bool:
         """Joiner: nobody who may seat us (the invite's host, or the seat hosting the table
         now) has answered for ``first_join_wait``: the table is over or its host gone."""
         if self.first_hello is None:
             return False
         since = self.last_answer if self.last_answer is not None else self.first_hello
-        return self.now() - since >= self.opt.first_join_wait
+        return self.node.now() - since >= self.opt.first_join_wait
 
-    def _hello_to(self) -> list[bytes]:
+    def _hello_to(self, peers_up: set[bytes]) -> list[bytes]:
         """The invite's host; when it has not seated us within a few seconds, also the other
         keys at the table (bounded): after seat changes another seat may host the running
         table (a seat that does not host ignores a hello)."""
+        now = self.node.now()
         if self.first_hello is None:
-            self.first_hello = self.now()
-        targets = [self.host_key]
-        if self.now() - self.first_hello >= HOST_AWAY:
-            targets += sorted(k for k in self.peers_up if k != self.key)[:HELLO_TARGETS]
+            self.first_hello = now
+        targets = [self.node.host_key]
+        if now - self.first_hello >= HOST_AWAY:
+            targets += sorted(k for k in peers_up if k != self.key)[:HELLO_TARGETS]
         self.hello_targets.update(targets[1:])
         return targets
 
-    def _on_lobby(self, payload: dict[str, Any], sender: bytes) -> None:
+    def hello_due(self, now: float, admitted: bool) -> bool:
+        """Joiner: is it time for our next hello? Quickly until admitted, and for a few hellos
+        more: a table whose seats changed may be hosted by another seat than the invite's,
+        which a joiner asks only after a while."""
+        started = self.first_hello if self.first_hello is not None else now
+        if not admitted and self.last_answer is None and now - started >= UNANSWERED_SLOW:
+            # Nobody has answered for a while (a rematch whose host is still reading the
+            # scoreboard): every hello is an event on relays that count a writer's events.
+            every = self.opt.quiet_every
+        elif not admitted or now - started < 4 * HOST_AWAY:
+            every = self.opt.hello_every
+        else:
+            every = self.opt.quiet_every
+        return now - self.last_hello >= every
+
+    def config_missed(self, peers_up: set[bytes]) -> None:
+        """Joiner: the table runs (a seat announced records or sent a frame) and we have no
+        configuration: the host's ``config`` was lost on the way. Ask again now (at most once
+        per ``hello_every``) instead of at the admitted joiner's quiet pace, or the seats would
+        time us out at the configuration step."""
+        if self.is_host or self.node.config is not None or self.arrival:
+            return
+        if self.node.now() - self.last_hello >= self.opt.hello_every:
+            self.hello(peers_up)
+
+    def on_lobby(self, payload: dict[str, Any], sender: bytes) -> None:
         """Joiner: the host's list of who is at the table."""
-        self.last_answer = self.now()
+        self.last_answer = self.node.now()
         names, keys, need = payload.get("names"), payload.get("keys"), payload.get("need")
         if (
             not isinstance(names, list)
@@ -209,7 +268,7 @@ class JoinHandshake:
             or not isinstance(need, int)
             or isinstance(need, bool)
         ):
-            self.say("refused a lobby message from the host: names, keys or need missing")
+            self.node.say("refused a lobby message from the host: names, keys or need missing")
             return
         shown = names[: self.meta.seats]
         prints = tuple(
@@ -218,24 +277,24 @@ class JoinHandshake:
         )
         view = LobbyView(tuple(str(n)[:40] for n in shown), max(0, need), prints)
         listed = ", ".join(f"{n} [{p}]" for n, p in zip(view.names, prints, strict=True))
-        self.say(f"at the table: {listed}; waiting for {view.need} more player(s)")
+        self.node.say(f"at the table: {listed}; waiting for {view.need} more player(s)")
         self._lobby_hook(view)
-        if need == 0 and self.arrival.wait_at(sender, self.now()):
+        if need == 0 and self.arrival.wait_at(sender, self.node.now()):
             # A running table that seats us after this hand: fetch its chain meanwhile.
-            self._ask_records(sender, 0)
+            self.catch_up.ask_records(sender, 0)
 
-    def _on_refused(self, payload: dict[str, Any]) -> None:
+    def on_refused(self, payload: dict[str, Any]) -> None:
         reason = str(payload.get("reason", ""))[:200]
-        self._stop(f"the host refused us: {reason}")
+        self.node.give_up(f"the host refused us: {reason}")
 
-    def _on_closed(self, payload: dict[str, Any]) -> None:
+    def on_closed(self, payload: dict[str, Any]) -> None:
         """The invite's host signed that its table's game is over: nobody will seat us."""
         hands = payload.get("hands")
         played = f" after {hands} hands" if isinstance(hands, int) and hands >= 0 else ""
-        self._stop(f"this table is finished: its game ended{played}")
+        self.node.give_up(f"this table is finished: its game ended{played}")
 
-    def _on_config(self, payload: dict[str, Any], sender: bytes) -> None:
-        if self.config is not None:
+    def on_config(self, payload: dict[str, Any], sender: bytes) -> None:
+        if self.node.config is not None:
             return
         try:
             config = TableConfig.from_wire(payload.get("config"))
@@ -243,34 +302,35 @@ class JoinHandshake:
             if not isinstance(signature, bytes):
                 raise TypeError("the signature is not bytes")
         except (ValueError, TypeError) as exc:
-            self.say(f"refused the table configuration: {exc}")
+            self.node.say(f"refused the table configuration: {exc}")
             return
-        if sender != self.host_key and (config.carry is None or config.seats[0].key != sender):
+        if sender != self.node.host_key and (config.carry is None or config.seats[0].key != sender):
             # Only a later segment may come from another seat than the invite's host: from
             # the seat that hosts it (its seat 0), which signed it.
-            self.say("refused a table configuration from a seat that does not host it")
+            self.node.say("refused a table configuration from a seat that does not host it")
             return
         if not config_signature_ok(config, signature, sender):
-            self.say("refused a table configuration with a bad host signature")
+            self.node.say("refused a table configuration with a bad host signature")
             return
-        problem = config_problem(config, self.invite, self.host_key, self.opt.min_step_timeout_ms)
+        problem = config_problem(
+            config, self.invite, self.node.host_key, self.opt.min_step_timeout_ms
+        )
         if problem:
             # The host itself signed terms we did not agree to: we sign nothing and stop.
-            self._stop(f"refused the host's table configuration: {problem}")
+            self.node.give_up(f"refused the host's table configuration: {problem}")
             return
         if config.seat_of(self.key) is None:
-            self.say("the table configuration has no seat for us")
+            self.node.say("the table configuration has no seat for us")
             return
         problem = newcomer_problem(config, self.key, self.opt.buy_in)
         if problem:
-            self._stop(f"refused the table configuration: {problem}")
+            self.node.give_up(f"refused the table configuration: {problem}")
             return
         if config.carry is not None:
             self._offered(config, signature, sender, payload)
             return
-        self.store.save_config(config, signature)
-        self.config, self.config_sig = config, signature
-        self._start([])
+        self.node.adopt_config(config, signature)
+        self.node.start([])
 
     # ---------------------------------------------------------------- newcomer
     def _offered(
@@ -284,54 +344,54 @@ class JoinHandshake:
             if not isinstance(first_sig, bytes):
                 raise TypeError("first_sig is not bytes")
         except (ValueError, TypeError) as exc:
-            self.say(f"no readable first configuration in a running table's offer ({exc}); refused")
+            self.node.say(
+                f"no readable first configuration in a running table's offer ({exc}); refused"
+            )
             return
-        if not config_signature_ok(first, first_sig, self.host_key):
-            self.say(
+        if not config_signature_ok(first, first_sig, self.node.host_key):
+            self.node.say(
                 "a running table's first configuration not signed by the invite's host; refused"
             )
             return
-        problem = config_problem(first, self.invite, self.host_key, self.opt.min_step_timeout_ms)
+        problem = config_problem(
+            first, self.invite, self.node.host_key, self.opt.min_step_timeout_ms
+        )
         if first.carry is not None or problem:
             why = problem or "it has a carry"
-            self.say(f"a running table's first configuration is wrong ({why}); refused")
+            self.node.say(f"a running table's first configuration is wrong ({why}); refused")
             return
-        now = self.now()
+        now = self.node.now()
         offer = Offer(sender, config, signature, first, first_sig, heard=now)
         why = self.arrival.take(offer)
         if why:
             if sender not in self.arrival.refused and sender not in self.arrival.offers:
-                self.say(f"ignored the offer of {self._who(sender)}: {why}")
+                self.node.say(f"ignored the offer of {self.node.who(sender)}: {why}")
             return
         self.last_answer = now
         carry = config.carry
         assert carry is not None
-        self.say(
-            f"{self._who(sender)} offers us a seat at the running table (after hand "
+        self.node.say(
+            f"{self.node.who(sender)} offers us a seat at the running table (after hand "
             f"{carry.hands}); checking its chain from the start ({offer.wanted} records)"
         )
         self._ask_chain(offer)
 
     def _ask_chain(self, offer: Offer) -> None:
-        offer.asked = self.now()
-        self._ask_records(offer.sender, len(offer.records))
-
-    def _ask_records(self, to: bytes, n: int) -> None:
-        # Our nonce says we wait for these records (nothing of them is on its way to us), so
-        # the seat serves them at once rather than after its serve grace.
-        self.queue_signed({"t": "have", "n": n, "ask": True, "nonce": self.nonce}, to=to)
+        offer.asked = self.node.now()
+        self.catch_up.ask_records(offer.sender, len(offer.records))
 
     def chain_records(self, sender: bytes, start: int, frames: list[bytes]) -> None:
         """Records of the table's chain from a seat whose offer we check."""
-        now = self.now()
+        now = self.node.now()
         why = self.arrival.add(sender, start, frames, now)
         if why:
-            self.say(f"gave up the offer of {self._who(sender)}: {why}")
+            self.node.say(f"gave up the offer of {self.node.who(sender)}: {why}")
             return
         self.last_answer = now
         offer = self.arrival.next_to_check()
-        if offer is not None and self.nursery is not None:
-            self.nursery.start_soon(self._check_offer, offer)
+        nursery = self.node.nursery
+        if offer is not None and nursery is not None:
+            nursery.start_soon(self._check_offer, offer)
 
     def arrival_tick(self, now: float) -> bool:
         """Newcomer: ask again for records that do not come; True while an offer is open."""
@@ -339,10 +399,10 @@ class JoinHandshake:
         for offer in ask:
             self._ask_chain(offer)
         for key, n in self.arrival.early_due(now):
-            self._ask_records(key, n)
+            self.catch_up.ask_records(key, n)
         for offer in stalled:
-            self.say(
-                f"{self._who(offer.sender)} sent no more of the table's chain "
+            self.node.say(
+                f"{self.node.who(offer.sender)} sent no more of the table's chain "
                 f"({len(offer.records)} of {offer.wanted} records); its offer is given up"
             )
         return bool(self.arrival)
@@ -350,7 +410,7 @@ class JoinHandshake:
     async def _check_offer(self, offer: Offer) -> None:
         """Check a complete chain away from the event loop (it is the audit's work: every
         proof of every hand so far), then sit down, or refuse its sender and say why."""
-        key, now = self.identity.wire_key(), self.now()
+        key, now = self.identity.wire_key(), self.node.now()
 
         def check() -> TableMachine:
             return join_table(offer.first, offer.records, offer.config, key, now=now)
@@ -360,41 +420,30 @@ class JoinHandshake:
         except Exception as exc:  # JoinError, or a chain no check foresaw: never a crash
             why = str(exc) if isinstance(exc, JoinError) else f"{type(exc).__name__}: {exc}"
             self.arrival.refuse(offer.sender)
-            self.say(f"refused the running table {self._who(offer.sender)} offered: {why}")
+            self.node.say(f"refused the running table {self.node.who(offer.sender)} offered: {why}")
             again = self.arrival.next_to_check()
-            if again is not None and self.nursery is not None:
-                self.nursery.start_soon(self._check_offer, again)
+            nursery = self.node.nursery
+            if again is not None and nursery is not None:
+                nursery.start_soon(self._check_offer, again)
             return
-        if self.config is not None or self.done:
+        if self.node.config is not None or self.node.done:
             return
-        machine.now = self.now()
-        self.say(
+        machine.now = self.node.now()
+        self.node.say(
             f"checked the table's chain from its start: {len(offer.records)} records in "
-            f"{self.now() - now:.1f} s"
+            f"{self.node.now() - now:.1f} s"
         )
-        self._sit_down(offer, machine)
+        self.arrival = Arrival()  # done with the offers: we sit down
+        self.node.sit_down(offer, machine)
 
     # ---------------------------------------------------------------- host
-    def _admit(self) -> None:
-        """Host: tell the hub which keys may hear the table (the lobby, then the seats; after
-        seat changes also every seat of the running segment and the newcomers waiting)."""
-        if self.config is not None:
-            keys = [s.key for s in self.config.seats]
-            if self.machine is not None:
-                keys += [s.key for s in self.machine.config.seats if s.key not in keys]
-            keys += [k for k in self.waiting if k not in keys]
-            keys += [k for k in self.away_keys() if k not in keys]  # they follow the table
-        else:
-            keys = [self.key, *(k for k, _ in self.lobby)]
-        self.queue_hub({"t": "admit", "keys": keys})
-
-    def _send_lobby(self, to: bytes | None = None) -> None:
+    def send_lobby(self, to: bytes | None = None) -> None:
         names = [self.meta.name] + [n for _, n in self.lobby]
         keys = [self.key] + [k for k, _ in self.lobby]
         payload = {"t": "lobby", "names": names, "keys": keys, "need": self.meta.seats - len(names)}
-        self.queue_signed(payload, to)
+        self.node.queue_signed(payload, to)
 
-    def _lobby_changed(self) -> None:
+    def lobby_changed(self) -> None:
         """Host: tell our own driver who is at the table now."""
         names = (self.meta.name, *(n for _, n in self.lobby))
         prints = tuple(format_fingerprint(k) for k in (self.key, *(k for k, _ in self.lobby)))
@@ -405,38 +454,30 @@ class JoinHandshake:
         if hook is not None:
             hook(view)
 
+    def left(self, key: bytes) -> None:
+        """Host, before the table starts: ``key`` lost its link, it leaves the lobby."""
+        self.lobby = [(k, n) for k, n in self.lobby if k != key]
+        self.node.admit()
+        self.send_lobby()
+        self.lobby_changed()
+
     def proof_ok(self, sender: bytes, payload: dict[str, Any]) -> bool:
         """Host, before any signature work: does this hello carry a valid token proof?"""
         return self.invite.proof_ok(payload.get("proof"), sender, self.key)
 
     def refuse(self, sender: bytes, reason: str) -> None:
-        now = self.now()
+        now = self.node.now()
         if now - self.refusals.get(sender, -1e9) < REFUSE_EVERY:
             return
         if len(self.refusals) >= REFUSALS_KEPT:
             self.refusals.pop(next(iter(self.refusals)))
         self.refusals[sender] = now
-        self.queue_signed({"t": "refused", "reason": reason}, to=sender)
+        self.node.queue_signed({"t": "refused", "reason": reason}, to=sender)
 
-    def _on_hello(self, sender: bytes, payload: dict[str, Any]) -> None:
-        """Host: a hello whose proof and signature were checked."""
-        name = str(payload.get("name", ""))[:NAME_CHARS] or "player"
-        if self.config is not None:
-            later = self.segment_config(sender)
-            if later is not None:  # a newcomer seated at a seat change
-                if self.is_host:
-                    self._admit()
-                self.queue_signed(self.offer_payload(*later), to=sender)
-                carry = later[0].carry
-                assert carry is not None
-                self.send_chain_tail(sender, carry.records)
-            elif self.config.seat_of(sender) is None:
-                self.newcomer_hello(sender, name, payload)
-            else:
-                if self.is_host:
-                    self._admit()
-                self._send_config(sender)
-            return
+    def on_hello(self, sender: bytes, payload: dict[str, Any]) -> None:
+        """Host, before the table starts: a hello whose proof and signature were checked (a
+        hello at a running table is the seat-change part's)."""
+        name = hello_name(payload)
         if sender == self.key:
             return
         if all(k != sender for k, _ in self.lobby):
@@ -444,38 +485,39 @@ class JoinHandshake:
                 self.refuse(sender, "the table is full")
                 return
             self.lobby.append((sender, name))
-            self.say(
+            self.node.say(
                 f"{name!r} [{format_fingerprint(sender)}] joined "
                 f"({len(self.lobby) + 1}/{self.meta.seats})"
             )
-            self._lobby_changed()
-        self._admit()
+            self.lobby_changed()
+        self.node.admit()
         if len(self.lobby) + 1 < self.meta.seats:
-            self._send_lobby()
+            self.send_lobby()
             return
         assert self.game is not None
         seats = (SeatInfo(self.meta.name, self.key), *(SeatInfo(n, k) for k, n in self.lobby))
-        config = TableConfig(self.store.table_id, self.game, seats, self.meta.step_timeout_ms)
+        config = TableConfig(self.table_id, self.game, seats, self.meta.step_timeout_ms)
         signature = self.identity.sign(CONFIG_LABEL + config.digest())
-        self.store.save_config(config, signature)
-        self.config, self.config_sig = config, signature
-        self._admit()
-        self._send_config(None)
-        self._start([])
+        self.node.adopt_config(config, signature)
+        self.node.admit()
+        self.send_config(None)
+        self.node.start([])
 
     def offer_payload(self, config: TableConfig, sig: bytes) -> dict[str, Any]:
         """A later segment's configuration for a newcomer, with the table's first (which the
         newcomer checks the whole chain from)."""
-        assert self.config is not None and self.config.carry is None
+        first = self.node.config
+        assert first is not None and first.carry is None
         return {
             "t": "config",
             "config": config.to_wire(),
             "sig": sig,
-            "first": self.config.to_wire(),
-            "first_sig": self.config_sig,
+            "first": first.to_wire(),
+            "first_sig": self.node.config_sig,
         }
 
-    def _send_config(self, to: bytes | None) -> None:
-        assert self.config is not None
-        payload = {"t": "config", "config": self.config.to_wire(), "sig": self.config_sig}
-        self.queue_signed(payload, to)
+    def send_config(self, to: bytes | None) -> None:
+        config = self.node.config
+        assert config is not None
+        payload = {"t": "config", "config": config.to_wire(), "sig": self.node.config_sig}
+        self.node.queue_signed(payload, to)

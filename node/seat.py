@@ -3,8 +3,12 @@
 Lifecycle: connect (retrying), the join handshake (hello -> lobby -> signed configuration), the
 game (frames in and out, persisted before anything is acted on), catch-up after a reconnect or
 a restart (``have``/``recs``), the step timeout (``tick``), and a short linger at the end so
-that every peer has every record. See spec/node.md. The join handshake lives in
-:mod:`join_handshake`, the catch-up in :mod:`catch_up` (mixins of :class:`SeatNode`).
+that every peer has every record. See spec/node.md. The node is built of parts that each own
+their state and know only the node's narrow interface (a Protocol) and the parts below them:
+the catch-up (:mod:`catch_up`), the join handshake (:mod:`join_handshake`), the seat changes
+(:mod:`seat_changes`), the direct links (:mod:`seat_direct`), the dispatch of what the hub
+delivers (:mod:`seat_messages`), the end (:mod:`seat_end`) and the reports of the table's
+events (:mod:`seat_report`).
 """
 
 from __future__ import annotations
@@ -12,56 +16,36 @@ from __future__ import annotations
 import collections
 import logging
 import math
-import secrets
-import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
 import trio
 
-from dealerless.node.arrival import Arrival, Offer
-from dealerless.node.catch_up import ARRIVALS_KEPT, NONCE_BYTES, CatchUp, PeerBudget, Resync
+from dealerless.node.arrival import Offer
+from dealerless.node.catch_up import CatchUp
 from dealerless.node.drivers import Driver
-from dealerless.node.identity import Identity
-from dealerless.node.invite import Invite
-from dealerless.node.join_handshake import (
-    HOST_AWAY,
-    UNANSWERED_SLOW,
-    JoinHandshake,
-    config_signature_ok,
-)
+from dealerless.node.identity import Identity, PeerId
+from dealerless.node.join_handshake import JoinHandshake, config_signature_ok
 from dealerless.node.links import FatalLinkError, Link, LinkError
-from dealerless.node.mesh import CandidateOffers, Mesh
-from dealerless.node.mesh_punch import Punches
+from dealerless.node.mesh import Mesh
 from dealerless.node.options import NodeOptions
-from dealerless.node.seat_changes import SeatChanges
+from dealerless.node.seat_changes import SeatChanges, away_keys
+from dealerless.node.seat_direct import DirectLinks
+from dealerless.node.seat_end import SeatEnd
 from dealerless.node.seat_messages import SeatMessages
+from dealerless.node.seat_report import SeatReports
 from dealerless.node.store import TableMeta, TableStore
-from dealerless.node.stun_servers import DEFAULT_STUN_SERVERS, parse_stun_servers
 from dealerless.node.ways import MultiLink
-from dealerless.node.wire import (
-    encode,
-    seal,
-)
-from dealerless.protocol.rules.base import ActionKind, GameConfig, Outcome
+from dealerless.node.wire import encode, seal
+from dealerless.protocol.rules.base import ActionKind, GameConfig
 from dealerless.protocol.table import TableConfig, TableMachine
 from dealerless.protocol.table.events import (
-    Accepted,
-    ActionApplied,
-    CardsDealt,
-    GameOver,
-    HandEnded,
     HandSigned,
-    HandStarted,
     LocalProtocolError,
     SeatsChanging,
     SeatSilent,
-    SegmentStarted,
-    ShareMissing,
     TableEvent,
-    TimeoutVoted,
     TranscriptCut,
-    Violation,
 )
 from dealerless.protocol.transcript import TranscriptError
 
@@ -70,14 +54,14 @@ __all__ = ["Driver", "NodeOptions", "SeatNode", "config_signature_ok"]
 Connector = Callable[[], Awaitable[tuple[Link, dict[str, Any]]]]
 Say = Callable[[str], None]
 _EVENTS = logging.getLogger("dealerless.node.events")  # every emit(), at DEBUG
-CHEATS_KEPT = 64  # caught cheats are kept (never evicted by later junk); later ones counted
 MAX_OWN_QUEUED = 100_000  # own messages waiting for the link: past this the node fails loudly
 RECS_QUEUED_BYTES = 16 << 20  # records for others waiting for the link: past this, not queued
 CHECK_AFTER_SEND = 0.002  # s: the sender and the transport run first (a few scheduler passes)
-PUNCH_MESSAGE = 2048  # bytes of a rendezvous message (node/punch bounds its own at 1,024)
 
 
-class SeatNode(JoinHandshake, CatchUp, SeatMessages, SeatChanges):
+class SeatNode:
+    changes: SeatChanges  # made after the catch-up, which asks it through two callables
+
     def __init__(
         self,
         identity: Identity,
@@ -96,65 +80,49 @@ class SeatNode(JoinHandshake, CatchUp, SeatMessages, SeatChanges):
         self.key = identity.public_key
         self.host_key = bytes.fromhex(meta.host_key)
         self.is_host = meta.role == "host"
-        self.connector, self.driver, self.game = connector, driver, game
+        self.connector, self.driver = connector, driver
         self.say, self.log = say, log
         self.opt = options or NodeOptions()
-        # our candidates for direct links, told when the seats are known (node/mesh.py), and
-        # the punches of the pairs behind home routers (node/mesh_punch.py)
-        self.offers = CandidateOffers(mesh) if mesh is not None else None
-        self.punches: Punches | None = None
-        if mesh is not None and self.opt.punch:
-            servers = parse_stun_servers(self.opt.stun_servers or DEFAULT_STUN_SERVERS)
-            self.punches = Punches(
-                mesh, identity, store.table_id, self._send_punch, stun_servers=servers, say=say
-            )
         self.config: TableConfig | None = None
         self.config_sig = b""
         self.machine: TableMachine | None = None
         self.link: Link | None = None
-        self.peers_up: set[bytes] = set()
-        self.peer_counts: dict[bytes, int] = {}
-        self.invite = Invite.decode(meta.invite)
-        self.lobby: list[tuple[bytes, str]] = []
-        self.arrival = Arrival()  # newcomer: the running tables offered, while we check them
-        self.prestart: list[bytes] = []
+        # The parts, each owning its state (lower ones first: a part knows only those before it).
+        self.catch_up = CatchUp(
+            self,
+            self.opt,
+            waits_for_seat=lambda key: key in self.changes.waiting,
+            coming_back=lambda: self.changes.coming_back,
+        )
+        self.handshake = JoinHandshake(
+            self, self.catch_up, identity=identity, meta=meta, table_id=store.table_id,
+            opt=self.opt, driver=driver, game=game,
+        )  # fmt: skip
+        self.changes = SeatChanges(
+            self, self.handshake, self.catch_up, key=self.key, sign=identity.sign,
+            is_host=self.is_host, opt=self.opt,
+        )  # fmt: skip
+        self.direct = DirectLinks(
+            self, mesh, identity=identity, table_id=store.table_id, opt=self.opt, say=say
+        )
+        self.messages = SeatMessages(
+            self, self.handshake, self.catch_up, self.changes, self.direct, key=self.key,
+            table_id=store.table_id, is_host=self.is_host,
+        )  # fmt: skip
+        self.ending = SeatEnd(self, self.catch_up, store=store, meta=meta, linger=self.opt.linger)
+        self.reports = SeatReports(
+            self, self.catch_up, self.changes, self.ending, store_dir=store.dir,
+            is_host=self.is_host,
+        )  # fmt: skip
         # Never dropped from: our own frames and messages; records for others are bounded.
         self.outbox: collections.deque[tuple[dict[str, Any], int]] = collections.deque()
         self.outbox_bytes = 0
-        self.refusals: dict[bytes, float] = {}
-        self.budgets: dict[bytes, PeerBudget] = {}
-        self.nonce = secrets.token_bytes(NONCE_BYTES)
-        self.cheats: list[Violation] = []
-        self.cheats_uncounted = 0
-        self.dropped = 0  # messages dropped before any signature work (not from a seat)
-        self.admitted = False
-        self.quiet = self.opt.stall  # the announce interval while nothing changes
         self.wake = trio.Event()
         self.done = False
         self.acting = False
-        self.ask_now = False
         self.sent_bytes = 0
-        self.resync: Resync | None = None
-        self.last_count = -1
-        self.last_progress = 0.0
-        self.grew_at = 0.0  # when our transcript last grew
-        self.heard_up_to = (0, 0)  # the machine's furthest step heard of a seat's frame ...
-        self.heard_at = 0.0  # ... and when it last moved
-        self.arrivals: collections.deque[tuple[int, float]] = collections.deque(
-            maxlen=ARRIVALS_KEPT
-        )
-        self.last_hello = -1e9
-        self.linger_until: float | None = None
-        self.end_generation = 0  # each end of the table we check (a late certificate moves it)
-        self.end_checked = -1  # the last of them whose check is done and reported
-        self.bye_said = False  # we told the table that our player quits
-        self.byes: dict[bytes, int] = {}  # seats that told us their player quits (hand)
-        self.game_over_said = False
-        self.slow_said: tuple[bytes, int] | None = None
         self.exit_code = 1
         self.nursery: trio.Nursery | None = None
-        self._init_seat_changes()
-        self.ended_names: tuple[str, ...] = ()
         loaded = store.load_config()
         if loaded is not None:
             self.config, self.config_sig = loaded
@@ -171,17 +139,6 @@ class SeatNode(JoinHandshake, CatchUp, SeatMessages, SeatChanges):
             return "?"
         return f"seat {seat} ({config.seats[seat].name})"
 
-    def _game_over_words(self, outcome: Outcome) -> tuple[str, str]:
-        """Who won and every seat's final score, in words (``host --plain`` prints the line,
-        so never a Python repr)."""
-        seats = self.seating.seats if self.seating is not None else ()
-        winners = " and ".join(self.name_of(w) for w in outcome.winners) or "nobody"
-        scores = ", ".join(
-            f"{seats[i].name if i < len(seats) else f'seat {i}'} {score}"
-            for i, score in enumerate(outcome.standings)
-        )
-        return winners, scores
-
     def seat_of_key(self, key: bytes) -> int | None:
         config = self.seating
         return None if config is None else config.seat_of(key)
@@ -196,29 +153,40 @@ class SeatNode(JoinHandshake, CatchUp, SeatMessages, SeatChanges):
     def _audience(self) -> frozenset[bytes]:
         """Whom a message to every member is for: the seats, the seats away that follow the
         table, the newcomers waiting to sit down (never ourselves)."""
-        return (self.seat_keys() | self.away_keys() | frozenset(self.waiting)) - {self.key}
+        return (self.seat_keys() | self.away_keys() | frozenset(self.changes.waiting)) - {self.key}
 
-    def _offer(self, payload: dict[str, Any] | None) -> None:
-        if payload is not None:
-            self.queue_signed(payload)
+    def away_keys(self) -> frozenset[bytes]:
+        """The keys sitting out at the running segment: they follow the table."""
+        return away_keys(self.machine)
 
-    def _send_punch(self, peer: bytes, data: bytes) -> None:
-        self.queue_signed({"t": "punch", "d": data}, to=peer)
+    def hosting(self) -> bool:
+        """Do we admit joiners (node/seat_changes.py)?"""
+        return self.changes.hosting()
 
-    def on_punch(self, sender: bytes, payload: dict[str, Any]) -> None:
-        """A seat's rendezvous message for a punch (node/punch opens and checks it)."""
-        data = payload.get("d")
-        if self.punches is not None and isinstance(data, bytes) and len(data) <= PUNCH_MESSAGE:
-            self.punches.heard(sender, data, self.now())
+    def wants(self, key: bytes) -> bool:
+        """Must we be able to hear ``key`` (node/seat_changes.py)?"""
+        return self.changes.wants(key)
 
-    def on_candidates(self, sender: bytes, payload: dict[str, Any]) -> None:
-        """A seat's signed candidates for a direct link (node/mesh.py)."""
-        if self.offers is None:
-            return
+    def who(self, key: bytes) -> str:
+        seat = self.seat_of_key(key)
+        if seat is not None:
+            return self.name_of(seat)
+        name = self.handshake.lobby_name(key)
+        if name is not None:
+            return repr(name)
         try:
-            self._offer(self.offers.heard(sender, payload, self.now()))
-        except ValueError as exc:
-            self.say(f"refused the direct-link addresses of {self._who(sender)}: {exc}")
+            return PeerId(key).fingerprint[:9]
+        except ValueError:
+            return "an invalid key"
+
+    def admit(self) -> None:
+        """Host: tell the hub which keys may hear the table (node/seat_changes.py)."""
+        self.queue_hub({"t": "admit", "keys": self.changes.admitted()})
+
+    def adopt_config(self, config: TableConfig, signature: bytes) -> None:
+        """The table's (first) configuration, signed by its host: stored, and ours."""
+        self.store.save_config(config, signature)
+        self.config, self.config_sig = config, signature
 
     def queue_hub(self, message: dict[str, Any], size: int = 0) -> None:
         if len(self.outbox) >= MAX_OWN_QUEUED:
@@ -287,7 +255,7 @@ class SeatNode(JoinHandshake, CatchUp, SeatMessages, SeatChanges):
                 try:
                     carry = self.config.carry  # a newcomer's records start later in the chain
                     base = 0 if carry is None else carry.records
-                    self.resync = Resync(wait, base + self.store.stored_count())
+                    self.catch_up.start_resync(wait, base + self.store.stored_count())
                 except (TranscriptError, OSError) as exc:
                     self._cannot_resume(exc)
             backoff = 0.2
@@ -331,9 +299,8 @@ class SeatNode(JoinHandshake, CatchUp, SeatMessages, SeatChanges):
         if isinstance(link, MultiLink):
             link.audience = self._audience  # a message for all of them may skip the relays
         self.host_key = bytes.fromhex(self.meta.host_key)  # a joiner's connector checked it
-        self.admitted = bool(joined.get("admitted", True))
-        self.peers_up = {k for k in joined.get("members", []) if k != self.key}
-        self.say(f"connected; {len(self.peers_up)} other peer(s) present")
+        self.messages.connected(joined)
+        self.say(f"connected; {len(self.messages.peers_up)} other peer(s) present")
         failures: list[LinkError] = []
         async with trio.open_nursery() as nursery:
 
@@ -351,19 +318,20 @@ class SeatNode(JoinHandshake, CatchUp, SeatMessages, SeatChanges):
                     nursery.cancel_scope.cancel()
 
             nursery.start_soon(sender)
+            resync = self.catch_up.resync
             if self.is_host:
-                self._admit()
+                self.admit()
             if self.machine is not None:
-                self._announce()
-            elif self.config is not None and self.resync is not None:
-                self.resync.deadline = min(self.resync.deadline, self.now() + self.opt.sync_wait)
-                self._have(self.resync.stored, True)
+                self.catch_up.announce()
+            elif self.config is not None and resync is not None:
+                self.catch_up.resync_by(self.now() + self.opt.sync_wait)
+                self.catch_up.have(resync.stored, True)
             elif not self.is_host:
-                self._hello()
+                self.handshake.hello(self.messages.peers_up)
             try:
                 while not self.done:
                     message = await link.receive()
-                    self._on_hub(message)
+                    self.messages.on_hub(message)
                     if self.machine is not None and self.machine.unchecked:
                         await self._check_after_sending()
             except LinkError as exc:
@@ -378,19 +346,7 @@ class SeatNode(JoinHandshake, CatchUp, SeatMessages, SeatChanges):
         await trio.sleep(CHECK_AFTER_SEND)
         machine = self.machine
         if machine is not None and machine.unchecked:
-            self._after(machine.check_now(self.now()))
-
-    def _hello_every(self, now: float) -> float:
-        # Quickly until admitted, and for a few hellos more: a table whose seats changed may
-        # be hosted by another seat than the invite's, which a joiner asks only after a while.
-        started = self.first_hello if self.first_hello is not None else now
-        if not self.admitted and self.last_answer is None and now - started >= UNANSWERED_SLOW:
-            # Nobody has answered for a while (a rematch whose host is still reading the
-            # scoreboard): every hello is an event on relays that count a writer's events.
-            return self.opt.quiet_every
-        if not self.admitted or now - started < 4 * HOST_AWAY:
-            return self.opt.hello_every
-        return self.opt.quiet_every
+            self.after(machine.check_now(self.now()))
 
     async def _ticker(self) -> None:
         while not self.done:
@@ -402,67 +358,33 @@ class SeatNode(JoinHandshake, CatchUp, SeatMessages, SeatChanges):
         whether our part of the table is over."""
         machine = self.machine
         if machine is None:
-            if self.resync is not None and self.config is not None:
+            if self.catch_up.resync is not None and self.config is not None:
                 self._maybe_resume()
             elif self.link is not None and not self.is_host and self.config is None:
-                if self.arrival_tick(now):
-                    return  # fetching a running table's chain: no hello meanwhile
-                if self._unanswered():
-                    self._stop(
-                        f"nobody at the table answered for {self.opt.first_join_wait:.0f} s "
-                        "(the game may be over, or its host gone)"
-                    )
-                elif now - self.last_hello >= self._hello_every(now):
-                    self._hello()
+                self.handshake.tick(now, self.messages.admitted, self.messages.peers_up)
             return
-        if self.offers is not None:
-            self._offer(self.offers.table(self.seat_keys(), now))
-        if self.punches is not None:
-            self.punches.tick(self.seat_keys(), now)
+        self.direct.tick(self.seat_keys(), now)
         if not machine.over:
-            self._after(machine.tick(now))
-            self._report_slow(machine)
+            self.after(machine.tick(now))
+            self.reports.report_slow(machine)
         elif not machine.left_table:
             # The next host may be silent (a certificate), or the game's last result came
             # late and the others' certificate wins over it (protocol.md §5).
-            self._after(machine.tick(now))
-        if len(machine.records) != self.last_count:
-            self.last_count, self.last_progress = len(machine.records), now
-            self.grew_at = now
-            self._grew(machine.chain_count, now)
-            self.quiet = self.opt.stall
-        if machine.heard_up_to != self.heard_up_to:
-            self.heard_up_to, self.heard_at = machine.heard_up_to, now
-        if self.link is not None and (self.ask_now or now - self.last_progress >= self.quiet):
-            # Nothing changed: announce, then less and less often while nothing is
-            # missing (an idle table is quiet); at once again when a seat is ahead of us.
-            behind = any(c > machine.chain_count for c in self.peer_counts.values())
-            self.ask_now = False
-            self.last_progress = now
-            self._announce(ask=behind or self._waiting_for_records())
-            self.quiet = self.opt.stall if behind else min(self.quiet * 2, self.opt.quiet_every)
-        self._ask_back(now)
-        self._maybe_bye(machine)
-        if machine.over and not self.segment_pending(machine, now):
+            self.after(machine.tick(now))
+        self.catch_up.pace(machine, now, linked=self.link is not None)
+        self.changes.ask_back(now)
+        self.messages.say_bye(machine, leaving=getattr(self.driver, "leaving", False))
+        if machine.over and not self.changes.segment_pending(machine, now):
             self._linger(now)
-        elif machine.sitting_out and not self.follows_away():
+        elif machine.sitting_out and not self.changes.follows_away():
             self._linger(now)  # sitting out for good: our part of the table is over
-        elif self.linger_until is not None or self.away_quiet(
-            machine, now, max(self.grew_at, self.heard_at)
+        elif self.ending.until is not None or self.changes.away_quiet(
+            machine, now, self.catch_up.moved_at()
         ):
             self._linger(now)
 
-    def _maybe_bye(self, machine: TableMachine) -> None:
-        """The player quits (the driver's ``leaving``) while the game runs: tell the table once,
-        signed, so every seat can say so at once instead of waiting out a step timeout."""
-        if self.bye_said or not getattr(self.driver, "leaving", False):
-            return
-        self.bye_said = True
-        if machine.seat is not None and not machine.over and not machine.left_table:
-            self.queue_signed({"t": "bye", "hand": machine.hand})
-
     # ---------------------------------------------------------------- starting and resuming
-    def _start(self, extension: list[bytes]) -> None:
+    def start(self, extension: list[bytes]) -> None:
         """Create or rebuild the machine from the transcript (+ records fetched from peers)."""
         config = self.config
         assert config is not None
@@ -476,40 +398,15 @@ class SeatNode(JoinHandshake, CatchUp, SeatMessages, SeatChanges):
         if not records and not extension:
             machine = TableMachine(config, key, now=now)
         else:
-            secrets = self.store.load_secrets()
-            # No peer answered (yet): we may be far behind, so write nothing until one does.
-            hold = self.resync is not None and not self.resync.answered
-            resumed: TableMachine | None = None
-            if extension:
-                try:
-                    resumed = TableMachine.resume(
-                        config, key, records + extension, secrets=secrets, now=now, hold=hold
-                    )
-                except LocalProtocolError as exc:
-                    self.say(f"records from the peers do not replay ({exc}); using our own")
-            if resumed is None:
-                resumed = TableMachine.resume(
-                    config, key, records, secrets=secrets, now=now, hold=hold
-                )
-                extension = []
-            machine = resumed
-            self.store.append(extension)
-            self.say(
-                f"resumed from {len(records)} stored record(s)"
-                + (f" and {len(extension)} from the peers" if extension else "")
-                + f": hand {machine.hand}, {machine.phase}"
-                + ("; no peer has answered yet, so we wait for one before we write" if hold else "")
-            )
+            machine = self.catch_up.resume(config, key, self.store, records, extension, now)
         self._begin(machine)
 
-    def _sit_down(self, offer: Offer, machine: TableMachine) -> None:
+    def sit_down(self, offer: Offer, machine: TableMachine) -> None:
         """Newcomer: the chain from the table's start checked and seats us; it is our transcript
         from now on (our file audits from the table's start, and we can serve it)."""
-        self.store.save_config(offer.first, offer.first_sig)
-        self.config, self.config_sig = offer.first, offer.first_sig
+        self.adopt_config(offer.first, offer.first_sig)
         self.store.open_transcript(offer.first)
         self.store.append(offer.records)
-        self.arrival = Arrival()
         self.say(
             f"table ready: {machine.config.game.game}, {machine.config.players} seats; we are "
             f"seat {machine.seat} ({offer.config.seats[machine.seat or 0].name})"
@@ -519,26 +416,24 @@ class SeatNode(JoinHandshake, CatchUp, SeatMessages, SeatChanges):
     def _begin(self, machine: TableMachine) -> None:
         now = self.now()
         # Sitting out later, follow the table if we may come back (or follow already).
-        machine.follow_away = machine.follow_away or self.follows_away()
+        machine.follow_away = machine.follow_away or self.changes.follows_away()
         self.machine = machine
-        self.resync = None
-        self.last_count, self.last_progress = len(machine.records), now
-        self.grew_at = now
+        self.catch_up.end_resync()
+        self.catch_up.began(machine, now)
         self.emit(ev="start", hand=machine.hand)
-        self._after([])
-        for frame in self.prestart:
-            self._after(machine.receive(frame, self.now()))
-        self.prestart = []
-        self._announce()
+        self.after([])
+        for frame in self.messages.take_prestart():
+            self.after(machine.receive(frame, self.now()))
+        self.catch_up.announce()
 
     def _maybe_resume(self) -> None:
-        assert self.resync is not None and self.config is not None
-        sync = self.resync
+        sync = self.catch_up.resync
+        assert sync is not None and self.config is not None
         others = {s.key for s in self.config.seats if s.key != self.key}
         if self.now() < sync.deadline and not others <= sync.answered:
             return
         try:
-            self._start(sync.best)
+            self.start(sync.best)
         except (TranscriptError, LocalProtocolError, OSError) as exc:
             self._cannot_resume(exc)
         except Exception as exc:  # e.g. a stored key share that does not load
@@ -552,21 +447,21 @@ class SeatNode(JoinHandshake, CatchUp, SeatMessages, SeatChanges):
             f"cannot resume: the stored transcript {self.store.transcript_path} is unusable "
             f"({exc}); it was left untouched"
         )
-        self.resync = None
+        self.catch_up.end_resync()
         self.exit_code = 1
         self.done = True
         if self.nursery is not None:
             self.nursery.cancel_scope.cancel()
 
     # ---------------------------------------------------------------- after every machine call
-    def _after(self, events: list[TableEvent]) -> None:
+    def after(self, events: list[TableEvent]) -> None:
+        """After every machine call: store, send, report, and let the driver act."""
         machine = self.machine
         assert machine is not None
         for event in list(events):
             if isinstance(event, SeatsChanging):
-                ended = self.ended_config(machine, event.hand)
-                self.ended_names = tuple(s.name for s in ended.seats)
-                events = events + self._seats_changing(machine, event)
+                self.reports.segment_ended(SeatChanges.ended_config(machine, event.hand))
+                events = events + self.changes.seats_changing(machine, event)
             elif (
                 isinstance(event, SeatSilent)
                 and event.phase == "next-config"
@@ -574,14 +469,13 @@ class SeatNode(JoinHandshake, CatchUp, SeatMessages, SeatChanges):
             ):
                 # The next host was timed out at the boundary: the next seat that stays is the
                 # host now (perhaps we are), and everyone waits for it afresh.
-                events = events + self._seats_changing(machine, machine.seat_change)
+                events = events + self.changes.seats_changing(machine, machine.seat_change)
         for hand, data in machine.take_secrets():
             self.store.save_secret(hand, data)
         for event in events:
             if isinstance(event, TranscriptCut):
                 self.store.truncate(event.keep)
-                if self.linger_until is not None:
-                    self.linger_until = None  # the end moved: check and report it again
+                self.ending.moved()
         self.store.append(machine.take_records())
         for event in events:
             # The hand's result is signed by every seat and on disk: resume no longer needs
@@ -591,7 +485,7 @@ class SeatNode(JoinHandshake, CatchUp, SeatMessages, SeatChanges):
         for frame in machine.take_outgoing():
             self.queue({"t": "f", "f": frame})
         for event in events:
-            self._report(event)
+            self.reports.report(event)
         hook = getattr(self.driver, "on_events", None)
         if hook is not None and events:
             hook(machine, events)
@@ -613,217 +507,29 @@ class SeatNode(JoinHandshake, CatchUp, SeatMessages, SeatChanges):
             except LocalProtocolError as exc:
                 self.say(f"move refused: {exc}")
                 return
-            self._after(events)
+            self.after(events)
         finally:
             self.acting = False
         if not machine.over and machine.my_turn_to_act():
-            self._after([])
-
-    def _report(self, event: TableEvent) -> None:
-        machine = self.machine
-        assert machine is not None
-        if isinstance(event, HandStarted):
-            self.say(f"hand {event.hand} starts; dealer {self.name_of(event.dealer)}")
-            self.emit(ev="hand", hand=event.hand)
-            self._wish_at_hand(event.hand)
-        elif isinstance(event, SeatsChanging):
-            # Named by the seats of the segment that ended (the next one may have started).
-            seated = self.ended_names
-
-            def ended(seat: int) -> str:
-                return f"seat {seat} ({seated[seat]})" if 0 <= seat < len(seated) else "?"
-
-            asked = ", ".join(f"{ended(s)}: {c}" for s, c in event.changes)
-            silent = "" if event.silent is None else f"; {ended(event.silent)} was silent"
-            self.say(f"seats change after hand {event.hand} ({asked or 'nobody asked'}{silent})")
-            self.emit(ev="change", hand=event.hand)
-        elif isinstance(event, SegmentStarted):
-            config = event.config
-            assert isinstance(config, TableConfig)
-            names = ", ".join(s.name for s in config.seats)
-            if event.seated:
-                self.change_since, self.next_host_missed = None, False
-                self.coming_back = False
-                self.say(f"the table goes on with {config.players} seats: {names}")
-            elif machine.sitting_out:
-                self.change_since, self.next_host_missed = None, False
-                self.say(f"we sit out and follow the table: {names}")
-            else:
-                self.say(f"the table goes on without us: {names}")
-        elif isinstance(event, CardsDealt):
-            self.emit(ev="dealt", hand=machine.hand)
-        elif isinstance(event, HandEnded):
-            how = "aborted" if event.aborted else "ended"
-            self.say(f"hand {event.result.hand_number} {how}: {event.result.reason}")
-        elif isinstance(event, ShareMissing):
-            self.say(
-                f"our stored key share of hand {event.hand} (store of "
-                f"{self.store.dir.parent.parent}) is missing or damaged ({event.reason}): "
-                "we cannot play that hand, the others will "
-                "time us out of it (silence: at most the bounded settlement), then we play on"
-            )
-        elif isinstance(event, SeatSilent):
-            self.say(f"{self.name_of(event.seat)} was timed out ({event.phase}, hand {event.hand})")
-        elif isinstance(event, TimeoutVoted):
-            self.say(f"{self.name_of(event.silent)} is too slow: we voted to time them out")
-        elif isinstance(event, Violation):
-            if event.culprit is None:
-                self.say(f"refused a damaged or misrouted message: {event.reason}")
-                self.ask_now = True  # ask the peers for the real one at the next tick
-            else:
-                who = self.name_of(event.culprit)
-                self.say(f"refused a message from {who}: {event.reason}")
-                if len(self.cheats) < CHEATS_KEPT:
-                    self.cheats.append(event)  # kept to the end, whatever junk follows
-                else:
-                    self.cheats_uncounted += 1
-        elif isinstance(event, GameOver) and not self.game_over_said:
-            self.game_over_said = True  # again after a late last result's certificate: same end
-            outcome = event.outcome
-            winners, scores = self._game_over_words(outcome)
-            self.say(f"game over: {outcome.reason}; won by {winners}; final scores: {scores}")
-            if self.is_host:
-                # Stored by Nostr relays: whoever joins with the invite later hears that the
-                # table is finished instead of waiting for a host that is gone (spec/node.md §3).
-                self.queue_signed({"t": "closed", "hands": machine.hand}, keep=True)
-        elif isinstance(event, Accepted):
-            self.emit(ev="acc", kind=event.kind, seat=event.seat, seq=event.seq)
-        elif isinstance(event, ActionApplied):
-            action = event.action
-            if action.kind is ActionKind.PLAY and action.card is not None:
-                self.emit(ev="seen", hand=machine.hand, seat=action.seat, card=action.card.index)
-
-    def _report_slow(self, machine: TableMachine) -> None:
-        arbiter = machine.arbiter()
-        if arbiter is None or arbiter == machine.seat:
-            return
-        waited = self.now() - machine.step_since
-        marker = (machine.head, arbiter)
-        if waited >= max(5.0, machine.timeout / 2) and self.slow_said != marker:
-            self.slow_said = marker
-            self.say(f"waiting for {self.name_of(arbiter)} ({waited:.0f} s)")
+            self.after([])
 
     # ---------------------------------------------------------------- the end
     def _linger(self, now: float) -> None:
         machine = self.machine
         assert machine is not None and self.config is not None
-        if self.linger_until is None:
-            self.linger_until = now + self.opt.linger
-            self._check_the_end(machine)
-        checked = self.end_checked == self.end_generation
-        settled = now >= self.linger_until and not machine.certificate_waits()
-        if checked and (self._peers_caught_up() or settled):
+        if self.ending.over(machine, now):
             self.done = True
             if self.nursery is not None:
                 self.nursery.cancel_scope.deadline = now + 0.5
             self.wake.set()
-        elif now - self.last_progress >= 0.3:
-            self.last_progress = now
-            self._have(machine.chain_count, True)
-
-    def _peers_caught_up(self) -> bool:
-        """Every other seat (and every seat sitting out that told us its count) has told us it
-        holds exactly our records. One that holds more ended otherwise (its certificate against
-        a late last result, which reaches us and wins): we stay, within the linger time, until
-        we hold the same."""
-        assert self.machine is not None and self.config is not None
-        n = self.machine.chain_count
-        keys = [s.key for s in self.machine.config.seats]
-        # A seat sitting out that follows the table and told us its count fetches the last
-        # records from us too (one that never spoke is not waited for: silence).
-        keys += [k for k in self.away_keys() if k in self.peer_counts]
-        return all(self.peer_counts.get(k, -1) == n for k in keys if k != self.key)
-
-    def _check_the_end(self, machine: TableMachine) -> None:
-        """Replay the whole transcript as an auditor would, in a worker thread: it takes
-        seconds on a long game, and meanwhile the node keeps hearing the table (a certificate
-        against a late last result may still move the end) and the screen stays live. A check
-        of an end that moved meanwhile is dropped; the new end is checked again."""
-        self.end_generation += 1
-        generation = self.end_generation
-        records, expected = list(machine.records), machine.state_hash()
-        config = self.config
-        assert config is not None
-        if self.nursery is None:  # no event loop around us: check here
-            self._finish(machine, _replay_check(config, records, expected))
-            self.end_checked = generation
-            return
-
-        async def check() -> None:
-            found = await trio.to_thread.run_sync(_replay_check, config, records, expected)
-            if generation == self.end_generation:
-                self._finish(machine, found)
-                self.end_checked = generation
-                self.wake.set()
-
-        self.nursery.start_soon(check)
-
-    def _finish(self, machine: TableMachine, found: tuple[bool, str | None]) -> None:
-        verified, failure = found
-        if failure is not None:
-            self.say(f"the auditor replay failed: {failure}")
-        self.say(
-            f"transcript: {len(machine.records)} records, "
-            + ("verified by replay" if verified else "NOT verified")
-            + (f"; {len(machine.violations)} violation(s)" if machine.violations else "")
-        )
-        # Unattributable garbage (culprit None: a damaged or misrouted frame, e.g. from a hub)
-        # is dropped and fetched again; only a seat's violation spoils the game, and those are
-        # kept by the node itself (the machine's own list is bounded and evicts).
-        blamed = self.cheats or [v for v in machine.violations if v.culprit is not None]
-        if blamed:
-            culprits = sorted({self.name_of(v.culprit) for v in blamed})
-            extra = f" (+{self.cheats_uncounted} more)" if self.cheats_uncounted else ""
-            self.say(f"caught cheating: {', '.join(culprits)}: {len(blamed)} violation(s){extra}")
-        started = machine.hand >= 1  # hand 0 is the configuration's signatures
-        if not started:
-            self.say("the table never started: the seats did not all sign the configuration")
-        self.exit_code = 0 if verified and started and not blamed else 1
-        self.meta.finished = True
-        self.store.save_meta(self.meta)
-        # The game is over: no resume needs the key shares any more (with the transcript they
-        # would open every hidden card of the game); the game goes into the history.
-        self.store.delete_secrets()
-        outcome = machine.engine.outcome
-        seating = machine.config  # the last segment's seats: the outcome numbers them
-        if outcome is not None:
-            text = _result_text(outcome, seating)
-        elif machine.seat_change is not None and machine.seat is not None:
-            ledger = machine.engine.seat_ledger(machine.seat)
-            text = f"left after hand {machine.hand}: " + ", ".join(
-                f"{k} {v}" for k, v in sorted(ledger.items())
-            )
         else:
-            text = "unfinished"
-        self.store.record_game(tuple(s.name for s in seating.seats), text, verified and not blamed)
-        sent = self.sent_bytes + (self.link.sent_bytes if self.link is not None else 0)
-        # cpu: this process's CPU seconds so far (the bench divides by the hands)
-        self.emit(
-            ev="over",
-            records=len(machine.records),
-            hands=machine.hand,
-            sent=sent,
-            cpu=round(time.process_time(), 3),
-        )
+            self.catch_up.linger_ask(machine, now)
 
+    def end_checked(self, code: int) -> None:
+        """The end was checked and reported (the ending part): exit with ``code``."""
+        self.exit_code = code
+        self.wake.set()
 
-def _result_text(outcome: Outcome, config: TableConfig) -> str:
-    """``winners: ann, bob; scores 12, 3, 0``: what ``dealerless games`` shows."""
-    names = [s.name for s in config.seats]
-    winners = ", ".join(names[w] for w in outcome.winners if 0 <= w < len(names))
-    scores = ", ".join(str(x) for x in outcome.standings)
-    return f"winners: {winners or '-'}; scores {scores}"
-
-
-def _replay_check(
-    config: TableConfig, records: list[bytes], expected: bytes
-) -> tuple[bool, str | None]:
-    """(verified, why not): the records replayed by a machine with no key, as the auditor does
-    but without the zero-knowledge proofs our machine verified as each record came
-    (TableMachine.confirm), end the game in the state we hold. Runs in a worker thread (pure:
-    no shared state)."""
-    try:
-        audit = TableMachine.confirm(config, records)
-    except LocalProtocolError as exc:
-        return False, str(exc)
-    return audit.over and audit.state_hash() == expected, None
+    def sent_total(self) -> int:
+        """The bytes we sent over every link so far."""
+        return self.sent_bytes + (self.link.sent_bytes if self.link is not None else 0)

@@ -13,24 +13,28 @@
   and sends the seat hosting it a signed ``back``; the host seats it with its kept ledger at
   the next hand boundary. A seat that sits out for good finishes.
 
-A mixin of :class:`~dealerless.node.seat.SeatNode`.
+A part of :class:`~dealerless.node.seat.SeatNode`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Protocol
 
-from dealerless.node.identity import Identity, format_fingerprint
-from dealerless.node.join_handshake import default_buy_in
+from dealerless.node.catch_up import CatchUp
+from dealerless.node.identity import format_fingerprint
+from dealerless.node.join_handshake import (
+    CONFIG_LABEL,
+    JoinHandshake,
+    default_buy_in,
+    hello_name,
+)
 from dealerless.node.options import NodeOptions
-from dealerless.node.store import TableStore
 from dealerless.protocol.rules.base import ConfigError
 from dealerless.protocol.table import SeatInfo, TableConfig, TableMachine
 from dealerless.protocol.table.events import LocalProtocolError, SeatsChanging, TableEvent
 from dealerless.protocol.table.segments import Newcomer, SegmentError
 
-CONFIG_LABEL = b"dealerless/node/config"
 MAX_WAITING = 8  # newcomers a host keeps waiting for the next hand boundary
 NEXT_HOST_WAIT = 3  # step timeouts a seat that stays waits for the next host's configuration
 # Step timeouts without a new record or step heard before a seat sitting out stops following.
@@ -39,63 +43,100 @@ BEHIND_FACTOR = 4  # ... times this while a peer says it holds more records than
 BACK_EVERY = 2.0  # a seat coming back repeats its signed ask this often (a hub may drop one)
 
 
-class SeatChanges:
-    # State and helpers of the seat node.
-    identity: Identity
-    store: TableStore
-    opt: NodeOptions
-    key: bytes
-    is_host: bool
-    host_key: bytes
-    lobby: list[tuple[bytes, str]]
-    config: TableConfig | None
-    machine: TableMachine | None
-    say: Callable[[str], None]
-    peer_counts: dict[bytes, int]  # each peer's last signed record count (catch-up)
-    # Of the seat node and the join handshake (annotations only: the mixins come before us).
-    now: Callable[[], float]
-    queue_signed: Callable[..., None]
-    refuse: Callable[[bytes, str], None]
-    _admit: Callable[[], None]
-    offer_payload: Callable[[TableConfig, bytes], dict[str, Any]]
-    send_chain_tail: Callable[[bytes, int], None]
+def away_keys(machine: TableMachine | None) -> frozenset[bytes]:
+    """The keys sitting out at the running segment (its carry keeps their ledgers): they
+    follow the table, may fetch its records and ask to come back."""
+    carry = None if machine is None else machine.config.carry
+    return frozenset() if carry is None else frozenset(d.key for d in carry.away)
 
-    def _init_seat_changes(self) -> None:
+
+class ChangesNode(Protocol):
+    """What the seat-change part uses of its node."""
+
+    say: Callable[[str], None]
+
+    @property
+    def host_key(self) -> bytes: ...
+
+    @property
+    def machine(self) -> TableMachine | None: ...
+
+    @property
+    def config(self) -> TableConfig | None: ...
+
+    def now(self) -> float: ...
+
+    def queue_signed(self, payload: dict[str, Any], to: bytes | None = None) -> None: ...
+
+    def admit(self) -> None: ...
+
+
+class SeatChanges:
+    """The seat changes of a seat's node: it owns the newcomers and returners a host keeps
+    waiting, our signatures on the segments we host, and our own way through a change (when
+    our segment ended, whether we come back, the next host's silence)."""
+
+    def __init__(
+        self,
+        node: ChangesNode,
+        handshake: JoinHandshake,
+        catch_up: CatchUp,
+        *,
+        key: bytes,
+        sign: Callable[[bytes], bytes],
+        is_host: bool,
+        opt: NodeOptions,
+    ) -> None:
+        """``key``: ours; ``sign``: signs with it (the segments we host)."""
+        self.node, self.handshake, self.catch_up = node, handshake, catch_up
+        self.key, self.sign, self.is_host, self.opt = key, sign, is_host, opt
         self.waiting: dict[bytes, tuple[str, int]] = {}  # host: newcomer key -> name, buy-in
         self.segment_sigs: dict[bytes, bytes] = {}  # config digest -> our host signature
         self.change_since: float | None = None  # when our segment ended for a seat change
         self.next_host_missed = False
-        self.hello_targets: set[bytes] = set()  # joiner: other keys it said hello to
-        self.first_hello: float | None = None
-        self.last_answer: float | None = None  # joiner: the last lobby from a host
         self.returners: dict[bytes, str] = {}  # host: seats sitting out that asked to come back
         self.coming_back = False  # we sit out and asked to be seated again
         self.change_taken = False  # our own stand-up or sit-out took effect
         self.back_sent = 0.0
 
+    def segment_started(self, seated: bool) -> None:
+        """A segment started that seats us (``seated``) or that we sit out in."""
+        self.change_since, self.next_host_missed = None, False
+        if seated:
+            self.coming_back = False
+
     def hosting(self) -> bool:
         """Do we admit joiners? The invite's host until the table starts; then the seat that
         hosts the running segment (seat 0: the first seat that stayed at every change)."""
-        machine = self.machine
+        machine = self.node.machine
         if machine is None:
             return self.is_host
         return machine.config.seats[0].key == self.key and not machine.left_table
-
-    def away_keys(self) -> frozenset[bytes]:
-        """The keys sitting out at the running segment (its carry keeps their ledgers): they
-        follow the table, may fetch its records and ask to come back."""
-        machine = self.machine
-        carry = None if machine is None else machine.config.carry
-        return frozenset() if carry is None else frozenset(d.key for d in carry.away)
 
     def wants(self, key: bytes) -> bool:
         """Is ``key`` someone this node must be able to hear (the host, a seat of the table
         or of the running segment, a seat sitting out, the lobby, a newcomer waiting)? A
         transport keeps such keys bound whatever strangers do."""
-        if key == self.host_key or any(k == key for k, _ in self.lobby) or key in self.waiting:
+        if key == self.node.host_key or key in self.waiting:
             return True
-        configs = [c for c in (self.config, self.machine and self.machine.config) if c]
-        return any(s.key == key for c in configs for s in c.seats) or key in self.away_keys()
+        if self.handshake.lobby_name(key) is not None:
+            return True
+        machine = self.node.machine
+        configs = [c for c in (self.node.config, machine and machine.config) if c]
+        return any(s.key == key for c in configs for s in c.seats) or key in away_keys(machine)
+
+    def admitted(self) -> list[bytes]:
+        """Host: the keys the hub lets hear the table: the lobby, then the seats; after seat
+        changes also every seat of the running segment and the newcomers waiting."""
+        config, machine = self.node.config, self.node.machine
+        if config is None:
+            return [self.key, *(k for k, _ in self.handshake.lobby)]
+        keys = [s.key for s in config.seats]
+        if machine is not None:
+            keys += [s.key for s in machine.config.seats if s.key not in keys]
+        keys += [k for k in self.waiting if k not in keys]
+        keys += [k for k in away_keys(machine) if k not in keys]  # they follow the table
+        return keys
 
     def follows_away(self) -> bool:
         """Sitting out, do we follow the table (to come back) rather than finish?"""
@@ -118,15 +159,15 @@ class SeatChanges:
     def come_back(self) -> None:
         """Sitting out: ask to be seated again (with our kept chips) at the next hand
         boundary of the table."""
-        machine = self.machine
+        machine = self.node.machine
         if machine is None or not self._sitting_out_now(machine):
             raise LocalProtocolError("we are not sitting out")
         if not self.coming_back:
             self.coming_back = True
             machine.follow_away = True
-            self.say("we asked to come back: we sit down again at the next hand boundary")
+            self.node.say("we asked to come back: we sit down again at the next hand boundary")
         self.back_sent = 0.0
-        self._ask_back(self.now())
+        self.ask_back(self.node.now())
 
     def away_quiet(self, machine: TableMachine, now: float, since: float) -> bool:
         """Sitting out and following: the table made no progress for AWAY_QUIET step timeouts
@@ -136,17 +177,17 @@ class SeatChanges:
         the next host."""
         # A peer that told us it holds more than we do shows the table is alive and we are
         # only behind (catch-up over a paced relay, a loaded machine): wait longer, still bounded.
-        behind = any(c > machine.chain_count for c in self.peer_counts.values())
+        behind = self.catch_up.behind(machine.chain_count)
         quiet = AWAY_QUIET * machine.timeout * (BEHIND_FACTOR if behind else 1)
         if not machine.sitting_out or now - since < quiet:
             return False
-        self.say(f"the table made no progress for {now - since:.0f} s: we stop following it")
+        self.node.say(f"the table made no progress for {now - since:.0f} s: we stop following it")
         return True
 
-    def _ask_back(self, now: float) -> None:
+    def ask_back(self, now: float) -> None:
         """Repeat our signed ``back`` to the table (its host takes it) until we are seated; on
         every tick, so a ``back_after`` the screen sets takes effect at once."""
-        machine = self.machine
+        machine = self.node.machine
         if machine is None or not machine.sitting_out:
             return
         back = self.opt.back_after
@@ -160,18 +201,18 @@ class SeatChanges:
             # Bound to the segment we sit out in: a copy replayed later seats nobody.
             # With our count: the host seats us only once we are at most a hand behind.
             n = machine.chain_count
-            self.queue_signed({"t": "back", "config": machine.config.digest(), "n": n})
+            self.node.queue_signed({"t": "back", "config": machine.config.digest(), "n": n})
 
     def want_change(self, change: str) -> None:
         """Stand up (``stand``) or sit out (``sit-out``) after this hand."""
-        machine = self.machine
+        machine = self.node.machine
         if machine is None:
             raise LocalProtocolError("the table has not started")
         machine.want_change(change)
-        self.say(f"we asked to {change.replace('-', ' ')} after this hand")
+        self.node.say(f"we asked to {change.replace('-', ' ')} after this hand")
 
-    def _wish_at_hand(self, hand: int) -> None:
-        machine = self.machine
+    def wish_at_hand(self, hand: int) -> None:
+        machine = self.node.machine
         if machine is not None and machine.sitting_out:
             return  # coming back (back_after) is the ticker's: _ask_back
         wish = self.opt.change_after
@@ -186,22 +227,41 @@ class SeatChanges:
             try:
                 self.want_change(change)
             except LocalProtocolError as exc:
-                self.say(f"cannot {change} here: {exc}")
+                self.node.say(f"cannot {change} here: {exc}")
 
     # ---------------------------------------------------------------- newcomers (host)
+    def hello_at_table(self, sender: bytes, payload: dict[str, Any]) -> None:
+        """A hello whose proof and signature were checked, once the table has started."""
+        config = self.node.config
+        assert config is not None
+        later = self.segment_config(sender)
+        if later is not None:  # a newcomer seated at a seat change
+            if self.is_host:
+                self.node.admit()
+            self.node.queue_signed(self.handshake.offer_payload(*later), to=sender)
+            carry = later[0].carry
+            assert carry is not None
+            self.catch_up.send_chain_tail(sender, carry.records)
+        elif config.seat_of(sender) is None:
+            self.newcomer_hello(sender, hello_name(payload), payload)
+        else:
+            if self.is_host:
+                self.node.admit()
+            self.handshake.send_config(sender)
+
     def newcomer_hello(self, sender: bytes, name: str, payload: dict[str, Any]) -> None:
         """Host: a hello with a valid invite proof from a key with no seat at the running
         table. In a hand-by-hand game it waits for the end of the hand; else it is refused."""
-        machine = self.machine
+        machine = self.node.machine
         if machine is not None and machine.over and machine.seat_change is not None:
             # Between two segments: no answer. Its hellos come again, and whoever hosts the
             # next segment seats it after that segment's first hand.
             return
         if machine is not None and machine.over:
-            self.refuse(sender, "this table is finished: its game is over")
+            self.handshake.refuse(sender, "this table is finished: its game is over")
             return
         if machine is None or not machine.engine.seat_changes:
-            self.refuse(sender, "the table is full")
+            self.handshake.refuse(sender, "the table is full")
             return
         if machine.change_wanted in ("stand", "sit-out") and sender not in self.waiting:
             # We leave after this hand: the next host seats newcomers. No answer, so the
@@ -209,7 +269,9 @@ class SeatChanges:
             return
         if sender not in self.waiting:
             if len(self.waiting) >= MAX_WAITING:
-                self.refuse(sender, "the table is full and enough players wait for a seat")
+                self.handshake.refuse(
+                    sender, "the table is full and enough players wait for a seat"
+                )
                 return
             buy_in = payload.get("buy_in")
             if not isinstance(buy_in, int) or isinstance(buy_in, bool):
@@ -217,27 +279,27 @@ class SeatChanges:
             try:
                 machine.engine.newcomer_ledger(buy_in)
             except ConfigError as exc:
-                self.refuse(sender, f"buy-in refused: {exc}")
+                self.handshake.refuse(sender, f"buy-in refused: {exc}")
                 return
             self.waiting[sender] = (name, buy_in)  # bounded above
-            self.say(
+            self.node.say(
                 f"{name!r} [{format_fingerprint(sender)}] waits to sit down with {buy_in} "
                 "after this hand"
             )
             try:
                 machine.want_change("reseat")
             except LocalProtocolError as exc:
-                self.say(f"cannot re-form the table: {exc}")
+                self.node.say(f"cannot re-form the table: {exc}")
         if self.is_host:  # only the hub's owner admits keys there (Nostr needs no admission)
-            self._admit()
+            self.node.admit()
         names = [s.name for s in machine.config.seats]
         keys = [s.key for s in machine.config.seats]
-        self.queue_signed({"t": "lobby", "names": names, "keys": keys, "need": 0}, to=sender)
+        self.node.queue_signed({"t": "lobby", "names": names, "keys": keys, "need": 0}, to=sender)
 
     def returner_back(self, sender: bytes, payload: dict[str, Any]) -> None:
         """Host: a seat sitting out asks to come back (its signed ``back``; the sender was
         checked to sit out at the running segment). Seated at the end of this hand."""
-        machine = self.machine
+        machine = self.node.machine
         carry = None if machine is None else machine.config.carry
         if machine is None or carry is None or machine.over or sender in self.returners:
             return
@@ -247,33 +309,33 @@ class SeatChanges:
             return  # we leave after this hand: the next host seats it (it keeps asking)
         told = payload.get("n")
         held = told if isinstance(told, int) and not isinstance(told, bool) else -1
-        if max(held, self.peer_counts.get(sender, -1)) < machine.hand_start_count:
+        if max(held, self.catch_up.peer_counts.get(sender, -1)) < machine.hand_start_count:
             # It follows more than this hand behind: seated now, it would reach the next
             # configuration after its step and be timed out there while it takes it (seen under
             # load). It keeps asking with its count; we seat it once it holds this hand's start.
             return
         name = next((d.name for d in carry.away if d.key == sender), "?")
         self.returners[sender] = name  # bounded: keys of the carry's away list only
-        self.say(f"{name!r} [{format_fingerprint(sender)}] comes back after this hand")
+        self.node.say(f"{name!r} [{format_fingerprint(sender)}] comes back after this hand")
         try:
             machine.want_change("reseat")
         except LocalProtocolError as exc:
-            self.say(f"cannot re-form the table: {exc}")
+            self.node.say(f"cannot re-form the table: {exc}")
 
     def segment_config(self, key: bytes) -> tuple[TableConfig, bytes] | None:
         """Host: the configuration of the running segment and our signature on it, for a
         newcomer seated there (None if it has no seat there)."""
-        machine = self.machine
+        machine = self.node.machine
         if machine is None or machine.config.seat_of(key) is None:
             return None
         sig = self.segment_sigs.get(machine.config.digest())
         return None if sig is None else (machine.config, sig)
 
     # ---------------------------------------------------------------- the end of a segment
-    def _seats_changing(self, machine: TableMachine, event: SeatsChanging) -> list[TableEvent]:
+    def seats_changing(self, machine: TableMachine, event: SeatsChanging) -> list[TableEvent]:
         """After a segment ended for a seat change; returns the events of the next segment if
         we started it."""
-        self.change_since = self.now()
+        self.change_since = self.node.now()
         try:
             plan = machine.seat_plan()
         except SegmentError:
@@ -288,7 +350,7 @@ class SeatChanges:
                 self._back_from_silence()  # the machine follows a seat sat out for silence
             return []
         if plan.host != self.key:
-            self.say(f"seats change after hand {event.hand}: waiting for the next host")
+            self.node.say(f"seats change after hand {event.hand}: waiting for the next host")
             return []
         joining = [
             Newcomer(SeatInfo(name, key), buy_in)
@@ -300,25 +362,25 @@ class SeatChanges:
         try:
             config = machine.next_segment(joining, returning)
         except LocalProtocolError as exc:
-            self.say(f"the newcomers cannot sit down ({exc}); the table goes on without them")
+            self.node.say(f"the newcomers cannot sit down ({exc}); the table goes on without them")
             try:
                 config = machine.next_segment()
             except LocalProtocolError as again:
-                self.say(f"the table cannot go on: {again}")
+                self.node.say(f"the table cannot go on: {again}")
                 return []
         self.waiting = {k: v for k, v in self.waiting.items() if config.seat_of(k) is None}
         self.returners = {k: v for k, v in self.returners.items() if config.seat_of(k) is None}
-        signature = self.identity.sign(CONFIG_LABEL + config.digest())
+        signature = self.sign(CONFIG_LABEL + config.digest())
         self.segment_sigs = {config.digest(): signature}
         if self.is_host:
-            self._admit()
-        payload = self.offer_payload(config, signature)
+            self.node.admit()
+        payload = self.handshake.offer_payload(config, signature)
         carry = config.carry
         assert carry is not None
         for seat in joining:
             if config.seat_of(seat.seat.key) is not None:
-                self.queue_signed(payload, to=seat.seat.key)
-                self.send_chain_tail(seat.seat.key, carry.records)
+                self.node.queue_signed(payload, to=seat.seat.key)
+                self.catch_up.send_chain_tail(seat.seat.key, carry.records)
         return machine.take_events()
 
     @staticmethod
@@ -344,7 +406,7 @@ class SeatChanges:
     def _back_from_silence(self) -> None:
         """Sat out for our own silence, and here we are (we read it): ask to come back."""
         if not self.coming_back:
-            self.say("we were silent and sit out (our chips kept); we ask to come back")
+            self.node.say("we were silent and sit out (our chips kept); we ask to come back")
             self.coming_back = True
 
     def segment_pending(self, machine: TableMachine, now: float) -> bool:
@@ -368,5 +430,7 @@ class SeatChanges:
         if not self.next_host_missed:
             self.next_host_missed = True
             waited = now - self.change_since
-            self.say(f"the next host sent no configuration in {waited:.0f} s: the table ends here")
+            self.node.say(
+                f"the next host sent no configuration in {waited:.0f} s: the table ends here"
+            )
         return False

@@ -11,7 +11,7 @@ from pathlib import Path
 from types import ModuleType
 
 ROOT = Path(__file__).resolve().parent.parent
-BOUNDS = {"TableMachine": 0, "SeatNode": 13}
+BOUNDS = {"TableMachine": 0, "SeatNode": 0, "HostileSeatNode": 0}
 
 
 def _script() -> ModuleType:
@@ -28,7 +28,10 @@ def test_shared_state_does_not_grow() -> None:
     found = {
         f.leaf: f for f in script.families(script.source_files([ROOT / "protocol", ROOT / "node"]))
     }
-    counts = {name: len(found[name].shared_assigned) for name in BOUNDS}
+    # A class with no project bases has no family: it shares nothing (SeatNode is made of parts
+    # now; its subclass's family holds it).
+    assert "SeatNode" in found["HostileSeatNode"].classes
+    counts = {name: len(found[name].shared_assigned) if name in found else 0 for name in BOUNDS}
     assert all(counts[name] <= bound for name, bound in BOUNDS.items()), counts
     assert counts == BOUNDS, f"lower BOUNDS to {counts}: the shared state went down"
 

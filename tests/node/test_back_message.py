@@ -62,7 +62,9 @@ class Table:
     def deliver(self, author: Identity, payload: dict[str, Any], *, sender: bytes | None = None,
                 table_id: bytes | None = None) -> None:  # fmt: skip
         sealed = seal(author, table_id or self.first.table_id, payload)
-        self.node._on_hub({"t": "msg", "from": sender or author.public_key, "data": encode(sealed)})
+        self.node.messages.on_hub(
+            {"t": "msg", "from": sender or author.public_key, "data": encode(sealed)}
+        )
 
     def back(self, n: int | None = None) -> dict[str, Any]:
         """The returner's ``back``; ``n``: the records it says it holds (omitted if None)."""
@@ -86,11 +88,11 @@ def test_a_seat_sitting_out_asks_and_the_host_seats_it_at_the_boundary(table: Ta
     assert table.node.away_keys() == {away.public_key}
     table.holds(away, table.host.chain_count)  # it follows the table, not behind
     table.deliver(away, table.back())
-    assert list(table.node.returners) == [away.public_key]
+    assert list(table.node.changes.returners) == [away.public_key]
     assert table.host.change_wanted == "reseat"
     assert any("comes back after this hand" in line for line in table.lines)
     table.deliver(away, table.back())  # a repeat changes nothing
-    assert list(table.node.returners) == [away.public_key]
+    assert list(table.node.changes.returners) == [away.public_key]
 
 
 def test_a_seat_that_follows_behind_is_seated_only_once_it_caught_up(table: Table) -> None:
@@ -103,10 +105,10 @@ def test_a_seat_that_follows_behind_is_seated_only_once_it_caught_up(table: Tabl
     table.deliver(away, table.back())  # its count is not known yet
     table.holds(away, start - 1)
     table.deliver(away, table.back())
-    assert table.node.returners == {} and table.host.change_wanted is None
+    assert table.node.changes.returners == {} and table.host.change_wanted is None
     table.holds(away, start)
     table.deliver(away, table.back())
-    assert list(table.node.returners) == [away.public_key]
+    assert list(table.node.changes.returners) == [away.public_key]
     assert table.host.change_wanted == "reseat"
 
 
@@ -117,9 +119,9 @@ def test_the_count_in_a_back_is_enough(table: Table) -> None:
     start = table.host.hand_start_count
     for bad in (True, "many", start - 1, -5):
         table.deliver(away, {**table.back(), "n": bad})
-    assert table.node.returners == {} and table.host.change_wanted is None
+    assert table.node.changes.returners == {} and table.host.change_wanted is None
     table.deliver(away, table.back(start))
-    assert list(table.node.returners) == [away.public_key]
+    assert list(table.node.changes.returners) == [away.public_key]
 
 
 def test_a_back_for_another_segment_is_ignored(table: Table) -> None:
@@ -127,15 +129,15 @@ def test_a_back_for_another_segment_is_ignored(table: Table) -> None:
     table.deliver(table.ids[1], {"t": "back", "config": table.first.digest()})
     table.deliver(table.ids[1], {"t": "back"})
     table.deliver(table.ids[1], {"t": "back", "config": "not bytes"})
-    assert table.node.returners == {} and table.host.change_wanted is None
+    assert table.node.changes.returners == {} and table.host.change_wanted is None
 
 
 def test_only_a_key_that_sits_out_may_ask(table: Table) -> None:
     stranger = Identity.generate()
     table.deliver(stranger, table.back())
     table.deliver(table.ids[2], table.back())  # seated: nothing to come back from
-    assert table.node.returners == {} and table.host.change_wanted is None
-    assert table.node.dropped == 2
+    assert table.node.changes.returners == {} and table.host.change_wanted is None
+    assert table.node.messages.dropped == 2
 
 
 def test_a_forged_or_unsigned_back_is_dropped(table: Table) -> None:
@@ -145,8 +147,8 @@ def test_a_forged_or_unsigned_back_is_dropped(table: Table) -> None:
     # signed for another table
     table.deliver(away, table.back(), table_id=secrets.token_bytes(16))
     # unsigned
-    table.node._on_hub({"t": "msg", "from": away.public_key, "data": encode(table.back())})
-    assert table.node.returners == {} and table.host.change_wanted is None
+    table.node.messages.on_hub({"t": "msg", "from": away.public_key, "data": encode(table.back())})
+    assert table.node.changes.returners == {} and table.host.change_wanted is None
     assert sum("bad signature" in line for line in table.lines) == 2
 
 
@@ -156,7 +158,7 @@ def test_a_host_that_leaves_after_this_hand_leaves_the_returner_to_the_next(
     table.host.want_change("stand")
     table.holds(table.ids[1], table.host.chain_count)
     table.deliver(table.ids[1], table.back())
-    assert table.node.returners == {} and table.host.change_wanted == "stand"
+    assert table.node.changes.returners == {} and table.host.change_wanted == "stand"
 
 
 def test_a_newcomer_at_the_boundary_is_not_refused_but_seated_later(tmp_path: Path) -> None:
@@ -167,9 +169,9 @@ def test_a_newcomer_at_the_boundary_is_not_refused_but_seated_later(tmp_path: Pa
     table.node.now = lambda: 0.0  # type: ignore[method-assign]  # no trio clock here
     assert table.host.over and table.host.seat_change is not None
     newcomer = Identity.generate()
-    table.node.newcomer_hello(newcomer.public_key, "p3", {})
+    table.node.changes.newcomer_hello(newcomer.public_key, "p3", {})
     assert not any(b"refused" in m["data"] for m, _ in table.node.outbox)
-    assert newcomer.public_key not in table.node.waiting
+    assert newcomer.public_key not in table.node.changes.waiting
 
 
 def test_a_newcomer_to_a_finished_game_is_refused(tmp_path: Path) -> None:
@@ -177,5 +179,5 @@ def test_a_newcomer_to_a_finished_game_is_refused(tmp_path: Path) -> None:
     table.node.now = lambda: 0.0  # type: ignore[method-assign]
     table.host.this_hand.phase = Phase.OVER  # the game is over: no later segment
     table.host.cycle.seat_change = None
-    table.node.newcomer_hello(Identity.generate().public_key, "p3", {})
+    table.node.changes.newcomer_hello(Identity.generate().public_key, "p3", {})
     assert any(b"refused" in m["data"] for m, _ in table.node.outbox)

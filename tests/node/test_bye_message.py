@@ -66,7 +66,7 @@ class Table:
         if kw.get("unsigned"):
             sealed = payload
         sender = kw.get("sender", author.public_key)
-        self.node._on_hub({"t": "msg", "from": sender, "data": encode(sealed)})
+        self.node.messages.on_hub({"t": "msg", "from": sender, "data": encode(sealed)})
 
     def quits(self) -> int:
         return self.lines.count(QUIT)

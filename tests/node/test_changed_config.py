@@ -34,7 +34,7 @@ def _changed(change: dict[str, Any]) -> Any:
     def make(*args: Any, **kwargs: Any) -> SeatNode:
         node = SeatNode(*args, **kwargs)
         if "game" in change:
-            node.game = change["game"]
+            node.handshake.game = change["game"]
         if "step_timeout_ms" in change:
             node.meta.step_timeout_ms = change["step_timeout_ms"]
         return node

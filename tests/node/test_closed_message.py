@@ -41,7 +41,7 @@ class Joiner:
         self, author: Identity, payload: dict[str, Any], *, table_id: bytes | None = None
     ) -> None:
         sealed = seal(author, table_id or self.invite.table_id, payload)
-        self.node._on_hub({"t": "msg", "from": author.public_key, "data": encode(sealed)})
+        self.node.messages.on_hub({"t": "msg", "from": author.public_key, "data": encode(sealed)})
 
     def stopped(self) -> bool:
         return self.node.done and self.node.exit_code == 1
@@ -61,10 +61,14 @@ def test_a_closed_from_anyone_else_or_damaged_changes_nothing(tmp_path: Path) ->
     joiner.deliver(joiner.host, {"t": "closed"}, table_id=secrets.token_bytes(16))  # elsewhere
     sealed = seal(joiner.host, joiner.invite.table_id, {"t": "closed", "hands": 7})
     sealed["s"] = bytes(64)  # a damaged signature
-    joiner.node._on_hub({"t": "msg", "from": joiner.host.public_key, "data": encode(sealed)})
+    joiner.node.messages.on_hub(
+        {"t": "msg", "from": joiner.host.public_key, "data": encode(sealed)}
+    )
     forged = seal(stranger, joiner.invite.table_id, {"t": "closed", "hands": 7})
     # The stranger's signature, with the hub saying the host sent it.
-    joiner.node._on_hub({"t": "msg", "from": joiner.host.public_key, "data": encode(forged)})
+    joiner.node.messages.on_hub(
+        {"t": "msg", "from": joiner.host.public_key, "data": encode(forged)}
+    )
     assert not joiner.node.done
     assert any("bad signature" in line for line in joiner.lines)
 
@@ -117,7 +121,7 @@ def test_a_host_whose_game_is_over_refuses_a_hello_saying_the_table_is_finished(
     proof = invite.proof(newcomer.public_key, host.public_key)
     hello = {"t": "hello", "name": "cy", "proof": proof}
     sealed = seal(newcomer, invite.table_id, hello)
-    node._on_hub({"t": "msg", "from": newcomer.public_key, "data": encode(sealed)})
+    node.messages.on_hub({"t": "msg", "from": newcomer.public_key, "data": encode(sealed)})
     refusals = []
     for message, _size in node.outbox:
         data = decode(message["data"])

@@ -30,7 +30,7 @@ def test_a_hello_with_a_very_long_name_fits_the_lobby_limit(tmp_path: Path) -> N
     sent: list[dict[str, Any]] = []
     node.queue_signed = lambda payload, to=None: sent.append(payload)  # type: ignore[method-assign]
     node.now = lambda: 0.0  # type: ignore[method-assign]
-    node._hello()
+    node.handshake.hello(node.messages.peers_up)
     assert sent and sent[0]["name"] == "é" * 40
     wire = encode(
         {"t": "send", "to": host.public_key, "data": encode(seal(me, invite.table_id, sent[0]))}

@@ -75,7 +75,7 @@ class Table:
 
     def deliver(self, author: Identity, payload: dict[str, Any], signed: bool = True) -> None:
         data = seal(author, self.invite.table_id, payload) if signed else payload
-        self.node._on_hub({"t": "msg", "from": author.public_key, "data": encode(data)})
+        self.node.messages.on_hub({"t": "msg", "from": author.public_key, "data": encode(data)})
 
     def offer(
         self,
@@ -119,7 +119,7 @@ class Table:
     async def settle(self) -> None:
         """Let a check in the worker thread finish."""
         with trio.fail_after(60):
-            while self.node.arrival.checking is not None:
+            while self.node.handshake.arrival.checking is not None:
                 await trio.sleep(0.02)
 
     def said(self, text: str) -> bool:
@@ -147,7 +147,7 @@ def test_the_host_of_the_running_segment_seats_us_once_the_chain_checks(table: T
     async def script() -> None:
         table.offer(table.host, table.config)
         assert table.node.machine is None and table.node.config is None  # nothing on trust
-        assert table.node.arrival.expects(table.host.public_key)
+        assert table.node.handshake.arrival.expects(table.host.public_key)
         table.serve(table.host, table.chain)
         await table.settle()
 
@@ -174,7 +174,7 @@ def test_a_seat_that_names_itself_the_running_host_is_refused(table: Table) -> N
     wire["carry"]["ledgers"] = [wire["carry"]["ledgers"][i] for i in (1, 0, 2)]
     theirs = TableConfig.from_wire(wire)
     assert theirs.seats[0].key == table.seat.public_key != seats[0].key
-    table.node.hello_targets.add(table.seat.public_key)  # we said hello to it
+    table.node.handshake.hello_targets.add(table.seat.public_key)  # we said hello to it
 
     async def script() -> None:
         table.offer(table.seat, theirs)
@@ -185,7 +185,7 @@ def test_a_seat_that_names_itself_the_running_host_is_refused(table: Table) -> N
     table.run(script)
     assert table.node.machine is None and table.node.config is None
     assert table.said("its seats are not the ones the chain seated"), table.lines
-    assert table.seat.public_key in table.node.arrival.refused
+    assert table.seat.public_key in table.node.handshake.arrival.refused
 
 
 def test_a_fake_table_without_the_invite_hosts_first_configuration_is_refused(
@@ -195,7 +195,7 @@ def test_a_fake_table_without_the_invite_hosts_first_configuration_is_refused(
     fake_seats = (real[1], real[0], real[2])
     fake_first = TableConfig(table.invite.table_id, GAME, fake_seats, 60_000)
     rich = forged(table.config, carry__ledgers__2__stack=1_000_000)
-    table.node.hello_targets.add(table.seat.public_key)
+    table.node.handshake.hello_targets.add(table.seat.public_key)
     wire = table.config.to_wire()
     wire["seats"] = [wire["seats"][1], wire["seats"][0], wire["seats"][2]]
     theirs = TableConfig.from_wire(wire)
@@ -214,7 +214,7 @@ def test_a_fake_table_without_the_invite_hosts_first_configuration_is_refused(
     assert table.said("no readable first configuration in a running table's offer")
     assert table.said("a running table's first configuration not signed by the invite's host")
     assert table.said("refused the table configuration: carry.ledgers[2] (our own)")
-    assert table.node.machine is None and not table.node.arrival
+    assert table.node.machine is None and not table.node.handshake.arrival
 
 
 @pytest.mark.parametrize(
@@ -283,7 +283,7 @@ def test_a_newcomer_waiting_for_its_seat_fetches_the_chain_early(table: Table) -
         table.serve(table.host, table.chain[:-1])  # the hand so far, before the next-config
         table.node.outbox.clear()
         table.offer(table.host, table.config)
-        offer = table.node.arrival.offers[table.host.public_key]
+        offer = table.node.handshake.arrival.offers[table.host.public_key]
         assert offer.records == table.chain[:-1]
         rest = len(table.chain) - 1
         assert not table.asked(table.host.public_key)  # it asks from where it stands

@@ -72,7 +72,9 @@ class Newcomer:
         sealed = seal(self.host, self.invite.table_id, payload)
 
         async def deliver() -> None:  # the node reads its clock (trio's) once it starts
-            self.node._on_hub({"t": "msg", "from": self.host.public_key, "data": encode(sealed)})
+            self.node.messages.on_hub(
+                {"t": "msg", "from": self.host.public_key, "data": encode(sealed)}
+            )
 
         trio.run(deliver)
 
@@ -117,6 +119,6 @@ def test_the_ledger_our_buy_in_gives_is_taken(tmp_path: Path, buy_in: int | None
     newcomer = Newcomer(tmp_path, buy_in)
     newcomer.offer(newcomer.config(ledger(buy_in or 10)))
     assert not newcomer.node.done, newcomer.lines
-    assert newcomer.node.arrival.expects(newcomer.host.public_key)
+    assert newcomer.node.handshake.arrival.expects(newcomer.host.public_key)
     assert newcomer.node.config is None and newcomer.node.machine is None
     assert "checking its chain from the start (60 records)" in newcomer.lines[-1]

@@ -6,7 +6,6 @@ the others' counts)."""
 
 from __future__ import annotations
 
-import collections
 import random
 import secrets
 from typing import Any
@@ -14,31 +13,31 @@ from typing import Any
 import pytest
 
 from dealerless.client.protocol_sim import run_game, start_game
-from dealerless.node.catch_up import ARRIVALS_KEPT, CatchUp, PeerBudget, Resync
+from dealerless.node.catch_up import CatchUp
 from dealerless.node.options import NodeOptions
 from dealerless.protocol.rules.registry import make_config
 from dealerless.protocol.table import TableMachine
+from dealerless.protocol.table.events import TableEvent
 
 PEER = b"p" * 32
 
 
-class Seat(CatchUp):
-    """The catch-up part of a node around a real machine that played a real game."""
+class Seat:
+    """The catch-up part of a node around a real machine that played a real game (this fake
+    is the node it talks to)."""
 
     def __init__(self, machine: TableMachine, grace: float) -> None:
         self.machine = machine
-        self.peer_counts: dict[bytes, int] = {}
         self.waiting: dict[bytes, tuple[str, int]] = {}  # newcomers waiting: none here
-        self.budgets: dict[bytes, PeerBudget] = {}
-        self.resync: Resync | None = None
-        self.nonce = secrets.token_bytes(12)
-        self.arrivals: collections.deque[tuple[int, float]] = collections.deque(
-            maxlen=ARRIVALS_KEPT
-        )
-        self.opt = NodeOptions(serve_grace=grace)
         self.sent: list[tuple[str, dict[str, Any], bytes | None]] = []
         self.clock = 100.0
         self.say = lambda _line: None
+        self.catch_up = CatchUp(
+            self,
+            NodeOptions(serve_grace=grace),
+            waits_for_seat=self.waiting.__contains__,
+            coming_back=lambda: False,
+        )
 
     def now(self) -> float:
         return self.clock
@@ -49,6 +48,12 @@ class Seat(CatchUp):
     def queue_records(self, payload: dict[str, Any], to: bytes, size: int) -> bool:
         self.sent.append(("recs", payload, to))
         return True
+
+    def queue(self, payload: dict[str, Any]) -> None:
+        self.sent.append(("unsigned", payload, None))
+
+    def after(self, events: list[TableEvent]) -> None:
+        raise AssertionError("no machine call here")
 
     def kinds(self) -> list[str]:
         return [payload["t"] for _, payload, _ in self.sent]
@@ -66,22 +71,22 @@ def test_records_held_briefly_are_not_sent_again_and_the_seat_hears_our_count(
 ) -> None:
     seat = Seat(machine, grace=3.0)
     count = machine.chain_count
-    seat._grew(count - 2, 90.0)  # all but the last two records for a while ...
-    seat._grew(count, 99.0)  # ... the last two for one second
-    seat._on_have(PEER, {"t": "have", "n": count - 1, "ask": True})
+    seat.catch_up.grew(count - 2, 90.0)  # all but the last two records for a while ...
+    seat.catch_up.grew(count, 99.0)  # ... the last two for one second
+    seat.catch_up.on_have(PEER, {"t": "have", "n": count - 1, "ask": True})
     assert seat.kinds() == ["have"]  # not the record: it is on its way; our count instead
     assert seat.sent[0][1]["n"] == count and seat.sent[0][2] == PEER
     seat.sent.clear()
     seat.clock = 102.5  # held 3.5 s: a real loss
-    seat._on_have(PEER, {"t": "have", "n": count - 1, "ask": True})
+    seat.catch_up.on_have(PEER, {"t": "have", "n": count - 1, "ask": True})
     assert seat.kinds() == ["recs", "have"]  # the record, then our count
     assert seat.sent[0][1]["start"] == count - 1 and len(seat.sent[0][1]["frames"]) == 1
 
 
 def test_without_grace_records_are_served_at_once(machine: TableMachine) -> None:
     seat = Seat(machine, grace=0.0)
-    seat._grew(machine.chain_count, 100.0)
-    seat._on_have(PEER, {"t": "have", "n": 3, "ask": True})
+    seat.catch_up.grew(machine.chain_count, 100.0)
+    seat.catch_up.on_have(PEER, {"t": "have", "n": 3, "ask": True})
     assert seat.kinds() == ["recs", "have"] and seat.sent[0][1]["start"] == 3
 
 
@@ -99,10 +104,10 @@ def test_during_play_an_equal_count_gets_no_answer_unless_the_seat_waits_for_pro
 ) -> None:
     seat = Seat(playing, grace=3.0)
     count = playing.chain_count
-    seat._on_have(PEER, {"t": "have", "n": count, "ask": True})
+    seat.catch_up.on_have(PEER, {"t": "have", "n": count, "ask": True})
     assert seat.sent == []  # the same count, mid-game: nothing to say
     nonce = secrets.token_bytes(12)
-    seat._on_have(b"q" * 32, {"t": "have", "n": count, "ask": True, "nonce": nonce})
+    seat.catch_up.on_have(b"q" * 32, {"t": "have", "n": count, "ask": True, "nonce": nonce})
     assert seat.kinds() == ["have"] and seat.sent[-1][1]["echo"] == nonce
 
 
@@ -110,13 +115,13 @@ def test_after_the_game_an_equal_count_is_answered(machine: TableMachine) -> Non
     assert machine.over
     seat = Seat(machine, grace=3.0)
     count = machine.chain_count
-    seat._on_have(PEER, {"t": "have", "n": count, "ask": True})
+    seat.catch_up.on_have(PEER, {"t": "have", "n": count, "ask": True})
     assert seat.kinds() == ["have"] and seat.sent[0][1]["n"] == count  # a finished seat waits
 
 
 def test_a_seat_ahead_of_us_hears_our_count(machine: TableMachine) -> None:
     seat = Seat(machine, grace=3.0)
-    seat._on_have(PEER, {"t": "have", "n": machine.chain_count + 5, "ask": False})
+    seat.catch_up.on_have(PEER, {"t": "have", "n": machine.chain_count + 5, "ask": False})
     assert seat.kinds() == ["have"] and seat.sent[0][1]["n"] == machine.chain_count
 
 
@@ -128,9 +133,9 @@ def test_a_seat_that_waits_for_records_is_served_at_once_and_they_echo_its_nonce
     they go with the table's messages (node/nostr/link.py)."""
     seat = Seat(machine, grace=3.0)
     count = machine.chain_count
-    seat._grew(count, 99.5)  # everything held for half a second only
+    seat.catch_up.grew(count, 99.5)  # everything held for half a second only
     nonce = secrets.token_bytes(12)
-    seat._on_have(PEER, {"t": "have", "n": 0, "ask": True, "nonce": nonce})
+    seat.catch_up.on_have(PEER, {"t": "have", "n": 0, "ask": True, "nonce": nonce})
     records = [payload for kind, payload, _ in seat.sent if kind == "recs"]
     assert records and records[0]["start"] == 0 and all(r["echo"] == nonce for r in records)
     assert sum(len(r["frames"]) for r in records) == count
@@ -142,10 +147,14 @@ def test_a_newcomer_waiting_for_its_seat_is_served_but_never_counted(
     seat = Seat(machine, grace=3.0)
     newcomer = b"n" * 32
     seat.waiting[newcomer] = ("dora", 10)
-    seat._on_have(newcomer, {"t": "have", "n": 2, "ask": True, "nonce": secrets.token_bytes(12)})
+    seat.catch_up.on_have(
+        newcomer, {"t": "have", "n": 2, "ask": True, "nonce": secrets.token_bytes(12)}
+    )
     assert seat.kinds() == ["recs"] and seat.sent[0][2] == newcomer  # no count back
-    assert newcomer not in seat.peer_counts
+    assert newcomer not in seat.catch_up.peer_counts
     seat.sent.clear()
-    seat.send_chain_tail(newcomer, machine.chain_count)  # with its offer: nothing is missing
+    seat.catch_up.send_chain_tail(
+        newcomer, machine.chain_count
+    )  # with its offer: nothing is missing
     assert seat.sent == []
-    assert seat._budget(newcomer).upto == machine.chain_count
+    assert seat.catch_up._budget(newcomer).upto == machine.chain_count

@@ -107,7 +107,7 @@ class Follower:
         self.node.tick(now)
 
     def stopped_following(self) -> bool:
-        return self.node.linger_until is not None and any(
+        return self.node.ending.until is not None and any(
             "we stop following it" in line for line in self.lines
         )
 
@@ -142,7 +142,7 @@ def test_the_follower_keeps_following_while_the_table_signs_new_steps(tmp_path: 
         assert not follower.stopped_following(), follower.lines
     assert len(table.away.records) < len(table.later)  # its chain never grew meanwhile
     follower.at(quiet * 2.4 + quiet * 0.99)
-    assert follower.node.linger_until is None
+    assert follower.node.ending.until is None
     follower.at(quiet * 2.4 + quiet * 1.01)  # now nothing new for AWAY_QUIET step timeouts
     assert follower.stopped_following()
 
@@ -173,12 +173,12 @@ def test_a_follower_coming_back_asks_for_records_with_a_nonce(tmp_path: Path) ->
     table = behind()
     follower = Follower(tmp_path, table.away)
     node = follower.node
-    node._have(len(table.away.records), True)
+    node.catch_up.have(len(table.away.records), True)
     assert "nonce" not in last_have(node)  # merely following: catch-up at its own pace
-    node.come_back()
-    node._have(len(table.away.records), True)
-    assert last_have(node)["nonce"] == node.nonce
-    node._have(len(table.away.records), False)  # a count that asks nothing carries none
+    node.changes.come_back()
+    node.catch_up.have(len(table.away.records), True)
+    assert last_have(node)["nonce"] == node.catch_up.nonce
+    node.catch_up.have(len(table.away.records), False)  # a count that asks nothing carries none
     assert "nonce" not in last_have(node)
 
 
@@ -188,12 +188,12 @@ def test_a_lingering_seat_waits_for_a_follower_that_told_its_count(tmp_path: Pat
     assert host.over
     node, _lines = follower_node(tmp_path / "host", host)
     n = host.chain_count
-    node.peer_counts = {s.key: n for s in host.config.seats}
-    assert node._peers_caught_up()  # no follower spoke: silence is not waited for
+    node.catch_up.peer_counts = {s.key: n for s in host.config.seats}
+    assert node.ending.peers_caught_up()  # no follower spoke: silence is not waited for
     away = table.away.config.carry
     assert away is not None
     follower_key = away.away[0].key
-    node.peer_counts[follower_key] = n - 40
-    assert not node._peers_caught_up()
-    node.peer_counts[follower_key] = n
-    assert node._peers_caught_up()
+    node.catch_up.peer_counts[follower_key] = n - 40
+    assert not node.ending.peers_caught_up()
+    node.catch_up.peer_counts[follower_key] = n
+    assert node.ending.peers_caught_up()

@@ -22,6 +22,7 @@ SAMPLES: dict[str, Samples] = {
         "resuming table 0123456789ab (belote, join)",
     ),
     "app.py: {text}": "logged_say/stderr_say pass on the lines of the other places",
+    "app.py: {stopping[0]}": "no_relay() passes on link.py's 'no Nostr relay will carry ...'",
     "app.py: connecting to {}:{}": ("connecting to 127.0.0.1:40123",),
     "app.py: {}:{} names a host for this table that the invit": (
         "10.0.0.5:4000 names a host for this table that the invite does not (a relay or "
@@ -202,7 +203,7 @@ SAMPLES: dict[str, Samples] = {
         "cannot resume: the stored transcript /h/t/transcript.dlt is unusable (bad magic); it "
         "was left untouched",
     ),
-    "seat.py: transcript: {} records, {verified by replay|NOT ": (
+    "seat_end.py: transcript: {} records, {verified by replay|NOT ": (
         "transcript: 220 records, verified by replay",
         "transcript: 220 records, NOT verified",
         "transcript: 221 records, verified by replay; 2 violation(s)",
@@ -211,27 +212,27 @@ SAMPLES: dict[str, Samples] = {
     "seat.py: {} of our own messages wait for the link; giving": (
         "1000 of our own messages wait for the link; giving up",
     ),
-    "seat.py: resumed from {} stored record(s){ and {} from th": (
+    "catch_up.py: resumed from {} stored record(s){ and {} from th": (
         "resumed from 40 stored record(s): hand 2, play",
         "resumed from 40 stored record(s) and 6 from the peers: hand 3, deal; no peer has "
         "answered yet, so we wait for one before we write",
     ),
-    "seat.py: hand {} starts; dealer {}": ("hand 1 starts; dealer seat 3 (bot2)",),
-    "seat.py: waiting for {} ({} s)": ("waiting for seat 2 (bob) (31 s)",),
-    "seat.py: caught cheating: {}: {} violation(s){}": (
+    "seat_report.py: hand {} starts; dealer {}": ("hand 1 starts; dealer seat 3 (bot2)",),
+    "seat_report.py: waiting for {} ({} s)": ("waiting for seat 2 (bob) (31 s)",),
+    "seat_end.py: caught cheating: {}: {} violation(s){}": (
         "caught cheating: seat 2 (bob): 3 violation(s)",
         "caught cheating: seat 1 (cy), seat 2 (bob): 64 violation(s) (+5 more)",
     ),
-    "seat.py: the table never started: the seats did not all s": (
+    "seat_end.py: the table never started: the seats did not all s": (
         "the table never started: the seats did not all sign the configuration",
     ),
     "seat.py: cannot resume: a stored key share in {} is missi": (
         "cannot resume: a stored key share in /h/t/secrets is missing or damaged (ValueError: "
         "bad scalar); the transcript was left untouched",
     ),
-    "seat.py: the auditor replay failed: {}": ("the auditor replay failed: bad signature",),
+    "seat_end.py: the auditor replay failed: {}": ("the auditor replay failed: bad signature",),
     "seat.py: move refused: {}": ("move refused: it is not your turn",),
-    "seat.py: hand {} {}: {}": (
+    "seat_report.py: hand {} {}: {}": (
         "hand 2 ended: seat 1 (bob) took the last trick",
         "hand 3 aborted: voided",
     ),
@@ -239,42 +240,46 @@ SAMPLES: dict[str, Samples] = {
     "seat.py: {}; retrying in {} s": (
         "every way in is down (direct 10.0.0.5:4000: connection refused); retrying in 0.4 s",
     ),
-    "seat.py: records from the peers do not replay ({}); using": (
+    "catch_up.py: records from the peers do not replay ({}); using": (
         "records from the peers do not replay (bad proof); using our own",
     ),
-    "seat.py: our stored key share of hand {} (store of {}) is": (
+    "seat_report.py: our stored key share of hand {} (store of {}) is": (
         "our stored key share of hand 4 (store of /h/t) is missing or damaged (unreadable): "
         "we cannot play that hand, the others will time us out of it (silence: at most the "
         "bounded settlement), then we play on",
     ),
-    "seat.py: {} was timed out ({}, hand {})": ("seat 2 (bob) was timed out (play, hand 4)",),
+    "seat_report.py: {} was timed out ({}, hand {})": (
+        "seat 2 (bob) was timed out (play, hand 4)",
+    ),
     "seat.py: link lost after the end ({}); reconnecting": (
         "link lost after the end (the local hub closed this link); reconnecting",
     ),
     "seat.py: link lost ({}); reconnecting": ("link lost (connection reset); reconnecting",),
-    "seat.py: {} is too slow: we voted to time them out": (
+    "seat_report.py: {} is too slow: we voted to time them out": (
         "seat 2 (bob) is too slow: we voted to time them out",
     ),
-    "seat.py: refused a damaged or misrouted message: {}": (
+    "seat_report.py: refused a damaged or misrouted message: {}": (
         "refused a damaged or misrouted message: bad frame",
     ),
-    "seat.py: refused a message from {}: {}": (
+    "seat_report.py: refused a message from {}: {}": (
         "refused a message from seat 2 (bob): not your turn to play, seat 0 is to play",
     ),
-    "seat.py: game over: {}; won by {}; final scores: {}": (
+    "seat_report.py: game over: {}; won by {}; final scores: {}": (
         "game over: 10 hands played; won by seat 0 (ann); final scores: ann 1, bob 0, cem 0",
     ),
-    "seat.py: seats change after hand {} ({}{})": (
+    "seat_report.py: seats change after hand {} ({}{})": (
         "seats change after hand 4 (seat 1 (bob): stand)",
         "seats change after hand 2 (seat 0 (ann): reseat)",
         "seats change after hand 3 (nobody asked; seat 2 (bob) was silent)",
     ),
-    "seat.py: the table goes on with {} seats: {}": (
+    "seat_report.py: the table goes on with {} seats: {}": (
         "the table goes on with 4 seats: ann, bob, cy, dan",
     ),
-    "seat.py: the table goes on without us: {}": ("the table goes on without us: ann, bob",),
-    "seat.py: we sit out and follow the table: {}": ("we sit out and follow the table: ann, cy",),
-    "seat.py: nobody at the table answered for {} s (the game ": (
+    "seat_report.py: the table goes on without us: {}": ("the table goes on without us: ann, bob",),
+    "seat_report.py: we sit out and follow the table: {}": (
+        "we sit out and follow the table: ann, cy",
+    ),
+    "join_handshake.py: nobody at the table answered for {} s (the game ": (
         "nobody at the table answered for 60 s (the game may be over, or its host gone)",
     ),
     # ---- node/seat_changes.py
@@ -364,7 +369,7 @@ SAMPLES: dict[str, Samples] = {
     "mesh.py: direct link with {} is up ({})": (
         "direct link with T5P4-PN3M-OMQL-E622-QRJ2-OPH7 is up (punched)",
     ),
-    "seat.py: refused the direct-link addresses of {}: {}": (
+    "seat_direct.py: refused the direct-link addresses of {}: {}": (
         "refused the direct-link addresses of seat 1 (bob): a candidate is [address, port]",
     ),
     # ---- the client's own (client/tui/)

@@ -66,7 +66,7 @@ def _said(node: ast.AST) -> tuple[ast.expr, str] | None:
     if isinstance(node, ast.Call):
         func = node.func
         name = func.id if isinstance(func, ast.Name) else getattr(func, "attr", "")
-        if (name == "say" or name.endswith("_say") or name == "_stop") and node.args:
+        if (name == "say" or name.endswith("_say") or name in ("_stop", "give_up")) and node.args:
             return node.args[0], ""
         if name == "refuse" and len(node.args) == 2:  # the host's reason, told by the joiner
             return node.args[1], re.escape(REFUSED)

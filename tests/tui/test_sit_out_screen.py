@@ -157,24 +157,40 @@ def test_a_seated_player_cannot_come_back_and_is_told_so_in_their_language() -> 
 # ---------------------------------------------------------------- a real table
 
 
-class ScreenSeat(SeatChanges):
-    """The seat-change half of the real node (node/seat_changes.py) over one machine, with
-    what it says and signs recorded instead of sent."""
+class ScreenSeat:
+    """The seat-change part of the real node (node/seat_changes.py) over one machine, with
+    what it says and signs recorded instead of sent (this fake is the node it talks to)."""
 
     def __init__(self, machine: TableMachine, options: NodeOptions) -> None:
         assert machine.key is not None
-        self._init_seat_changes()
-        self.machine, self.opt, self.key = machine, options, machine.key.peer_id.raw
+        self.machine, self.config, self.host_key = machine, machine.config, b""
         self.said: list[str] = []
         self.signed: list[dict[str, Any]] = []
         self.say = self.said.append
-        self.now = lambda: 100.0
-        self.queue_signed = lambda payload, to=None: self.signed.append(payload)
+        # Coming back uses neither the join handshake nor catch-up, and signs no segment.
+        self.changes = SeatChanges(
+            self,
+            None,  # type: ignore[arg-type]
+            None,  # type: ignore[arg-type]
+            key=machine.key.peer_id.raw,
+            sign=lambda _data: b"",
+            is_host=False,
+            opt=options,
+        )
+
+    def now(self) -> float:
+        return 100.0
+
+    def queue_signed(self, payload: dict[str, Any], to: bytes | None = None) -> None:
+        self.signed.append(payload)
+
+    def admit(self) -> None:
+        raise AssertionError("a seat sitting out admits nobody")
 
     def report(self, events: list[TableEvent]) -> None:
         for event in events:  # the node's ticker asks on every tick; a hand start is one
             if isinstance(event, HandStarted):
-                self._ask_back(self.now())
+                self.changes.ask_back(self.now())
 
 
 def test_a_seat_sits_out_watches_the_table_comes_back_from_the_screen_and_plays_again() -> None:
@@ -246,7 +262,7 @@ def test_a_seat_sits_out_watches_the_table_comes_back_from_the_screen_and_plays_
     watched = session.snapshot()
     assert any(isinstance(e, ActionApplied) for e in watched.log)
     assert watched.hand == () and watched.coming_back
-    assert node.coming_back and node.signed
+    assert node.changes.coming_back and node.signed
     # with the records it holds: the host seats it only once it caught up (node.md §7a)
     assert node.signed[0] == {
         "t": "back",
