@@ -90,7 +90,9 @@ class SeatChanges:
         """``key``: ours; ``sign``: signs with it (the segments we host)."""
         self.node, self.handshake, self.catch_up = node, handshake, catch_up
         self.key, self.sign, self.is_host, self.opt = key, sign, is_host, opt
-        self.waiting: dict[bytes, tuple[str, int]] = {}  # host: newcomer key -> name, buy-in
+        # Newcomers waiting for the next hand boundary, key -> name, buy-in: the host's, and
+        # those a seat heard while its host was leaving (it may host the next segment).
+        self.waiting: dict[bytes, tuple[str, int]] = {}
         self.segment_sigs: dict[bytes, bytes] = {}  # config digest -> our host signature
         self.change_since: float | None = None  # when our segment ended for a seat change
         self.next_host_missed = False
@@ -102,6 +104,13 @@ class SeatChanges:
     def segment_started(self, seated: bool) -> None:
         """A segment started that seats us (``seated``) or that we sit out in."""
         self.change_since, self.next_host_missed = None, False
+        machine = self.node.machine
+        if machine is not None:  # those seated meanwhile, or known to the table, wait no more
+            config, carry = machine.config, machine.config.carry
+            known = {s.key for s in config.seats}
+            if carry is not None:
+                known |= {d.key for d in (*carry.away, *carry.left)}
+            self.waiting = {k: v for k, v in self.waiting.items() if k not in known}
         if seated:
             self.coming_back = False
 
@@ -112,6 +121,19 @@ class SeatChanges:
         if machine is None:
             return self.is_host
         return machine.config.seats[0].key == self.key and not machine.left_table
+
+    def hears_newcomers(self) -> bool:
+        """Do we hear a newcomer's hello without hosting? A seat of the running segment does:
+        when its host leaves after this hand (it answers no newcomer then), the seat that hosts
+        the next segment seats those it heard, and a table that would be left with too few
+        seats goes on with them instead of ending."""
+        machine = self.node.machine
+        return (
+            machine is not None
+            and machine.seat is not None
+            and not machine.left_table
+            and machine.engine.seat_changes
+        )
 
     def wants(self, key: bytes) -> bool:
         """Is ``key`` someone this node must be able to hear (the host, a seat of the table
@@ -243,8 +265,11 @@ class SeatChanges:
             assert carry is not None
             self.catch_up.send_chain_tail(sender, carry.records)
         elif config.seat_of(sender) is None:
-            self.newcomer_hello(sender, hello_name(payload), payload)
-        else:
+            if self.hosting():
+                self.newcomer_hello(sender, hello_name(payload), payload)
+            else:
+                self.newcomer_heard(sender, hello_name(payload), payload)
+        elif self.hosting():
             if self.is_host:
                 self.node.admit()
             self.handshake.send_config(sender)
@@ -273,13 +298,9 @@ class SeatChanges:
                     sender, "the table is full and enough players wait for a seat"
                 )
                 return
-            buy_in = payload.get("buy_in")
-            if not isinstance(buy_in, int) or isinstance(buy_in, bool):
-                buy_in = default_buy_in(machine.engine, machine.config.game.options)
-            try:
-                machine.engine.newcomer_ledger(buy_in)
-            except ConfigError as exc:
-                self.handshake.refuse(sender, f"buy-in refused: {exc}")
+            buy_in = _buy_in(machine, payload)
+            if isinstance(buy_in, ConfigError):
+                self.handshake.refuse(sender, f"buy-in refused: {buy_in}")
                 return
             self.waiting[sender] = (name, buy_in)  # bounded above
             self.node.say(
@@ -295,6 +316,19 @@ class SeatChanges:
         names = [s.name for s in machine.config.seats]
         keys = [s.key for s in machine.config.seats]
         self.node.queue_signed({"t": "lobby", "names": names, "keys": keys, "need": 0}, to=sender)
+
+    def newcomer_heard(self, sender: bytes, name: str, payload: dict[str, Any]) -> None:
+        """A seat that does not host: a newcomer's hello (its host did not answer it, so it
+        asks the other seats). Kept quietly, within the same bound as a host's: if we host the
+        next segment we seat it there (spec/node.md §7a). Only the host answers or refuses."""
+        machine = self.node.machine
+        if machine is None or machine.over or not self.hears_newcomers():
+            return
+        if sender in self.waiting or len(self.waiting) >= MAX_WAITING:
+            return
+        buy_in = _buy_in(machine, payload)
+        if not isinstance(buy_in, ConfigError):
+            self.waiting[sender] = (name, buy_in)
 
     def returner_back(self, sender: bytes, payload: dict[str, Any]) -> None:
         """Host: a seat sitting out asks to come back (its signed ``back``; the sender was
@@ -434,3 +468,15 @@ class SeatChanges:
                 f"the next host sent no configuration in {waited:.0f} s: the table ends here"
             )
         return False
+
+
+def _buy_in(machine: TableMachine, payload: dict[str, Any]) -> int | ConfigError:
+    """A newcomer's buy-in (the game's default if it named none), or why it is refused."""
+    buy_in = payload.get("buy_in")
+    if not isinstance(buy_in, int) or isinstance(buy_in, bool):
+        buy_in = default_buy_in(machine.engine, machine.config.game.options)
+    try:
+        machine.engine.newcomer_ledger(buy_in)
+    except ConfigError as exc:
+        return exc
+    return buy_in

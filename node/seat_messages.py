@@ -157,7 +157,7 @@ class SeatMessages:
         checks only: the signature is verified after this, and only if it passes."""
         if kind == "hello":
             return (
-                self.changes.hosting()
+                (self.changes.hosting() or self.changes.hears_newcomers())
                 and sender != self.key
                 and self.handshake.proof_ok(sender, payload)
             )

@@ -1,0 +1,125 @@
+"""A newcomer that says hello while the seat hosting the running segment leaves after this hand
+(spec/node.md §7a): that host answers no newcomer, so the newcomer asks the other seats; the
+seat that hosts the next segment heard it and seats it there. Seen in CI before: the next host
+had never heard the newcomer, the table was left with one seat and ended (in memory here: real
+keys, deck and signatures, and the node's real message handling)."""
+
+from __future__ import annotations
+
+import random
+import secrets
+import sys
+from pathlib import Path
+from typing import Any
+
+from dealerless.client.protocol_sim import Bus, ProtocolGame, run_game
+from dealerless.node.app import meta_for_invite
+from dealerless.node.identity import Identity
+from dealerless.node.invite import Invite
+from dealerless.node.seat import SeatNode
+from dealerless.node.store import TableStore
+from dealerless.node.wire import decode, encode, seal, unseal
+from dealerless.protocol.rules.registry import make_config
+from dealerless.protocol.table import SeatInfo, TableConfig, TableMachine
+from dealerless.protocol.table.segments import Newcomer
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "protocol"))
+from seat_change_sim import next_segment, play_segment
+
+GAME = make_config("limit-tuppen", 3, {"mode": "cash", "max_buy_in": 10})
+
+
+class Table:
+    """Segment 1: p0 (host), p1, p2; p1 stands after hand 1. Segment 2: p0 (host) and p2,
+    and a node for p2, which does not host."""
+
+    def __init__(self, tmp: Path) -> None:
+        self.ids = [Identity.generate() for _ in range(3)]
+        self.invite = Invite.create(
+            self.ids[0].public_key, GAME, 60_000, token=secrets.token_bytes(16)
+        )
+        seats = tuple(SeatInfo(f"p{i}", ident.public_key) for i, ident in enumerate(self.ids))
+        self.first = TableConfig(self.invite.table_id, GAME, seats, 60_000)
+        keys = [ident.wire_key() for ident in self.ids]
+        self.rng = random.Random(5)
+        machines = [TableMachine(self.first, key, now=0.0) for key in keys]
+        sim = ProtocolGame(self.first, keys, machines, Bus(3, self.rng), [[] for _ in keys])
+        for seat in range(3):
+            sim.flush(seat)
+        play_segment(sim, self.rng, {1: "stand"})
+        self.second = next_segment(sim, self.rng)
+        self.host, self.me = self.second.machines
+        meta = meta_for_invite(self.invite, name="p2", bot=True, transcript="")
+        meta.host_key = self.ids[0].public_key.hex()
+        store = TableStore(tmp, self.invite.table_id)
+        self.node = SeatNode(self.ids[2], store, meta, connector=None, driver=None, say=print)  # type: ignore[arg-type]
+        self.node.machine = self.me
+        self.node.config = self.first
+        self.node.now = lambda: 0.0  # type: ignore[method-assign]  # no trio clock here
+
+    def hello(self, newcomer: Identity, *, proof_for: bytes | None = None) -> None:
+        """The newcomer's hello to p2, its proof bound to ``proof_for`` (default p2's key)."""
+        target = proof_for or self.ids[2].public_key
+        payload: dict[str, Any] = {
+            "t": "hello",
+            "name": "p3",
+            "proof": self.invite.proof(newcomer.public_key, target),
+            "buy_in": 6,
+        }
+        sealed = seal(newcomer, self.invite.table_id, payload)
+        self.node.messages.on_hub({"t": "msg", "from": newcomer.public_key, "data": encode(sealed)})
+
+    def sent_to(self, key: bytes) -> list[str]:
+        """The kinds of the messages p2's node queued for ``key`` (signed ones unsealed)."""
+        out = []
+        for message, _ in self.node.outbox:
+            if message.get("to") == key:
+                data = decode(message["data"])
+                out.append(unseal(data)[0]["t"] if data["t"] == "sig" else data["t"])
+        return out
+
+
+def test_the_next_host_seats_the_newcomer_it_heard_while_the_host_was_leaving(
+    tmp_path: Path,
+) -> None:
+    table = Table(tmp_path)
+    table.host.want_change("stand")  # the host leaves after this hand: it answers nobody
+    newcomer, forger = Identity.generate(), Identity.generate()
+    table.hello(newcomer)
+    table.hello(forger, proof_for=table.ids[0].public_key)  # a proof for another seat
+    # Kept quietly (only a host answers or refuses); a hello without a valid proof is not.
+    assert table.node.changes.waiting == {newcomer.public_key: ("p3", 6)}
+    assert table.sent_to(newcomer.public_key) == [] and table.sent_to(forger.public_key) == []
+    run_game(table.second, table.rng)  # the hand ends; the host stands up
+    change = table.me.seat_change
+    assert change is not None and table.me.over
+    table.node.changes.seats_changing(table.me, change)
+    seats = [s.name for s in table.me.config.seats]
+    assert seats == ["p2", "p3"], seats  # the table goes on with the newcomer
+    assert table.me.config.seat_of(newcomer.public_key) == 1
+    assert table.node.changes.waiting == {}
+    assert "config" in table.sent_to(newcomer.public_key)  # its offer, from the next host
+
+
+def test_a_seat_that_does_not_host_keeps_no_more_newcomers_than_a_host(tmp_path: Path) -> None:
+    table = Table(tmp_path)
+    for _ in range(20):
+        table.hello(Identity.generate())
+    assert len(table.node.changes.waiting) == 8  # MAX_WAITING
+
+
+def test_a_newcomer_the_host_seated_waits_no_more_at_the_other_seats(tmp_path: Path) -> None:
+    """Kept by a seat that did not host, a newcomer the host seats is dropped from that seat's
+    list when the segment starts: it must not be offered a seat a second time later."""
+    table = Table(tmp_path)
+    newcomer = Identity.generate()
+    table.hello(newcomer)
+    assert newcomer.public_key in table.node.changes.waiting
+    table.host.want_change("reseat")
+    run_game(table.second, table.rng)
+    config = table.host.next_segment([Newcomer(SeatInfo("p3", newcomer.public_key), 6)])
+    for frame in table.host.take_outgoing():
+        table.me.receive(frame, 0.0)
+    assert table.me.config == config and config.seat_of(newcomer.public_key) is not None
+    table.node.changes.segment_started(seated=True)
+    assert table.node.changes.waiting == {}
