@@ -37,10 +37,11 @@ class Chain:
 
     # ---------------------------------------------------------------- moving on
     def enter_segment(self, head: bytes) -> None:
-        """A segment starts at its configuration's digest, sequence 0, before any hand."""
+        """A segment starts at its configuration's digest, sequence 0, before any hand. Its
+        configuration round counts as a hand here: it can be rolled back to its start."""
         self.head, self.seq = head, 0
         self.history.add(head)
-        self.hand_mark = None
+        self.hand_mark = HandMark(head, 0, len(self.records))
         self._forget_hand()
 
     def start_hand(self) -> None:
@@ -113,7 +114,8 @@ class Chain:
         return mark.seq + index + 1
 
     def can_rollback_to(self, anchor: bytes) -> bool:
-        """True when ``anchor`` is the head or an earlier head of the running hand."""
+        """True when ``anchor`` is the head or an earlier head of the running hand (or of
+        the segment's configuration round)."""
         if anchor == self.head:
             return True
         mark = self.hand_mark

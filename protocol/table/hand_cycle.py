@@ -296,9 +296,13 @@ class HandCycle:
     def restart_hand(self) -> None:
         """The running hand as it was at its start, for the machine to replay its records up
         to a fork point (the chain was cut there)."""
-        assert self.hand_engine is not None
-        self.engine = copy.deepcopy(self.hand_engine)
         hand = self.hand
+        if self.hand_engine is None:  # the segment's configuration round: before any hand
+            self.hand = HandState.before_first(hand.number, self.config.players)
+            self.engine = self.new_engine(0)
+            self.dealer_due = True
+            return
+        self.engine = copy.deepcopy(self.hand_engine)
         hctx = HandDeckContext(self.config.table_id, hand.number, self.config.digest())
         deck = HandDeck(hctx, hand.participants, hand.secret, proofs_checked=self.proofs_checked)
         self.hand = hand.restarted(deck)

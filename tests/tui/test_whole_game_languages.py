@@ -86,7 +86,8 @@ def _frames(game: str, players: int, lang: str, rules: dict[str, object]) -> Ite
                     return "?"  # the help panel: any key closes it
                 if app.ui.help:
                     return " "
-                if hands >= 2 and not looked["history"] and app.ui.summary is None:
+                # after the first hand: a Belote game to 301 may end with its second
+                if hands >= 1 and not looked["history"] and app.ui.summary is None:
                     looked["history"] = True
                     return "h"
                 if app.ui.history:
