@@ -22,6 +22,18 @@ class HandMark:
     records: int
 
 
+@dataclass
+class _HandLog:
+    """A finished hand's elements, kept until the next hand ends, so that a roll-back can
+    reach back into it (a timeout certificate formed while our own element was in flight)."""
+
+    mark: HandMark
+    frames: list[bytes]
+    heads: list[tuple[bytes, int]]
+    writers: dict[bytes, frozenset[int]]
+    since: dict[bytes, float]
+
+
 class Chain:
     def __init__(self) -> None:
         self.records: list[bytes] = []  # the transcript: every chain frame and certificate vote
@@ -34,6 +46,7 @@ class Chain:
         self._hand_heads: list[tuple[bytes, int]] = []  # its heads, with its records up to each
         self._writers: dict[bytes, frozenset[int]] = {}  # heads of the hand -> who writes next
         self._since: dict[bytes, float] = {}  # heads of the hand -> when we reached them
+        self._previous: _HandLog | None = None  # the hand before the running one
 
     # ---------------------------------------------------------------- moving on
     def enter_segment(self, head: bytes) -> None:
@@ -42,9 +55,14 @@ class Chain:
         self.head, self.seq = head, 0
         self.history.add(head)
         self.hand_mark = HandMark(head, 0, len(self.records))
+        self._previous = None  # a roll-back never crosses into another segment
         self._forget_hand()
 
     def start_hand(self) -> None:
+        if self.hand_mark is not None:
+            self._previous = _HandLog(
+                self.hand_mark, self._hand_frames, self._hand_heads, self._writers, self._since
+            )
         self.hand_mark = HandMark(self.head, self.seq, len(self.records))
         self._forget_hand()
 
@@ -79,10 +97,16 @@ class Chain:
         return [h for h, _ in self._hand_heads]
 
     def writers_at(self, head: bytes) -> frozenset[int] | None:
-        return self._writers.get(head)
+        found = self._writers.get(head)
+        if found is None and self._previous is not None:
+            found = self._previous.writers.get(head)
+        return found
 
     def reached_at(self, head: bytes) -> float | None:
-        return self._since.get(head)
+        found = self._since.get(head)
+        if found is None and self._previous is not None:
+            found = self._previous.since.get(head)
+        return found
 
     # ---------------------------------------------------------------- records to store
     @property
@@ -110,24 +134,55 @@ class Chain:
         assert mark is not None
         if head == mark.head:
             return mark.seq
-        index = next(i for i, (h, _) in enumerate(self._hand_heads) if h == head)
+        heads = self._hand_heads
+        if self._previous is not None and self._in(self._previous, head):
+            mark, heads = self._previous.mark, self._previous.heads
+            if head == mark.head:
+                return mark.seq
+        index = next(i for i, (h, _) in enumerate(heads) if h == head)
         return mark.seq + index + 1
 
-    def can_rollback_to(self, anchor: bytes) -> bool:
+    def can_rollback_to(self, anchor: bytes, *, across_hand: bool = False) -> bool:
         """True when ``anchor`` is the head or an earlier head of the running hand (or of
-        the segment's configuration round)."""
+        the segment's configuration round); with ``across_hand`` also a head of the hand
+        before it in this segment."""
         if anchor == self.head:
             return True
         mark = self.hand_mark
         if mark is None:
             return False
-        return anchor == mark.head or any(h == anchor for h, _ in self._hand_heads)
+        if anchor == mark.head or any(h == anchor for h, _ in self._hand_heads):
+            return True
+        return across_hand and self.crosses_hand(anchor)
+
+    def crosses_hand(self, anchor: bytes) -> bool:
+        """``anchor`` is a head of the hand before the running one, not its last (which is
+        where the running hand starts)."""
+        previous, mark = self._previous, self.hand_mark
+        if previous is None or mark is None or anchor == mark.head:
+            return False
+        return self._in(previous, anchor)
+
+    @staticmethod
+    def _in(log: _HandLog, head: bytes) -> bool:
+        return head == log.mark.head or any(h == head for h, _ in log.heads)
 
     def cut_to_hand_start(self, anchor: bytes) -> list[bytes]:
         """Go back to where the hand began and return its records up to ``anchor``, for the
         machine to replay; the records after the hand's start are cut."""
+        assert self.can_rollback_to(anchor, across_hand=True)
+        previous = self._previous
+        if previous is not None and self.crosses_hand(anchor):
+            # Back into the hand before: it is the running hand again.
+            self.hand_mark, self._hand_frames = previous.mark, previous.frames
+            self._hand_heads, self._writers, self._since = (
+                previous.heads,
+                previous.writers,
+                previous.since,
+            )
+            self._previous = None
         mark = self.hand_mark
-        assert mark is not None and self.can_rollback_to(anchor)
+        assert mark is not None
         keep = 0 if anchor == mark.head else next(n for h, n in self._hand_heads if h == anchor)
         frames = self._hand_frames[:keep]
         self.head, self.seq = mark.head, mark.seq

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Callable
+from dataclasses import dataclass
 
 from dealerless.protocol.cards import Card
 from dealerless.protocol.crypto import HandDeckContext, PlayerSecret
@@ -39,6 +40,15 @@ from dealerless.protocol.table.steps import PARALLEL_PHASES, STEP_BY_PHASE, Afte
 SIT_OUT_AFTER = 3  # hands in a row ended by a seat's silence before it sits out (§9)
 
 
+@dataclass(frozen=True)
+class _FinishedHand:
+    """What a roll-back into the hand before the running one starts it again from."""
+
+    hand: HandState  # as it ended: its number, seats and key share
+    engine: Engine | None  # the rules as it began (None: the configuration round)
+    streak: dict[int, int]  # the silence streaks as it began
+
+
 class HandCycle:
     def __init__(
         self,
@@ -67,6 +77,8 @@ class HandCycle:
         self.engine: Engine = self.new_engine(0)
         self.dealer_due = True  # hand 1: the rules start once the joint key draws the dealer
         self.hand_engine: Engine | None = None  # the rules as the running hand began
+        self.streak_at_start: dict[int, int] = {}  # the silence streaks as it began
+        self.previous: _FinishedHand | None = None  # the hand before it, for a roll-back
 
     # ---------------------------------------------------------------- moving on
     def advance(self) -> None:
@@ -135,8 +147,10 @@ class HandCycle:
         if self.seat is not None and self.seat in participants:
             secret, lost_share = self._hand_secret(hctx, self.seat)
         deck = HandDeck(hctx, participants, secret, proofs_checked=self.proofs_checked)
+        self.previous = _FinishedHand(self.hand, self.hand_engine, self.streak_at_start)
         self.hand = HandState.starting(number, participants, deck, secret, lost_share)
         self.hand_engine = copy.deepcopy(self.engine)
+        self.streak_at_start = dict(self.silent_streak)
         self.chain.start_hand()
         self.on_new_hand()
 
@@ -297,6 +311,7 @@ class HandCycle:
         """The running hand as it was at its start, for the machine to replay its records up
         to a fork point (the chain was cut there)."""
         hand = self.hand
+        self.silent_streak = dict(self.streak_at_start)
         if self.hand_engine is None:  # the segment's configuration round: before any hand
             self.hand = HandState.before_first(hand.number, self.config.players)
             self.engine = self.new_engine(0)
@@ -308,6 +323,16 @@ class HandCycle:
         self.hand = hand.restarted(deck)
         # The segment's first hand: its rules start again after the reveals draw the dealer.
         self.dealer_due = self.hand.number == self.first_hand
+
+    def restart_previous(self) -> None:
+        """The hand before the running one, as it was at its start (the chain was cut back
+        into it): a timeout certificate formed there while our element was in flight."""
+        previous = self.previous
+        assert previous is not None
+        self.previous = None  # never two hands back
+        self.hand, self.hand_engine = previous.hand, previous.engine
+        self.streak_at_start = previous.streak
+        self.restart_hand()
 
     def abort_hand(self, culprit: int, reason: str, *, silent: bool = False) -> None:
         """End the hand: for a proven violation (``culprit`` cheated) or for silence (the hand

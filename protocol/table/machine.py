@@ -547,9 +547,10 @@ class TableMachine(ElementBodies, RoundFrames, SegmentSwitch):
         """The sequence number of the element that follows ``head`` (current or of this hand)."""
         return self.chain.seq_after(head)
 
-    def can_rollback_to(self, anchor: bytes) -> bool:
-        """True when ``anchor`` is an earlier head of the running hand."""
-        return self.chain.can_rollback_to(anchor)
+    def can_rollback_to(self, anchor: bytes, *, across_hand: bool = False) -> bool:
+        """True when ``anchor`` is an earlier head of the running hand (with ``across_hand``
+        also of the hand before it, in this segment)."""
+        return self.chain.can_rollback_to(anchor, across_hand=across_hand)
 
     def rollback_to(self, anchor: bytes) -> None:
         """Undo the hand's chain back to ``anchor`` (a fork point proven by equivocation).
@@ -561,8 +562,12 @@ class TableMachine(ElementBodies, RoundFrames, SegmentSwitch):
         """
         if anchor == self.chain.head:
             return
+        crossing = self.chain.crosses_hand(anchor)
         frames = self.chain.cut_to_hand_start(anchor)
-        self.cycle.restart_hand()
+        if crossing:
+            self.cycle.restart_previous()
+        else:
+            self.cycle.restart_hand()
         mode, self.mode = self.mode, Mode.ROLLBACK
         try:
             for frame in frames:

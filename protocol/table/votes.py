@@ -98,7 +98,7 @@ class VotingTable(Protocol):
 
     def own_deadline_passed(self, head: bytes | None = None) -> bool: ...
 
-    def can_rollback_to(self, anchor: bytes) -> bool: ...
+    def can_rollback_to(self, anchor: bytes, *, across_hand: bool = False) -> bool: ...
 
     def rollback_to(self, anchor: bytes) -> None: ...
 
@@ -142,10 +142,18 @@ class VoteBook:
     def new_hand(self) -> None:
         """Forget votes and proofs for heads the chain has left behind: none of them can form a
         certificate any more (a certificate applies within the running hand)."""
-        head = self.m.head
-        for book in (self.timeout, self.abort):
-            for key in [k for k in book if k[1] in self.m.history and k[1] != head]:
-                del book[key]
+        m = self.m
+        head = m.head
+        for key in [k for k in self.abort if k[1] in m.history and k[1] != head]:
+            del self.abort[key]
+        # A timeout certificate of the hand before may still complete: it wins over our
+        # element there (the others timed it out while it was in flight), by a roll-back.
+        for key in [
+            k
+            for k in self.timeout
+            if k[1] in m.history and not m.can_rollback_to(k[1], across_hand=True)
+        ]:
+            del self.timeout[key]
         self.proven = {k: v for k, v in self.proven.items() if k[1] == head}
 
     # ---------------------------------------------------------------- incoming
@@ -397,7 +405,7 @@ class VoteBook:
         of this hand (whether we take it depends on our clock and what reached us)."""
         m = self.m
         silent, anchor = key
-        if key in self.timed_out or not m.can_rollback_to(anchor):
+        if key in self.timed_out or not m.can_rollback_to(anchor, across_hand=True):
             return False
         return silent in m.writers_at(anchor) and self._complete(votes, silent)
 

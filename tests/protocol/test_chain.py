@@ -59,5 +59,29 @@ def test_writers_and_arrival_times_are_kept_per_head_of_the_hand() -> None:
     chain.note_head(frozenset({1}), 5.0)
     chain.note_head(frozenset({2}), 7.0)  # the first arrival time stands
     assert chain.writers_at(_digest(4)) == frozenset({2}) and chain.reached_at(_digest(4)) == 5.0
+    chain.start_hand()  # the hand before stays known (a roll-back may reach into it)
+    assert chain.writers_at(_digest(4)) == frozenset({2}) and chain.reached_at(_digest(4)) == 5.0
+    chain.append([b"commit"], _digest(5))
     chain.start_hand()
     assert chain.writers_at(_digest(4)) is None and chain.reached_at(_digest(4)) is None
+
+
+def test_a_roll_back_reaches_into_the_hand_before_and_no_further() -> None:
+    chain = _chain_in_a_hand()  # hand from head 1: commit (2), votes (3), reveal (4)
+    chain.start_hand()
+    chain.append([b"next-commit"], _digest(5))
+    assert not chain.can_rollback_to(_digest(3))  # a certificate of a hand is in-hand only
+    assert chain.can_rollback_to(_digest(3), across_hand=True) and chain.crosses_hand(_digest(3))
+    assert not chain.crosses_hand(_digest(4))  # the running hand's start: no crossing
+    assert chain.cut_to_hand_start(_digest(3)) == [b"commit", b"vote-a", b"vote-b"]
+    assert (
+        chain.head == _digest(1) and chain.seq == 1 and chain.records == [b"config-1", b"config-2"]
+    )
+    assert chain.hand_mark == HandMark(_digest(1), 1, 2)
+    assert not chain.can_rollback_to(_digest(0), across_hand=True)  # the segment's start
+    chain.append([b"commit-2"], _digest(6))
+    chain.start_hand()
+    chain.append([b"x"], _digest(7))
+    chain.start_hand()
+    assert chain.can_rollback_to(_digest(6), across_hand=True)  # where the hand before began
+    assert not chain.can_rollback_to(_digest(1), across_hand=True)  # two hands back: never
