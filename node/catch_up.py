@@ -20,6 +20,7 @@ from dealerless.node.options import NodeOptions
 from dealerless.node.store import TableStore
 from dealerless.protocol.table import TableConfig, TableMachine
 from dealerless.protocol.table.events import LocalProtocolError, TableEvent
+from dealerless.protocol.table.machine import RECORD_TAG_BYTES
 from dealerless.protocol.wire.identity import IdentityKey
 
 RECS_CHUNK = 512 * 1024
@@ -208,6 +209,10 @@ class CatchUp:
     # ---------------------------------------------------------------- counts and records
     def have(self, n: int, ask: bool, to: bytes | None = None, echo: bytes = b"") -> None:
         payload: dict[str, Any] = {"t": "have", "n": n, "ask": ask}
+        machine = self.node.machine
+        tag = machine.record_tag(n) if machine is not None else None
+        if tag is not None:
+            payload["last"] = tag  # our last record: a peer whose own differs serves the fork
         if ask and self.waiting_for_records():
             payload["nonce"] = self.nonce
         if echo:
@@ -294,7 +299,15 @@ class CatchUp:
             # A seat answered our fresh nonce and is not ahead of us (its records come before
             # its count on the link).
             self._release()
-        if count > n >= self.node.machine.chain_base:
+        if self._forked(n, payload.get("last")):
+            # Its record there is not ours: our transcripts fork before its count. Serve from
+            # where a roll-back can reach, so that it meets what decided there (a certificate
+            # against its element) and adopts it (protocol.md §5); no serve grace (nothing of
+            # this is on its way to it).
+            machine = self.node.machine
+            start = max(machine.chain_base, min(n - 1, machine.rollback_floor_count))
+            self._serve(sender, budget, start, now, waiting=True)
+        elif count > n >= self.node.machine.chain_base:
             self._serve(sender, budget, n, now, waiting=bool(nonce))
         # Answer an ask (at most once a second per seat) and tell a seat that is ahead where we
         # are, so it sends what we lack. An equal count during play needs no answer (over Nostr
@@ -305,6 +318,15 @@ class CatchUp:
         if (answer and needed) or ahead:
             budget.answered = now
             self.have(count, False, to=sender, echo=nonce)
+
+    def _forked(self, n: int, last: object) -> bool:
+        """A seat's count ``n`` ends with a record whose tag is ``last`` and we hold another
+        record there."""
+        machine = self.node.machine
+        if machine is None or not isinstance(last, bytes) or len(last) != RECORD_TAG_BYTES:
+            return False
+        ours = machine.record_tag(n)
+        return ours is not None and ours != last
 
     def grew(self, count: int, now: float) -> None:
         """Our chain reached ``count`` records at ``now`` (the ticker's resolution is enough)."""

@@ -108,6 +108,12 @@ class Chain:
             found = self._previous.since.get(head)
         return found
 
+    def rollback_floor(self) -> int:
+        """The number of records before the earliest hand a roll-back can reach."""
+        if self._previous is not None:
+            return self._previous.mark.records
+        return self.hand_mark.records if self.hand_mark is not None else len(self.records)
+
     # ---------------------------------------------------------------- records to store
     @property
     def unsaved_count(self) -> int:

@@ -73,6 +73,7 @@ from dealerless.protocol.table.step_clock import StepClock
 from dealerless.protocol.table.steps import Phase
 from dealerless.protocol.table.votes import VoteBook
 
+RECORD_TAG_BYTES = 8  # a record's tag in a node's count (catch-up finds forks by it)
 MAX_FUTURE = 512  # buffered frames (in all) whose predecessor has not arrived yet
 MAX_VIOLATIONS = 256  # violations kept with their evidence (a flood must not grow memory)
 MAX_ANONYMOUS_EVIDENCE = 1024  # bytes kept of a frame nobody can be blamed for
@@ -420,6 +421,20 @@ class TableMachine(ElementBodies, RoundFrames, SegmentSwitch):
         if mark is None:
             return self.chain_count
         return self.chain_base + mark.records
+
+    @property
+    def rollback_floor_count(self) -> int:
+        """How many records of the table's chain come before the earliest hand a roll-back
+        can reach: a peer whose transcript forks after them can still be brought onto ours."""
+        return self.chain_base + self.chain.rollback_floor()
+
+    def record_tag(self, count: int) -> bytes | None:
+        """A short tag of the record that ends the table's first ``count`` records (None if
+        we do not hold it): two peers with the same count and different tags have forked."""
+        index = count - 1 - self.chain_base
+        if count <= 0 or not 0 <= index < len(self.records):
+            return None
+        return hashlib.sha256(self.records[index]).digest()[:RECORD_TAG_BYTES]
 
     def arbiter(self) -> int | None:
         """The seat that may extend the chain now (in a parallel round: the lowest of those

@@ -1,9 +1,10 @@
 """Tables under a random schedule, in memory, on a simulated clock (issue 23's randomized
 schedule test): every frame reaches each peer after its own random delay, or twice, or never;
 a seat may go deaf for a while (a late seat); the seats catch up the way a node does (a peer
-that holds more records sends those the other lacks, node.md §6) and resend their open round
-frame (node.md §3); timeouts run on each seat's clock; bots play. Real keys, deck and
-signatures. What a run must show: every seat ends holding the same transcript."""
+that holds more records sends those the other lacks, and with ``fork_aware`` a peer whose
+record at the other's count differs serves it from where a roll-back can reach, node.md §6)
+and resend their open round frame (node.md §3); timeouts run on each seat's clock; bots play.
+Real keys, deck and signatures. What a run must show: every seat ends with one transcript."""
 
 from __future__ import annotations
 
@@ -116,10 +117,8 @@ class ScheduledTable:
             for peer, other in enumerate(self.machines):
                 if peer == seat:
                     continue
-                start = len(other.records)
-                if self.fork_aware:  # from where the two differ, not only from its count
-                    start = _common_prefix(machine.records, other.records)
-                if len(machine.records) > start:
+                start = _serve_from(machine, other, fork_aware=self.fork_aware)
+                if start is not None:
                     self._send_one(seat, peer, machine.records[start:])
 
     def _send_one(self, sender: int, to: int, frames: list[bytes]) -> None:
@@ -200,9 +199,15 @@ class ScheduledTable:
         )
 
 
-def _common_prefix(a: list[bytes], b: list[bytes]) -> int:
-    n = min(len(a), len(b))
-    return next((i for i in range(n) if a[i] != b[i]), n)
+def _serve_from(server: TableMachine, peer: TableMachine, *, fork_aware: bool) -> int | None:
+    """Where a node's catch-up (node/catch_up.py) serves ``peer`` from, given its count (and,
+    ``fork_aware``, the tag of its last record): None when it serves nothing."""
+    n = peer.chain_count
+    if fork_aware:
+        ours, last = server.record_tag(n), peer.record_tag(n)
+        if ours is not None and last is not None and ours != last:
+            return max(0, min(n - 1, server.rollback_floor_count))
+    return n if server.chain_count > n else None
 
 
 def _certificates(records: list[bytes]) -> int:
