@@ -7,56 +7,24 @@ and the fork's records never reached it."""
 from __future__ import annotations
 
 import random
-from typing import Any
 
 import pytest
+from catch_up_seat import CatchUpSeat
 
 from dealerless.client.bots import lineup_bot
 from dealerless.client.protocol_sim import start_game
-from dealerless.node.catch_up import CatchUp
-from dealerless.node.options import NodeOptions
 from dealerless.protocol.rules.registry import make_config
 from dealerless.protocol.table import TableMachine
-from dealerless.protocol.table.events import TableEvent
 from dealerless.protocol.table.machine import RECORD_TAG_BYTES
 
 PEER = b"p" * 32
 
 
-class Seat:
-    """The catch-up part of a node around a real machine (this fake is the node)."""
-
-    def __init__(self, machine: TableMachine) -> None:
-        self.machine = machine
-        self.sent: list[tuple[str, dict[str, Any], bytes | None]] = []
-        self.clock = 100.0
-        self.say = lambda _line: None
-        self.catch_up = CatchUp(
-            self,
-            NodeOptions(serve_grace=3.0),
-            waits_for_seat=lambda _key: False,
-            coming_back=lambda: False,
-        )
-        self.catch_up.grew(machine.chain_count, 99.5)  # held briefly: no plain serve yet
-
-    def now(self) -> float:
-        return self.clock
-
-    def queue_signed(self, payload: dict[str, Any], to: bytes | None = None) -> None:
-        self.sent.append(("signed", payload, to))
-
-    def queue_records(self, payload: dict[str, Any], to: bytes, size: int) -> bool:
-        self.sent.append(("recs", payload, to))
-        return True
-
-    def queue(self, payload: dict[str, Any]) -> None:
-        self.sent.append(("unsigned", payload, None))
-
-    def after(self, events: list[TableEvent]) -> None:
-        raise AssertionError("no machine call here")
-
-    def served(self) -> list[dict[str, Any]]:
-        return [payload for kind, payload, _ in self.sent if kind == "recs"]
+def held_briefly(machine: TableMachine) -> CatchUpSeat:
+    """Records held briefly (no plain serve yet: the serve grace of 3 s)."""
+    seat = CatchUpSeat(machine, grace=3.0)
+    seat.catch_up.grew(machine.chain_count, 99.5)
+    return seat
 
 
 @pytest.fixture(scope="module")
@@ -78,7 +46,7 @@ def playing() -> TableMachine:
 
 
 def test_a_forked_seat_is_served_from_where_a_roll_back_can_reach(playing: TableMachine) -> None:
-    seat = Seat(playing)
+    seat = held_briefly(playing)
     n = playing.chain_count - 1
     other = bytes(RECORD_TAG_BYTES)  # its record n - 1 is not ours
     assert playing.record_tag(n) != other
@@ -90,7 +58,7 @@ def test_a_forked_seat_is_served_from_where_a_roll_back_can_reach(playing: Table
 
 
 def test_the_same_last_record_is_no_fork(playing: TableMachine) -> None:
-    seat = Seat(playing)
+    seat = held_briefly(playing)
     n = playing.chain_count - 1
     seat.catch_up.on_have(PEER, {"t": "have", "n": n, "ask": False, "last": playing.record_tag(n)})
     assert seat.served() == []  # held briefly: on its way to that seat (the serve grace)
@@ -98,14 +66,14 @@ def test_the_same_last_record_is_no_fork(playing: TableMachine) -> None:
 
 @pytest.mark.parametrize("last", ["text", b"short", bytes(RECORD_TAG_BYTES + 1), 7, None])
 def test_a_malformed_tag_is_no_fork(playing: TableMachine, last: object) -> None:
-    seat = Seat(playing)
+    seat = held_briefly(playing)
     n = playing.chain_count - 1
     seat.catch_up.on_have(PEER, {"t": "have", "n": n, "ask": False, "last": last})
     assert seat.served() == []
 
 
 def test_our_count_carries_the_tag_of_our_last_record(playing: TableMachine) -> None:
-    seat = Seat(playing)
+    seat = held_briefly(playing)
     seat.catch_up.have(playing.chain_count, False, to=PEER)
     payload = seat.sent[-1][1]
     assert payload["last"] == playing.record_tag(playing.chain_count)

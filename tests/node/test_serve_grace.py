@@ -8,55 +8,15 @@ from __future__ import annotations
 
 import random
 import secrets
-from typing import Any
 
 import pytest
+from catch_up_seat import CatchUpSeat
 
 from dealerless.client.protocol_sim import run_game, start_game
-from dealerless.node.catch_up import CatchUp
-from dealerless.node.options import NodeOptions
 from dealerless.protocol.rules.registry import make_config
 from dealerless.protocol.table import TableMachine
-from dealerless.protocol.table.events import TableEvent
 
 PEER = b"p" * 32
-
-
-class Seat:
-    """The catch-up part of a node around a real machine that played a real game (this fake
-    is the node it talks to)."""
-
-    def __init__(self, machine: TableMachine, grace: float) -> None:
-        self.machine = machine
-        self.waiting: dict[bytes, tuple[str, int]] = {}  # newcomers waiting: none here
-        self.sent: list[tuple[str, dict[str, Any], bytes | None]] = []
-        self.clock = 100.0
-        self.say = lambda _line: None
-        self.catch_up = CatchUp(
-            self,
-            NodeOptions(serve_grace=grace),
-            waits_for_seat=self.waiting.__contains__,
-            coming_back=lambda: False,
-        )
-
-    def now(self) -> float:
-        return self.clock
-
-    def queue_signed(self, payload: dict[str, Any], to: bytes | None = None) -> None:
-        self.sent.append(("signed", payload, to))
-
-    def queue_records(self, payload: dict[str, Any], to: bytes, size: int) -> bool:
-        self.sent.append(("recs", payload, to))
-        return True
-
-    def queue(self, payload: dict[str, Any]) -> None:
-        self.sent.append(("unsigned", payload, None))
-
-    def after(self, events: list[TableEvent]) -> None:
-        raise AssertionError("no machine call here")
-
-    def kinds(self) -> list[str]:
-        return [payload["t"] for _, payload, _ in self.sent]
 
 
 @pytest.fixture(scope="module")
@@ -69,7 +29,7 @@ def machine() -> TableMachine:
 def test_records_held_briefly_are_not_sent_again_and_the_seat_hears_our_count(
     machine: TableMachine,
 ) -> None:
-    seat = Seat(machine, grace=3.0)
+    seat = CatchUpSeat(machine, grace=3.0)
     count = machine.chain_count
     seat.catch_up.grew(count - 2, 90.0)  # all but the last two records for a while ...
     seat.catch_up.grew(count, 99.0)  # ... the last two for one second
@@ -84,7 +44,7 @@ def test_records_held_briefly_are_not_sent_again_and_the_seat_hears_our_count(
 
 
 def test_without_grace_records_are_served_at_once(machine: TableMachine) -> None:
-    seat = Seat(machine, grace=0.0)
+    seat = CatchUpSeat(machine, grace=0.0)
     seat.catch_up.grew(machine.chain_count, 100.0)
     seat.catch_up.on_have(PEER, {"t": "have", "n": 3, "ask": True})
     assert seat.kinds() == ["recs", "have"] and seat.sent[0][1]["start"] == 3
@@ -102,7 +62,7 @@ def playing() -> TableMachine:
 def test_during_play_an_equal_count_gets_no_answer_unless_the_seat_waits_for_proof(
     playing: TableMachine,
 ) -> None:
-    seat = Seat(playing, grace=3.0)
+    seat = CatchUpSeat(playing, grace=3.0)
     count = playing.chain_count
     seat.catch_up.on_have(PEER, {"t": "have", "n": count, "ask": True})
     assert seat.sent == []  # the same count, mid-game: nothing to say
@@ -113,14 +73,14 @@ def test_during_play_an_equal_count_gets_no_answer_unless_the_seat_waits_for_pro
 
 def test_after_the_game_an_equal_count_is_answered(machine: TableMachine) -> None:
     assert machine.over
-    seat = Seat(machine, grace=3.0)
+    seat = CatchUpSeat(machine, grace=3.0)
     count = machine.chain_count
     seat.catch_up.on_have(PEER, {"t": "have", "n": count, "ask": True})
     assert seat.kinds() == ["have"] and seat.sent[0][1]["n"] == count  # a finished seat waits
 
 
 def test_a_seat_ahead_of_us_hears_our_count(machine: TableMachine) -> None:
-    seat = Seat(machine, grace=3.0)
+    seat = CatchUpSeat(machine, grace=3.0)
     seat.catch_up.on_have(PEER, {"t": "have", "n": machine.chain_count + 5, "ask": False})
     assert seat.kinds() == ["have"] and seat.sent[0][1]["n"] == machine.chain_count
 
@@ -131,7 +91,7 @@ def test_a_seat_that_waits_for_records_is_served_at_once_and_they_echo_its_nonce
     """An ask with the asker's nonce (a newcomer fetching the chain from the start, a seat back
     from a crash) has nothing on its way: no grace; the records echo the nonce, so over Nostr
     they go with the table's messages (node/nostr/link.py)."""
-    seat = Seat(machine, grace=3.0)
+    seat = CatchUpSeat(machine, grace=3.0)
     count = machine.chain_count
     seat.catch_up.grew(count, 99.5)  # everything held for half a second only
     nonce = secrets.token_bytes(12)
@@ -144,7 +104,7 @@ def test_a_seat_that_waits_for_records_is_served_at_once_and_they_echo_its_nonce
 def test_a_newcomer_waiting_for_its_seat_is_served_but_never_counted(
     machine: TableMachine,
 ) -> None:
-    seat = Seat(machine, grace=3.0)
+    seat = CatchUpSeat(machine, grace=3.0)
     newcomer = b"n" * 32
     seat.waiting[newcomer] = ("dora", 10)
     seat.catch_up.on_have(
