@@ -90,9 +90,11 @@ class SeatChanges:
         """``key``: ours; ``sign``: signs with it (the segments we host)."""
         self.node, self.handshake, self.catch_up = node, handshake, catch_up
         self.key, self.sign, self.is_host, self.opt = key, sign, is_host, opt
-        # Newcomers waiting for the next hand boundary, key -> name, buy-in: the host's, and
-        # those a seat heard while its host was leaving (it may host the next segment).
+        # Newcomers waiting for the next hand boundary (key -> name, buy-in): the host's, which
+        # it answered and asked to re-form the table for; and those a seat that does not host
+        # heard (its host was leaving): if it hosts the next segment it seats them there.
         self.waiting: dict[bytes, tuple[str, int]] = {}
+        self.heard: dict[bytes, tuple[str, int]] = {}
         self.segment_sigs: dict[bytes, bytes] = {}  # config digest -> our host signature
         self.change_since: float | None = None  # when our segment ended for a seat change
         self.next_host_missed = False
@@ -111,6 +113,7 @@ class SeatChanges:
             if carry is not None:
                 known |= {d.key for d in (*carry.away, *carry.left)}
             self.waiting = {k: v for k, v in self.waiting.items() if k not in known}
+            self.heard = {k: v for k, v in self.heard.items() if k not in known}
         if seated:
             self.coming_back = False
 
@@ -139,7 +142,7 @@ class SeatChanges:
         """Is ``key`` someone this node must be able to hear (the host, a seat of the table
         or of the running segment, a seat sitting out, the lobby, a newcomer waiting)? A
         transport keeps such keys bound whatever strangers do."""
-        if key == self.node.host_key or key in self.waiting:
+        if key == self.node.host_key or key in self.waiting or key in self.heard:
             return True
         if self.handshake.lobby_name(key) is not None:
             return True
@@ -324,11 +327,11 @@ class SeatChanges:
         machine = self.node.machine
         if machine is None or machine.over or not self.hears_newcomers():
             return
-        if sender in self.waiting or len(self.waiting) >= MAX_WAITING:
+        if sender in self.heard or len(self.heard) >= MAX_WAITING:
             return
         buy_in = _buy_in(machine, payload)
         if not isinstance(buy_in, ConfigError):
-            self.waiting[sender] = (name, buy_in)
+            self.heard[sender] = (name, buy_in)
 
     def returner_back(self, sender: bytes, payload: dict[str, Any]) -> None:
         """Host: a seat sitting out asks to come back (its signed ``back``; the sender was
@@ -388,7 +391,7 @@ class SeatChanges:
             return []
         joining = [
             Newcomer(SeatInfo(name, key), buy_in)
-            for key, (name, buy_in) in self.waiting.items()
+            for key, (name, buy_in) in {**self.heard, **self.waiting}.items()
             if plan.reseat
         ]
         away = {d.key for d in plan.away}
@@ -403,6 +406,7 @@ class SeatChanges:
                 self.node.say(f"the table cannot go on: {again}")
                 return []
         self.waiting = {k: v for k, v in self.waiting.items() if config.seat_of(k) is None}
+        self.heard = {k: v for k, v in self.heard.items() if config.seat_of(k) is None}
         self.returners = {k: v for k, v in self.returners.items() if config.seat_of(k) is None}
         signature = self.sign(CONFIG_LABEL + config.digest())
         self.segment_sigs = {config.digest(): signature}

@@ -88,7 +88,8 @@ def test_the_next_host_seats_the_newcomer_it_heard_while_the_host_was_leaving(
     table.hello(newcomer)
     table.hello(forger, proof_for=table.ids[0].public_key)  # a proof for another seat
     # Kept quietly (only a host answers or refuses); a hello without a valid proof is not.
-    assert table.node.changes.waiting == {newcomer.public_key: ("p3", 6)}
+    assert table.node.changes.heard == {newcomer.public_key: ("p3", 6)}
+    assert table.node.changes.waiting == {}  # only a host's newcomers wait for a re-formed table
     assert table.sent_to(newcomer.public_key) == [] and table.sent_to(forger.public_key) == []
     run_game(table.second, table.rng)  # the hand ends; the host stands up
     change = table.me.seat_change
@@ -97,7 +98,7 @@ def test_the_next_host_seats_the_newcomer_it_heard_while_the_host_was_leaving(
     seats = [s.name for s in table.me.config.seats]
     assert seats == ["p2", "p3"], seats  # the table goes on with the newcomer
     assert table.me.config.seat_of(newcomer.public_key) == 1
-    assert table.node.changes.waiting == {}
+    assert table.node.changes.heard == {} and table.node.changes.waiting == {}
     assert "config" in table.sent_to(newcomer.public_key)  # its offer, from the next host
 
 
@@ -105,7 +106,7 @@ def test_a_seat_that_does_not_host_keeps_no_more_newcomers_than_a_host(tmp_path:
     table = Table(tmp_path)
     for _ in range(20):
         table.hello(Identity.generate())
-    assert len(table.node.changes.waiting) == 8  # MAX_WAITING
+    assert len(table.node.changes.heard) == 8  # MAX_WAITING
 
 
 def test_a_newcomer_the_host_seated_waits_no_more_at_the_other_seats(tmp_path: Path) -> None:
@@ -114,7 +115,7 @@ def test_a_newcomer_the_host_seated_waits_no_more_at_the_other_seats(tmp_path: P
     table = Table(tmp_path)
     newcomer = Identity.generate()
     table.hello(newcomer)
-    assert newcomer.public_key in table.node.changes.waiting
+    assert newcomer.public_key in table.node.changes.heard
     table.host.want_change("reseat")
     run_game(table.second, table.rng)
     config = table.host.next_segment([Newcomer(SeatInfo("p3", newcomer.public_key), 6)])
@@ -122,4 +123,32 @@ def test_a_newcomer_the_host_seated_waits_no_more_at_the_other_seats(tmp_path: P
         table.me.receive(frame, 0.0)
     assert table.me.config == config and config.seat_of(newcomer.public_key) is not None
     table.node.changes.segment_started(seated=True)
-    assert table.node.changes.waiting == {}
+    assert table.node.changes.heard == {}
+
+
+def test_a_newcomer_heard_before_we_hosted_is_answered_and_waited_for_once_we_host(
+    tmp_path: Path,
+) -> None:
+    """A seat heard a newcomer while another seat hosted (kept quietly), then came to host the
+    table itself (seen in CI: the host was killed and sat out): the newcomer's next hello makes
+    it ask to re-form the table, as for any newcomer. Had the quiet list been the host's own,
+    the hello would have changed nothing and the newcomer would never have sat down."""
+    table = Table(tmp_path)
+    newcomer = Identity.generate()
+    meta = meta_for_invite(table.invite, name="p0", bot=True, transcript="")
+    meta.role, meta.host_key = "host", table.ids[0].public_key.hex()
+    host = SeatNode(table.ids[0], TableStore(tmp_path / "p0", table.invite.table_id), meta,
+                    connector=None, driver=None, say=print)  # type: ignore[arg-type]  # fmt: skip
+    host.machine, host.config = table.host, table.first
+    host.now = lambda: 0.0  # type: ignore[method-assign]
+    host.changes.heard[newcomer.public_key] = ("p3", 6)  # heard before it hosted
+    payload = {
+        "t": "hello",
+        "name": "p3",
+        "proof": table.invite.proof(newcomer.public_key, table.ids[0].public_key),
+        "buy_in": 6,
+    }
+    sealed = seal(newcomer, table.invite.table_id, payload)
+    host.messages.on_hub({"t": "msg", "from": newcomer.public_key, "data": encode(sealed)})
+    assert host.changes.waiting == {newcomer.public_key: ("p3", 6)}
+    assert table.host.change_wanted == "reseat"
