@@ -638,6 +638,12 @@ class TableMachine(ElementBodies, RoundFrames, SegmentSwitch):
                 return  # nothing but our shuffle before the check (shares reveal): check_now
             if self.check_later.stored_shuffle is not None and self._resend_stored_shuffle():
                 continue
+            if self.head in self.future:
+                # Frames that waited for this head go first: among them may be our own frame
+                # of this round, stored before a crash (its share was stored, the records that
+                # closed the round before were not); signing another would be a second frame.
+                self._release_future()
+                continue
             self._write(*self._automatic_body())
 
     # ---------------------------------------------------------------- receiving
