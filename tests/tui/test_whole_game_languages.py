@@ -29,8 +29,9 @@ COLUMNS, ROWS = 80, 24
 PLACEHOLDER = re.compile(r"\{[^}]*\}")
 FRAGMENT = 14  # characters: an English phrase this long on a screen is a text left untranslated
 # A panel drawn over another cuts the words under it: a word glued to a frame line is the tail
-# of a longer one (a loaded run showed "and)" of the Dutch help's "hand)" beside the result panel)
-CUT_WORD = re.compile(r"(?<=[\u2500-\u257f])[^\W\d_]+")
+# or the head of a longer one (loaded runs showed "and)" of the Dutch help's "hand)" beside the
+# result panel, and "accept" of "accepteren" under a panel's corner)
+CUT_WORD = re.compile(r"(?<=[\u2500-\u257f])[^\W\d_]+|[^\W\d_]+(?=[\u2500-\u257f])")
 
 
 class Terminal(io.StringIO):
@@ -137,5 +138,5 @@ def test_a_whole_game_against_bots_shows_no_english(
 
 
 def test_only_a_word_cut_by_a_panel_is_spared() -> None:
-    screen = "Ronde │and)   Je bent aan zet and"
-    assert english_words(CUT_WORD.sub(" ", screen), "nl") == ["and"]
+    screen = "Ronde │and)   Je bent aan zet and  bot3: accept└──── │ accept │"
+    assert english_words(CUT_WORD.sub(" ", screen), "nl") == ["and", "accept"]
