@@ -112,8 +112,7 @@ class SeatChanges:
             known = {s.key for s in config.seats}
             if carry is not None:
                 known |= {d.key for d in (*carry.away, *carry.left)}
-            self.waiting = {k: v for k, v in self.waiting.items() if k not in known}
-            self.heard = {k: v for k, v in self.heard.items() if k not in known}
+            self._forget_newcomers(known.__contains__)
         if seated:
             self.coming_back = False
 
@@ -124,6 +123,11 @@ class SeatChanges:
         if machine is None:
             return self.is_host
         return machine.config.seats[0].key == self.key and not machine.left_table
+
+    def _forget_newcomers(self, seated: Callable[[bytes], bool]) -> None:
+        """Newcomers that have a seat (or are known to the table) wait no more."""
+        self.waiting = {k: v for k, v in self.waiting.items() if not seated(k)}
+        self.heard = {k: v for k, v in self.heard.items() if not seated(k)}
 
     def hears_newcomers(self) -> bool:
         """Do we hear a newcomer's hello without hosting? A seat of the running segment does:
@@ -405,8 +409,7 @@ class SeatChanges:
             except LocalProtocolError as again:
                 self.node.say(f"the table cannot go on: {again}")
                 return []
-        self.waiting = {k: v for k, v in self.waiting.items() if config.seat_of(k) is None}
-        self.heard = {k: v for k, v in self.heard.items() if config.seat_of(k) is None}
+        self._forget_newcomers(lambda key: config.seat_of(key) is not None)
         self.returners = {k: v for k, v in self.returners.items() if config.seat_of(k) is None}
         signature = self.sign(CONFIG_LABEL + config.digest())
         self.segment_sigs = {config.digest(): signature}

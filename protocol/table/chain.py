@@ -97,16 +97,12 @@ class Chain:
         return [h for h, _ in self._hand_heads]
 
     def writers_at(self, head: bytes) -> frozenset[int] | None:
-        found = self._writers.get(head)
-        if found is None and self._previous is not None:
-            found = self._previous.writers.get(head)
-        return found
+        previous = self._previous.writers if self._previous is not None else {}
+        return self._writers.get(head, previous.get(head))
 
     def reached_at(self, head: bytes) -> float | None:
-        found = self._since.get(head)
-        if found is None and self._previous is not None:
-            found = self._previous.since.get(head)
-        return found
+        previous = self._previous.since if self._previous is not None else {}
+        return self._since.get(head, previous.get(head))
 
     def rollback_floor(self) -> int:
         """The number of records before the earliest hand a roll-back can reach."""
