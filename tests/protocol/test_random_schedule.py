@@ -7,7 +7,7 @@ of spec/protocol.md §8 for in-time elements) plus one seed per case that crosse
 configuration step, in a few seconds. ``DEALERLESS_LONG=1`` runs the randomized schedule of
 issue 23 for ``DEALERLESS_SCHEDULE_SECONDS`` (default 600) of wall time: long delays, lost
 frames caught up late, and seats that go deaf for up to 8 s with a 3 s step. It diverges today
-(a roll-back cannot cross a hand boundary yet: protocol.md §8), so it is an expected failure,
+(a roll-back reaches one hand back only: protocol.md §8), so it is an expected failure,
 strict: it fails the run the day it passes, to be made a plain test then."""
 
 from __future__ import annotations
@@ -48,7 +48,7 @@ def test_a_first_signature_caught_up_after_the_deadline_keeps_one_transcript(see
 
 
 @pytest.mark.skipif(not LONG, reason="the randomized schedule of issue 23: DEALERLESS_LONG=1")
-@pytest.mark.xfail(strict=True, reason="issue 23: roll-back cannot cross a hand boundary yet")
+@pytest.mark.xfail(strict=True, reason="issue 23: roll-back reaches one hand back only; deeper forks diverge")
 def test_random_schedules_with_late_seats_keep_one_transcript() -> None:
     budget = float(os.environ.get("DEALERLESS_SCHEDULE_SECONDS", "600"))
     end, seed, diverged = time.monotonic() + budget, 0, []
