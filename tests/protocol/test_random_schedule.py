@@ -48,7 +48,7 @@ def test_a_first_signature_caught_up_after_the_deadline_keeps_one_transcript(see
 
 
 @pytest.mark.skipif(not LONG, reason="the randomized schedule of issue 23: DEALERLESS_LONG=1")
-@pytest.mark.xfail(strict=True, reason="issue 23: roll-back reaches one hand back only; deeper forks diverge")
+@pytest.mark.xfail(strict=True, reason="issue 23: forks deeper than one hand diverge")
 def test_random_schedules_with_late_seats_keep_one_transcript() -> None:
     budget = float(os.environ.get("DEALERLESS_SCHEDULE_SECONDS", "600"))
     end, seed, diverged = time.monotonic() + budget, 0, []
