@@ -653,9 +653,18 @@ class TableMachine(ElementBodies, RoundFrames, SegmentSwitch):
         try:
             message = decode_message(frame, registry=TABLE_REGISTRY)
         except MessageError as exc:
-            blamed = self._signed_author(frame, exc)
+            blamed, prev = self._signed_author(frame, exc)
+            if blamed is not None:
+                # Refused once: a copy (a relay, a catch-up) must not be blamed again at a
+                # later head, where it would void a hand the frame was never part of.
+                self.seen.add(frame)
+            anchor = prev if prev is not None and prev in self.history else None
             self._violation(
-                blamed, f"undecodable message: {exc}", (frame,), vote=blamed is not None
+                blamed,
+                f"undecodable message: {exc}",
+                (frame,),
+                vote=blamed is not None,
+                anchor=anchor,
             )
             return
         if self._not_for_this_segment(message):
@@ -727,20 +736,24 @@ class TableMachine(ElementBodies, RoundFrames, SegmentSwitch):
             for frame in self.future.take(self.head):
                 self._receive(frame, again=True)
 
-    def _signed_author(self, frame: bytes, exc: MessageError) -> int | None:
-        """The seat that signed a frame which decodes no further, if it claims this table."""
+    def _signed_author(
+        self, frame: bytes, exc: MessageError
+    ) -> tuple[int | None, bytes | None]:
+        """The seat that signed a frame which decodes no further, if it claims this table, and
+        the head it names (``prev``, where it was signed) if that field is readable."""
         if exc.signed_by is None:
-            return None
+            return None, None
         seat = self.config.seat_of(exc.signed_by)
         if seat is None:
-            return None
+            return None, None
         try:
             header = unpack(frame[:-64])
         except MessageError:
-            return None
+            return None, None
         if not isinstance(header, list) or len(header) < 2 or header[1] != self.config.table_id:
-            return None
-        return seat
+            return None, None
+        prev = header[4] if len(header) > 4 and isinstance(header[4], bytes) else None
+        return seat, prev
 
     def _violation(
         self,
