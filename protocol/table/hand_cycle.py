@@ -285,8 +285,15 @@ class HandCycle:
             )
         elif self.hand.phase is Phase.RESULT:
             # The result is already fixed by the rules; only that seat's signature is missing.
+            # The others' frames were signed at the round's old head, which the certificate
+            # moved: they sign again at the new one (the same result; their frames at the old
+            # head are stale, nobody's violation).
             assert self.hand.round is not None
-            self.hand.round.seats = [s for s in self.hand.round.seats if s != culprit]
+            remaining = [s for s in self.hand.round.seats if s != culprit]
+            for seat in remaining:
+                self.hand.results.pop(seat, None)
+                self.hand.changes.pop(seat, None)
+            self.set_round(Phase.RESULT, remaining)
             self.advance()
         elif silence and self.hand.phase is Phase.PLAY and self.timeout_move(culprit):
             self.advance()

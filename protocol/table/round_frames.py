@@ -1,5 +1,6 @@
 """Parallel rounds: the steps of a hand that do not depend on each other (the seats' key
-commitments, their key reveals, their decryption shares) are written by every seat at once.
+commitments, their key reveals, their decryption shares, their signed results) are written by
+every seat at once.
 
 Every seat that owes a frame signs it with ``prev`` = the round's head and ``seq`` = the
 round's sequence number; peers check and keep each frame as it arrives, in any order. When the
@@ -49,6 +50,9 @@ class RoundFrames:
         raise NotImplementedError
 
     def _apply_deck_step(self, kind: str, body: Any, seat: int, own: bool) -> None:
+        raise NotImplementedError
+
+    def _apply_result(self, body: Any, seat: int) -> None:
         raise NotImplementedError
 
     def _refuse(self, message: SignedMessage, seat: int, reason: str, own: bool) -> None:
@@ -135,7 +139,10 @@ class RoundFrames:
                 )
             if seat in rnd.frames:
                 raise RemoteProtocolError(f"a second {message.kind} in one round", seat)
-            self._apply_deck_step(message.kind, message.body, seat, own)
+            if message.kind == "result":
+                self._apply_result(message.body, seat)
+            else:
+                self._apply_deck_step(message.kind, message.body, seat, own)
         except RemoteProtocolError as exc:
             self._refuse(message, seat, exc.reason, own)
             return

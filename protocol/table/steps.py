@@ -113,7 +113,7 @@ STEPS: tuple[Step, ...] = (
     Step(
         Phase.RESULT,
         ("result",),
-        "each seat in the hand, in seat order",
+        "each seat in the hand, all at once (a parallel round)",
         True,
         "the next hand's key-commit, the end of the game, or (a seat asked for a change or was "
         "silent, in a hand-by-hand game) the end of the segment: §9",
@@ -126,7 +126,7 @@ STEP_BY_PHASE: dict[Phase, Step] = {step.phase: step for step in STEPS}
 
 # Rounds whose frames do not depend on each other: every seat writes at the round's head at once
 # and the round is one chain element (spec/protocol.md §2, "Parallel rounds").
-PARALLEL_PHASES = frozenset({Phase.KEY_COMMIT, Phase.KEY_REVEAL, Phase.SHARES})
+PARALLEL_PHASES = frozenset({Phase.KEY_COMMIT, Phase.KEY_REVEAL, Phase.SHARES, Phase.RESULT})
 
 ROUND_PHASES = frozenset(
     {Phase.CONFIG, Phase.KEY_COMMIT, Phase.KEY_REVEAL, Phase.SHUFFLE, Phase.SHARES, Phase.RESULT}

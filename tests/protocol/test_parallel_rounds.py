@@ -1,4 +1,4 @@
-"""Parallel rounds (key commits, key reveals, decryption shares): every seat writes at the
+"""Parallel rounds (key commits, key reveals, decryption shares, results): every seat writes at the
 round's head at once, peers take the frames in any order, and the transcript is the same bytes
 everywhere (the round's frames in seat order). A missing frame times out only the seats that did
 not write; two frames of one seat in one round are equivocation; a seat that crashes after
@@ -6,12 +6,13 @@ writing its frame takes that same frame again when it resumes."""
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import random
 
 import pytest
 
-from dealerless.client.protocol_sim import ProtocolGame, run_game, start_game
+from dealerless.client.protocol_sim import ProtocolGame, ProtocolSimError, run_game, start_game
 from dealerless.protocol.crypto import HandDeckContext, PlayerSecret
 from dealerless.protocol.messages import SignedMessage, decode_message, sign_message
 from dealerless.protocol.rules.registry import make_config
@@ -21,7 +22,7 @@ from dealerless.protocol.table.kinds import TABLE_REGISTRY
 from dealerless.protocol.table.round_frames import ROUND_LABEL
 from dealerless.protocol.table.votes import certificate_digest
 
-PARALLEL_KINDS = ("key-commit", "key-reveal", "shares")
+PARALLEL_KINDS = ("key-commit", "key-reveal", "shares", "result")
 
 
 def decode(frame: bytes) -> SignedMessage:
@@ -123,6 +124,64 @@ def test_a_missing_round_frame_times_out_only_its_seat(players: int, kind: str) 
     sim.bus.allow = None
     run_game(sim, rng)
     assert all(m.records == sim.machines[0].records for m in sim.machines)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_the_result_round_is_one_element_in_every_order(players: int) -> None:
+    sim = played(players, seed=40 + players)
+    records = sim.machines[0].records
+    groups = [(i, g) for i, g in rounds_of(records) if decode(g[0]).kind == "result"]
+    assert groups and all(len(g) == players for _, g in groups)
+    start, frames = groups[0]
+    results = set()
+    for order in itertools.permutations(frames):
+        peer = TableMachine.resume(sim.table, None, records[:start])
+        for frame in order:
+            peer._receive(frame)
+        assert not peer.violations
+        assert peer.head == certificate_digest(ROUND_LABEL, frames)
+        results.add(tuple(peer.records))
+    assert results == {tuple(records[: start + len(frames)])}
+
+
+@pytest.mark.parametrize("players", [3, 4])
+def test_a_missing_result_is_timed_out_and_the_others_sign_again(players: int) -> None:
+    """The certificate moves the head: the round starts again there without the silent seat,
+    the result stands, the next hand is played and the other seats' transcripts agree."""
+    rng = random.Random(50 + players)
+    sim = start_game(make_config("limit-tuppen", players, {"hands": 2}), rng)
+    silent = players - 1
+    others = [s for s in range(players) if s != silent]
+    hold(sim, silent, "result")
+    with pytest.raises(ProtocolSimError, match="stalled"):
+        run_game(sim, rng)
+    for seat in others:
+        assert sim.machines[seat].phase == "result"
+        assert sim.machines[seat].writers() == [silent]
+    sim.bus.allow = None
+    for _ in range(6):  # the silent seat went on alone: the others time it out as it comes
+        sim.clock += sim.machines[0].timeout + 1
+        for seat in range(players):
+            sim.events[seat].extend(sim.machines[seat].tick(sim.clock))
+            sim.flush(seat)
+        with contextlib.suppress(ProtocolSimError):  # stalls until the next tick
+            run_game(sim, rng)
+        if all(sim.machines[s].over for s in others):
+            break
+    records = sim.machines[0].records
+    assert all(sim.machines[s].records == records for s in others)
+    assert all(sim.machines[s].engine.outcome is not None for s in others)
+    messages = [decode(f) for f in records]
+    cert = next(i for i, m in enumerate(messages) if m.kind == "timeout-vote")
+    assert messages[cert - 1].kind == "action"  # the first result round never closed
+    again = messages[cert + len(others) : cert + 2 * len(others)]
+    assert [m.kind for m in again] == ["result"] * len(others)
+    assert [m.seat for m in again] == others  # signed again at the certificate's head
+    after_certificate = TableMachine.resume(sim.table, None, records[: cert + len(others)]).head
+    assert {m.prev for m in again} == {after_certificate}
+    silences = [e for e in sim.events[others[0]] if isinstance(e, SeatSilent)]
+    assert silences and silences[0].seat == silent
+    assert not [v for v in sim.violations() if v.culprit is not None]
 
 
 # covers: P-15

@@ -71,10 +71,12 @@ def test_a_roll_back_to_any_head_of_the_hand_is_a_clean_run_to_it(seat: int | No
     ends: dict[int, int] = {}
     clean = TableMachine.confirm(sim.table, [])
     for upto, frame in enumerate(records, 1):
-        before = clean.hand
+        before, head_before = clean.hand, clean.head
         clean.receive(frame, 0.0)
         if clean.hand != before and before > 0:
-            ends[before] = upto - 1  # this record started the next hand
+            # This record closed the hand's last element (its result round) and started the
+            # next hand: the hand's records end at that element's head.
+            ends[before] = heads[before][head_before]
         if clean.hand > 0:
             heads.setdefault(clean.hand, {}).setdefault(clean.head, upto)
     ends.setdefault(clean.hand, len(records))

@@ -17,8 +17,8 @@ from dealerless.protocol.table.kinds import TABLE_REGISTRY
 
 ROOT = Path(__file__).resolve().parents[2]
 VECTOR = ROOT / "spec" / "vectors" / "protocol" / "tuppen-2p.dlt"
-PARALLEL = {"key-commit", "key-reveal", "shares"}
-SEQUENTIAL_ROUNDS = {"config-sign", "shuffle", "result"}
+PARALLEL = {"key-commit", "key-reveal", "shares", "result"}  # protocol v3: results too
+SEQUENTIAL_ROUNDS = {"config-sign", "shuffle"}
 
 
 def sha(data: bytes) -> bytes:
@@ -91,7 +91,7 @@ def test_rounds_are_in_seat_order_and_a_parallel_round_is_one_element() -> None:
 def test_a_configuration_of_another_version_is_refused() -> None:
     config, _ = read_transcript(str(VECTOR))
     wire = config.to_wire()
-    assert wire["version"] == 2
+    assert wire["version"] == 3
     with pytest.raises(ConfigError, match="version"):
         TableConfig.from_wire({**wire, "version": 1})
 
