@@ -164,14 +164,19 @@ def new_results(
 ) -> tuple[list[tuple[int, HandResult]], int, int]:
     """The results not shown yet, each with its part of the table, given the part and the
     count of its results already seen; and the part and count seen after them (a seat change
-    starts a part whose results count from 0 again)."""
+    starts a part whose results count from 0 again). A seat sitting out is shown the results
+    of the parts it played, not those of the part it watches."""
     parts = snap.segments()
     new: list[tuple[int, HandResult]] = []
     while part < snap.segment:  # the rest of a part that ended
         old = parts[part - 1] if part <= len(parts) else snap
         new.extend((part, r) for r in old.results[seen:])
         part, seen = part + 1, 0
-    new.extend((part, r) for r in snap.results[seen:])
+    if not snap.sitting_out:
+        # Sitting out, the hands of the part we watch are not ours: they are in the log and
+        # the history, not a panel each (two bots alone play a hand in a fraction of a
+        # second, and their panels would queue faster than a player closes them).
+        new.extend((part, r) for r in snap.results[seen:])
     return new, part, max(seen, len(snap.results))
 
 

@@ -100,6 +100,23 @@ def test_results_of_a_part_that_ended_are_still_shown_with_its_names() -> None:
     assert app.ui.summary == second and "cy" in "".join(t for _, t in app._summary_text())
 
 
+def test_a_seat_sitting_out_gets_no_panel_for_the_hands_it_watches() -> None:
+    """ann sat out after hand 4: that hand (she played it) opens its panel; the hands the
+    others play while she watches do not (they are in the log), however many come."""
+    snap, first, second = _two_parts()
+    watching = replace(snap, sitting_out=True)
+    assert P.new_results(watching, 1, 0) == ([(1, first)], 2, 1)
+    more = replace(watching, results=(second, hand_result(6, winners=(0,), deltas=(1, -1))))
+    assert P.new_results(more, 2, 1) == ([], 2, 2)
+    app = TableApp(FakeSession(more), output=DummyOutput(), clock=lambda: 0.0)
+    app.ui.results_seen, app._segment = 0, 1
+    app._before_render()
+    assert app.ui.summary == first
+    app.close_summary()
+    app._before_render()
+    assert app.ui.summary is None and not app.ui.waiting_results
+
+
 def test_between_two_parts_the_table_is_not_over() -> None:
     snap = snapshot(seat_changes=True, changing=True, legal=(), my_turn=False, arbiter=None)
     assert not snap.over
