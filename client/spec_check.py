@@ -350,7 +350,7 @@ def _body_field(
         return None if named is None else f"body.config.{named}"
     if kind == "action":
         return _action_field(machine, message, body["action"], reason)
-    if "proof" in reason or "does not verify" in reason:
+    if "proof" in reason or "not verify" in reason:
         return _proof_field(body, reason)
     return None
 
@@ -374,9 +374,10 @@ def _action_field(
 
 
 def _proof_field(body: dict[str, Any], reason: str) -> str | None:
-    """The proof a crypto check refused: a share's by its position, else the payload's."""
+    """The proof a crypto check refused: a legality proof's by its position, else the
+    payload's (a batch of shares has one proof)."""
     position = re.search(r"position (\d+)", reason)
-    for name in ("shares", "reveal", "shuffle", "commit", "nonmember", "proof"):
+    for name in ("batch", "reveal", "shuffle", "commit", "nonmember", "proof"):
         if name not in body:
             continue
         value = body[name]

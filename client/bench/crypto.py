@@ -6,11 +6,16 @@ scalar multiplications / bytes), a DLEQ decryption share, non-membership proofs 
 player verified by every other player, private deal of 4 cards to each player with every share
 verified by every other player). Times are ``time.process_time`` medians over ``--rounds``.
 
-``hand_setup_*`` is the product's deal path: every shuffle checked on its own and one share
-proof per card (spec/protocol.md, spec/crypto.md §7). ``batched_hand_setup_*`` is the batched
-variant of spec/crypto.md appendix A (one check of the whole shuffle round, one batched share
-message per seat), which the product does not use; it is measured so the gain is known.
-``table_setup_*`` runs the real table machines (signatures, encoding, rules) on the same path.
+``table_setup_*`` is what a table spends: the real table machines (signatures, encoding, rules),
+from the signed configuration to the first decision of hand 1. ``hand_setup_*`` is the crypto
+calls of the product's deal path alone: every shuffle checked on its own when it arrives and one
+batched share message per seat and round (spec/crypto.md §6.1, §7.1). Two variants are
+measured beside it so the choice is known: ``per_card_hand_setup_*`` with one proof per share
+(the product's path before the share rounds were batched) and ``batched_hand_setup_*`` with one
+check of the whole shuffle round (appendix A.1, which the product does not use).
+``shuffle_round_check_*`` is what a seat spends on that batched round check once the last
+shuffle is in (the seat that shuffled first, which checks every other shuffle), against
+``shuffle_verify_ms``: what the product spends then (the last shuffle alone).
 """
 
 from __future__ import annotations
@@ -96,14 +101,17 @@ class _NodeClock:
         self.per_seat[self._seat] += time.process_time() - self._t0
 
 
-def hand_setup(n_players: int, batched: bool = False, cards_each: int = 4) -> dict[str, float]:
+def hand_setup(
+    n_players: int, shuffles: str = "each", shares: str = "batch", cards_each: int = 4
+) -> dict[str, float]:
     """Run a full hand setup for ``n_players`` in this process; return CPU ms figures.
 
     Every node's work is done here: each seat's shuffle is verified by each other seat and
-    each deal share by each seat other than its author (``batched``: each node checks the
-    whole shuffle round in one batch and each seat sends its deal shares as one batched-proof
-    message; else shuffle by shuffle and one proof per share). ``total`` sums all nodes;
-    ``max_per_node`` is the busiest node (what one machine spends when nodes run in parallel).
+    each deal share by each seat other than its author. ``shuffles``: ``each`` (every shuffle
+    checked on its own, the product) or ``round`` (each node checks the whole round in one
+    batch); ``shares``: ``batch`` (one batched-proof message per seat, the product) or
+    ``card`` (one proof per share). ``total`` sums all nodes; ``max_per_node`` is the busiest
+    node (what one machine spends when nodes run in parallel).
     """
     hctx = HandDeckContext(secrets.token_bytes(16), 1)
     clock = _NodeClock(n_players)
@@ -134,7 +142,7 @@ def hand_setup(n_players: int, batched: bool = False, cards_each: int = 4) -> di
     seats = list(range(n_players))
     for v in range(n_players):
         with clock(v):
-            if batched:
+            if shuffles == "round":
                 deck = verify_shuffle_round(hctx, y, deck0, msgs, seats, own_seat=v)
             else:
                 d = deck0
@@ -143,7 +151,7 @@ def hand_setup(n_players: int, batched: bool = False, cards_each: int = 4) -> di
                         verify_shuffle_message(hctx, y, d, msg, s)
                     d = list(msg.deck)
     owners = {pos: pos % n_players for pos in range(cards_each * n_players)}
-    if batched:  # one share message per seat covering every position dealt to another seat
+    if shares == "batch":  # one share message per seat covering every position dealt to another
         shares_of: dict[int, list[Point]] = {pos: [] for pos in owners}
         for s in range(n_players):
             mine = sorted(p for p, o in owners.items() if o != s)
@@ -160,7 +168,7 @@ def hand_setup(n_players: int, batched: bool = False, cards_each: int = 4) -> di
                 recover_card(players[owner], pos, deck[pos], shares_of[pos])
     else:
         for pos, owner in owners.items():
-            shares = []
+            card_shares = []
             for s in range(n_players):
                 if s == owner:
                     continue
@@ -170,11 +178,28 @@ def hand_setup(n_players: int, batched: bool = False, cards_each: int = 4) -> di
                     if v != s:
                         with clock(v):
                             verify_share(hctx, keys[s], pos, deck[pos], share, s, "deal")
-                shares.append(share.share)
+                card_shares.append(share.share)
             with clock(owner):
-                recover_card(players[owner], pos, deck[pos], shares)
+                recover_card(players[owner], pos, deck[pos], card_shares)
     total = time.process_time() - t_start
     return {"total_cpu_ms": total * 1e3, "max_per_node_cpu_ms": max(clock.per_seat) * 1e3}
+
+
+def shuffle_round_check(n_players: int, rounds: int) -> float:
+    """CPU ms of the batched check of a whole shuffle round by the seat that shuffled first
+    (it checks the ``n_players - 1`` shuffles after its own), once the last one is in."""
+    hctx = HandDeckContext(secrets.token_bytes(16), 1)
+    players = [PlayerSecret.generate(hctx, s) for s in range(n_players)]
+    y = joint_key([p.y for p in players])
+    deck0 = deck = initial_deck(y)
+    msgs = []
+    for p in players:
+        msgs.append(make_shuffle(p, y, deck))
+        deck = list(msgs[-1].deck)
+    seats = list(range(n_players))
+    return _median_ms(
+        lambda: verify_shuffle_round(hctx, y, deck0, msgs, seats, own_seat=0), rounds
+    )
 
 
 def table_setup(n_players: int, seed: int = 0) -> dict[str, float]:
@@ -303,9 +328,14 @@ def measure(rounds: int) -> dict[str, Any]:
         res[f"nonmember_{hand_size}card_prove_ms"] = prove_ms
         res[f"nonmember_{hand_size}card_verify_ms"] = verify_ms
         res[f"nonmember_{hand_size}card_forbidden"] = n_forbidden
+    variants = (
+        ("", "each", "batch"),  # the product
+        ("per_card_", "each", "card"),
+        ("batched_", "round", "batch"),
+    )
     for n in (2, 4, 8):
-        for prefix, batched in (("", False), ("batched_", True)):
-            runs = [hand_setup(n, batched) for _ in range(max(1, min(rounds, 3)))]
+        for prefix, shuffles, share_form in variants:
+            runs = [hand_setup(n, shuffles, share_form) for _ in range(max(1, min(rounds, 3)))]
             key = f"{prefix}hand_setup_{n}p"
             res[f"{key}_total_cpu_ms"] = statistics.median(r["total_cpu_ms"] for r in runs)
             res[f"{key}_max_node_cpu_ms"] = statistics.median(
@@ -319,6 +349,8 @@ def measure(rounds: int) -> dict[str, Any]:
         res[f"hand_setup_{n}p_total_in_scalar_mults"] = (
             res[f"hand_setup_{n}p_total_cpu_ms"] * 1e3 / res["scalar_mult_us"]
         )
+        if n > 2:
+            res[f"shuffle_round_check_{n}p_ms"] = shuffle_round_check(n, rounds)
     res["targets"] = {
         "shuffle_ratio_max": TARGET_SHUFFLE_RATIO,
         "shuffle_ratio_ok": res["shuffle_prove_plus_verify_over_32_mults"] <= TARGET_SHUFFLE_RATIO,

@@ -36,7 +36,8 @@ strict ``from_wire(data)``; every ``verify_*`` raises a :class:`CryptoError` sub
     make_share(me, p, deck[p], step="deal") -> ShareMessage
     verify_share(hctx, Y_j, p, deck[p], msg, seat=j, step="deal") -> Point
     recover_card(me, p, deck[p], other_shares) -> int    # owner learns the card index
-    # or one message per seat for the whole deal (all positions going to other seats):
+    # the table's deal and reveal frames: one message per seat for all it owes (step "deal"
+    # for the positions going to other seats, "open" for cards turned up or shown):
     make_share_batch(me, positions, deck, step="deal") -> ShareBatchMessage
     verify_share_batch(hctx, Y_j, deck, msg, seat=j, positions=..., step="deal")
         -> Mapping[int, Point]                           # position -> verified share
@@ -87,7 +88,12 @@ from .errors import (
 from .generators import card_index, card_point, card_points, g, h, shuffle_bases
 from .group import IDENTITY, Point, decode_point, encode_point, sum_points
 from .keys import KeyCommit, KeyReveal, PlayerSecret, joint_key, opened_key, verify_key_reveal
-from .share_batch import ShareBatchMessage, make_share_batch, verify_share_batch
+from .share_batch import (
+    ShareBatchMessage,
+    batch_statement,
+    make_share_batch,
+    verify_share_batch,
+)
 from .transcript import HandDeckContext, ProofContext
 
 __all__ = [
@@ -110,6 +116,7 @@ __all__ = [
     "ShareBatchMessage",
     "ShareMessage",
     "ShuffleMessage",
+    "batch_statement",
     "card_index",
     "card_point",
     "card_points",

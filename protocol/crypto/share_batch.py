@@ -68,8 +68,9 @@ class ShareBatchMessage:
         }
 
     @staticmethod
-    def from_wire(data: object) -> ShareBatchMessage:
-        w = "share_batch"
+    def from_wire(data: object, what: str = "share_batch") -> ShareBatchMessage:
+        """Strict decoding; errors name the field under ``what`` (e.g. ``batch.shares[2]``)."""
+        w = what
         d = expect_fields(data, w, ("seat", "pos", "shares", "proof"))
         positions = normalize_positions(get_list(d, "pos", w), f"{w}.pos")
         shares = points_list(get_list(d, "shares", w, len(positions)), f"{w}.shares")
@@ -122,16 +123,11 @@ def make_share_batch(
     return ShareBatchMessage(secret.seat, pos, tuple(shares), SigmaProof(e, (w + e * secret.x) % N))
 
 
-def verify_share_batch(
-    hctx: HandDeckContext,
-    y_j: Point,
-    deck: Sequence[Ciphertext],
-    msg: ShareBatchMessage,
-    seat: int,
-    positions: Sequence[int],
-    step: str = "deal",
-) -> Mapping[int, Point]:
-    """Check seat ``seat``'s shares for exactly ``positions``; return position -> share."""
+def batch_statement(msg: ShareBatchMessage, seat: int, positions: Sequence[int]) -> tuple[int, ...]:
+    """Check what a batch claims without its proof: its seat, exactly ``positions`` (in any
+    order; the message lists them ascending) and no identity share. Returns the positions in
+    the message's order. Alone it is for a replay of records whose proofs this process already
+    verified (:func:`verify_share_batch` does it first)."""
     if msg.seat != seat:
         raise ProofError(f"share batch: message is from seat {msg.seat}, expected seat {seat}")
     expected = normalize_positions(sorted(positions))
@@ -142,6 +138,20 @@ def verify_share_batch(
         )
     if len(msg.shares) != len(expected) or any(p.is_identity for p in msg.shares):
         raise ProofError(f"share batch from seat {seat}: bad share list")
+    return expected
+
+
+def verify_share_batch(
+    hctx: HandDeckContext,
+    y_j: Point,
+    deck: Sequence[Ciphertext],
+    msg: ShareBatchMessage,
+    seat: int,
+    positions: Sequence[int],
+    step: str = "deal",
+) -> Mapping[int, Point]:
+    """Check seat ``seat``'s shares for exactly ``positions``; return position -> share."""
+    expected = batch_statement(msg, seat, positions)
     cts = [deck[p] for p in expected]
     ctx = hctx.proof_context(seat, "share", step)
     tr, big_c, big_d = _transcript(ctx, y_j, expected, cts, msg.shares)

@@ -11,7 +11,7 @@ from dealerless.protocol.rules.base import ConfigError, GameConfig
 from dealerless.protocol.rules.registry import make_config
 from dealerless.protocol.table.carry import Carry
 
-PROTOCOL_VERSION = 3  # 2: parallel key and share rounds; 3: parallel result round
+PROTOCOL_VERSION = 3  # 2: parallel key and share rounds; 3: parallel results, batched shares
 TABLE_ID_BYTES = 16
 DEFAULT_STEP_TIMEOUT_MS = 60_000
 MIN_STEP_TIMEOUT_MS = 100

@@ -53,11 +53,11 @@ class ElementBodies(Moves):
         if self.cycle.hand.phase is Phase.SHARES:
             assert self.cycle.hand.round is not None
             positions = self.cycle.hand.round.positions[self.seat]
-            return "shares", {"shares": deck.make_shares(positions, self.cycle.hand.round.step)}
+            return "shares", {"batch": deck.make_share_batch(positions, self.cycle.hand.round.step)}
         if self.cycle.hand.phase is Phase.REVEAL:
             assert self.cycle.hand.reveal_due is not None
             return "reveal", {
-                "shares": deck.make_shares(self.cycle.hand.reveal_due.positions, OPEN)
+                "batch": deck.make_share_batch(self.cycle.hand.reveal_due.positions, OPEN)
             }
         assert self.cycle.hand.phase is Phase.RESULT
         assert self.cycle.engine.hand_result is not None
@@ -106,12 +106,12 @@ class ElementBodies(Moves):
         else:
             assert self.cycle.hand.round is not None
             positions = self.cycle.hand.round.positions[seat]
-            deck.accept_shares(seat, list(body["shares"]), positions, self.cycle.hand.round.step)
+            deck.accept_share_batch(seat, body["batch"], positions, self.cycle.hand.round.step)
 
     def _apply_reveal(self, body: Any, seat: int) -> None:
         deck, due = self.cycle.hand.deck, self.cycle.hand.reveal_due
         assert deck is not None and due is not None
-        deck.accept_shares(seat, list(body["shares"]), due.positions, OPEN)
+        deck.accept_share_batch(seat, body["batch"], due.positions, OPEN)
         cards = [deck.open_public(p) for p in due.positions]
         self.cycle.engine.apply_chance([Card.from_index(c) for c in cards])
         self.events.append(CardsShown(seat, tuple(zip(due.positions, cards, strict=True))))

@@ -13,7 +13,7 @@ the play it justifies.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -27,13 +27,16 @@ from dealerless.protocol.crypto import (
     PlayerSecret,
     Point,
     ProofError,
+    ShareBatchMessage,
     ShareMessage,
     ShuffleMessage,
+    batch_statement,
     check_shuffle_shape,
     initial_deck,
     joint_key,
     make_nonmembership,
     make_share,
+    make_share_batch,
     make_shuffle,
     open_card,
     opened_key,
@@ -43,6 +46,7 @@ from dealerless.protocol.crypto import (
     verify_key_reveal,
     verify_nonmembership_message,
     verify_share,
+    verify_share_batch,
     verify_shuffle_message,
 )
 from dealerless.protocol.crypto.generators import g_table
@@ -147,6 +151,7 @@ class HandDeck:
 
     # -- shares ----------------------------------------------------------------------------
     def make_shares(self, positions: Iterable[int], step: str) -> list[dict[str, Any]]:
+        """One share message with its own proof per position (a played card's ``open``)."""
         secret = self._secret()
         out = []
         for position in positions:
@@ -155,18 +160,29 @@ class HandDeck:
             out.append(message.to_wire())
         return out
 
-    def accept_shares(
-        self, seat: int, payloads: Sequence[object], positions: Sequence[int], step: str
+    def make_share_batch(self, positions: Iterable[int], step: str) -> dict[str, Any]:
+        """Our shares for every position of a share round or a reveal, under one proof."""
+        secret = self._secret()
+        message = make_share_batch(secret, list(positions), self.deck, step)
+        for position, share in message.as_map().items():
+            self.shares.setdefault(position, {})[secret.seat] = share
+        return message.to_wire()
+
+    def accept_share_batch(
+        self, seat: int, payload: object, positions: Sequence[int], step: str, what: str = "batch"
     ) -> None:
-        """Verify ``seat``'s shares for exactly ``positions`` (in that order); a bad point is
-        named by its place in the body (``shares[2].share``)."""
-        if len(payloads) != len(positions):
-            raise ProofError(f"seat {seat} sent {len(payloads)} shares, {len(positions)} were due")
-        verified = [
-            (position, self.verify_share_payload(seat, payload, position, step, f"shares[{i}]"))
-            for i, (position, payload) in enumerate(zip(positions, payloads, strict=True))
-        ]
-        for position, share in verified:
+        """Verify ``seat``'s batched shares for exactly ``positions`` (the message lists them
+        ascending); a bad point is named by its place in the body (``batch.shares[2]``)."""
+        message = ShareBatchMessage.from_wire(payload, what)
+        verified: Mapping[int, Point]
+        if self.proofs_checked:
+            batch_statement(message, seat, positions)
+            verified = message.as_map()
+        else:
+            verified = verify_share_batch(
+                self.hctx, self.key_shares[seat], self.deck, message, seat, positions, step
+            )
+        for position, share in verified.items():
             self.shares.setdefault(position, {})[seat] = share
 
     def verify_share_payload(

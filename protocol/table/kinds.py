@@ -54,11 +54,11 @@ KINDS: dict[str, tuple[Map, str]] = {
     "key-reveal": (Map({"reveal": PAYLOAD}), "reveal the key share with a proof of knowledge"),
     "shuffle": (Map({"shuffle": PAYLOAD}), "re-encrypt and permute the deck, with a proof"),
     "shares": (
-        Map({"shares": List(PAYLOAD, max_len=32)}),
-        "decryption shares (with DLEQ proofs) for cards dealt to other seats or turned up",
+        Map({"batch": PAYLOAD}),
+        "decryption shares (one batched DLEQ proof) for cards dealt to other seats or turned up",
     ),
     "reveal": (
-        Map({"shares": List(PAYLOAD, min_len=1, max_len=8)}),
+        Map({"batch": PAYLOAD}),
         "the owner opens hidden cards the rules ask it to show (a check, a claim)",
     ),
     "action": (

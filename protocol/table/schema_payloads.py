@@ -151,6 +151,23 @@ def deck_defs() -> dict[str, Schema]:
             },
             description="ShareMessage: a decryption share of one deck position, DLEQ proof",
         ),
+        "share-batch": record(
+            {
+                "seat": CRYPTO_SEAT,
+                "pos": {
+                    **array(CARD_INDEX, 1, n, unique=True),
+                    "description": "ascending (checked by the code): exactly the positions due",
+                },
+                "shares": {
+                    **array(ref("point"), 1, n),
+                    "description": "one decryption share per position of pos, in that order "
+                    "(checked by the code)",
+                },
+                "proof": ref("sigma-proof"),
+            },
+            description="ShareBatchMessage: decryption shares of several deck positions under "
+            "one batched DLEQ proof",
+        ),
         "nonmember": record(
             {
                 "seat": CRYPTO_SEAT,
@@ -358,8 +375,8 @@ PAYLOADS: dict[str, Schema] = {
     "key-commit.commit": ref("key-commit"),
     "key-reveal.reveal": ref("key-reveal"),
     "shuffle.shuffle": ref("shuffle"),
-    "shares.shares[]": ref("share"),
-    "reveal.shares[]": ref("share"),
+    "shares.batch": ref("share-batch"),
+    "reveal.batch": ref("share-batch"),
     "action.action": ref("action"),
     "action.open": ref("share"),
     "action.nonmember[]": ref("nonmember"),

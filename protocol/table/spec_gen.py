@@ -19,8 +19,9 @@ PAYLOADS = {
     "key-commit": "`commit`: KeyCommit (spec/crypto.md)",
     "key-reveal": "`reveal`: KeyReveal with a Schnorr proof",
     "shuffle": "`shuffle`: ShuffleMessage (deck + Terelius-Wikström proof)",
-    "shares": "`shares`: ShareMessage list, one per position due, in deal order",
-    "reveal": "`shares`: the owner's ShareMessage (step `open`) per position asked",
+    "shares": "`batch`: ShareBatchMessage, this seat's shares of every position it owes in "
+    "the round (ascending) under one proof (spec/crypto.md §7.1)",
+    "reveal": "`batch`: the owner's ShareBatchMessage (step `open`) of the positions asked",
     "action": "`open`: the owner's ShareMessage for a played hidden card; `nonmember`: one "
     "NonMembershipMessage per other hidden card when the play has a forbidden set",
 }

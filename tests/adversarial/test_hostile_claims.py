@@ -61,8 +61,8 @@ class FalseTupp(OnTurn):
         # The claim's reveal step opens the seat's cards in hand order (engine Reveal request);
         # our own machine never accepted the false claim, so chain the reveal on it by hand.
         positions = [slot.position for slot in m.engine.hand(node.seat)]
-        shares = m.deck.make_shares(positions, OPEN)
-        reveal = node.craft("reveal", {"shares": shares}, seq=m.seq + 1, prev=decode(claim).digest)
+        batch = m.deck.make_share_batch(positions, OPEN)
+        reveal = node.craft("reveal", {"batch": batch}, seq=m.seq + 1, prev=decode(claim).digest)
         return [Send(claim), Send(reveal)]
 
 

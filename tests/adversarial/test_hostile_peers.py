@@ -226,8 +226,8 @@ def test_shuffle_proof_copied_from_another_hand(tmp_path: Path) -> None:
 
 
 def _wrong_share(body: dict[str, Any]) -> None:
-    shares = body["shares"]
-    shares[0]["share"] = shares[1]["share"]
+    shares = body["batch"]["shares"]
+    shares[0] = shares[1]
 
 
 def test_wrong_decryption_share(tmp_path: Path) -> None:

@@ -189,7 +189,7 @@ def abort_with_evidence() -> Transcript:
 
 
 SCENARIOS: dict[str, tuple[str, Callable[[], Transcript]]] = {
-    "tuppen-2p": ("Tuppen, 2 seats, a whole game", game("tuppen", 2, {}, 0)),
+    "tuppen-2p": ("Tuppen, 2 seats: the first example, a whole game", game("tuppen", 2, {}, 5)),
     "tuppen-3p": ("Tuppen, 3 seats, every extra rule", game("tuppen", 3, {}, 0)),
     "limit-3p-seatchange": ("Limit Tuppen: a seat sits out and returns", limit_seat_change),
     "limit-3p-nextconfig": ("Limit Tuppen: a newcomer's next-config", limit_next_config),

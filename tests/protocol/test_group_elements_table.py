@@ -124,7 +124,7 @@ HELD: dict[str, tuple[str, Path, str]] = {
     "shuffle-pcommit": ("shuffle", ("shuffle", "proof", "pcommit", 7), "shuffle.proof.pcommit[7]"),
     "shuffle-chain": ("shuffle", ("shuffle", "proof", "chain", 31), "shuffle.proof.chain[31]"),
     "shuffle-t": ("shuffle", ("shuffle", "proof", "t", 36), "shuffle.proof.t[36]"),
-    "deal-shares": ("shares", ("shares", 1, "share"), "shares[1].share"),
+    "deal-shares": ("shares", ("batch", "shares", 1), "batch.shares[1]"),
 }
 
 
@@ -153,10 +153,10 @@ def test_a_reveal_with_a_bad_point_is_refused_by_the_decoder(bad: str) -> None:
     value, reason = BAD[bad]
     ht = at_reveal()
     body = body_of(ht.held[0])
-    last = len(body["shares"]) - 1
-    _set(body, ("shares", last, "share"), value)
+    last = len(body["batch"]["shares"]) - 1
+    _set(body, ("batch", "shares", last), value)
     frame = ht.resign(ht.held[0], body=body)
-    assert_decoder_refused(ht, frame, "reveal", f"shares[{last}].share", reason)
+    assert_decoder_refused(ht, frame, "reveal", f"batch.shares[{last}]", reason)
 
 
 def _play_with_opening(ht: HostileTable, change: Callable[[dict[str, Any]], None]) -> bytes:

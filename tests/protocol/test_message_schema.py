@@ -145,9 +145,12 @@ BODY_CHANGES: list[tuple[str, Path_, Any, Callable[[dict[str, Any]], bool] | Non
     ("shuffle", ("shuffle", "deck", 3, 0), "02" + "00" * 32, None),
     ("shuffle", ("shuffle", "proof", "s"), drop_last, None),
     ("shuffle", ("shuffle", "seat"), -1, None),
-    ("shares", ("shares", 0, "pos"), 32, None),  # positions are 0..31
-    ("shares", ("shares", 0, "share"), b(33, "04"), None),  # not a compressed point
-    ("reveal", ("shares", 0, "seat"), "1", None),
+    ("shares", ("batch", "pos", 0), 32, None),  # positions are 0..31
+    ("shares", ("batch", "pos"), [], None),  # at least one position
+    ("shares", ("batch", "shares", 0), b(33, "04"), None),  # not a compressed point
+    ("shares", ("batch", "proof"), drop_last, None),  # [e, z]
+    ("reveal", ("batch", "seat"), "1", None),
+    ("reveal", ("batch", "pos"), lambda pos: [*pos, *pos], None),  # each position once
     ("action", ("action", "seat"), "0", None),
     ("action", ("action", "card"), True, action_is("play")),  # a bool is not an int
     ("action", ("action", "amount"), 1, action_is("fold")),  # a fold carries no amount

@@ -102,7 +102,7 @@ def next_card(b: Body) -> None:
 
 
 def share_proof(b: Body) -> None:
-    b["shares"][0]["proof"][1] = flip(b["shares"][0]["proof"][1], 31)
+    b["batch"]["proof"][1] = flip(b["batch"]["proof"][1], 31)
 
 
 # (vector, kind, which record of that kind, the change, the field the runner must name)
@@ -145,7 +145,7 @@ CASES: dict[str, Case] = {
         "shares",
         ACTION,
         body(share_proof),
-        "body.shares[0].proof",
+        "body.batch.proof",
     ),
     "pottuppen action seat": (
         "pottuppen-3p",

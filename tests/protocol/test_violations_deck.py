@@ -8,10 +8,17 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from hostile import HostileTable, decode
+from hostile import HostileTable, decode, raw_frame
 
 from dealerless.protocol.cards import Card
-from dealerless.protocol.crypto import HandDeckContext, PlayerSecret
+from dealerless.protocol.crypto import (
+    HandDeckContext,
+    PlayerSecret,
+    decode_point,
+    encode_point,
+    g,
+    make_share_batch,
+)
 from dealerless.protocol.rules.base import Action, ActionKind
 from dealerless.protocol.rules.registry import make_config
 from dealerless.protocol.table.hand_deck import OPEN, play_step
@@ -147,42 +154,160 @@ def test_shuffle_proof_copied_from_another_hand() -> None:
 # ---------------------------------------------------------------- decryption shares
 
 
+def _flip_last_byte(value: bytes) -> bytes:
+    return value[:-1] + bytes([value[-1] ^ 1])
+
+
+def _moved_by_g(encoded: bytes) -> bytes:
+    """Another valid group element: the share plus g."""
+    return encode_point(decode_point(encoded) + g())
+
+
+def _not_due(batch: dict[str, Any]) -> int:
+    return next(p for p in range(32) if p not in batch["pos"])
+
+
+def _add_position(batch: dict[str, Any]) -> None:
+    """One position more than due (with a share for it), kept ascending."""
+    extra = _not_due(batch)
+    pairs = sorted([*zip(batch["pos"], batch["shares"], strict=True), (extra, batch["shares"][0])])
+    batch["pos"], batch["shares"] = [p for p, _ in pairs], [s for _, s in pairs]
+
+
+def _drop_last_position(batch: dict[str, Any]) -> None:
+    batch["pos"].pop()
+    batch["shares"].pop()
+
+
+def _set_item(key: str, index: int, make: Callable[[Any], Any]) -> Callable[[dict[str, Any]], None]:
+    def tamper(batch: dict[str, Any]) -> None:
+        batch[key][index] = make(batch[key][index])
+
+    return tamper
+
+
+def _swap(key: str) -> Callable[[dict[str, Any]], None]:
+    def tamper(batch: dict[str, Any]) -> None:
+        batch[key][0], batch[key][1] = batch[key][1], batch[key][0]
+
+    return tamper
+
+
+# Every field of a batched share message (spec/crypto.md §7.1) tampered with: the change and a
+# part of the reason every honest seat gives when it refuses the frame.
+BATCH_TAMPERS: dict[str, tuple[Callable[[dict[str, Any]], None], str]] = {
+    "seat of another": (lambda b: b.update(seat=0), "from seat 0, expected seat 1"),
+    "seat not an int": (lambda b: b.update(seat="1"), "batch.seat: expected an int"),
+    "a position dropped": (_drop_last_position, "covers positions"),
+    "a position not due": (_add_position, "covers positions"),
+    "a position replaced": (
+        lambda b: b["pos"].__setitem__(-1, max(p for p in range(32) if p not in b["pos"])),
+        "covers positions",
+    ),
+    "positions out of order": (_swap("pos"), "batch.pos: must be ascending"),
+    "a position twice": (
+        lambda b: b["pos"].__setitem__(1, b["pos"][0]),
+        "batch.pos: must be ascending without duplicates",
+    ),
+    "a position off the deck": (_set_item("pos", -1, lambda p: 32), "not a deck position"),
+    "no positions": (lambda b: b.update(pos=[], shares=[]), "batch.pos: empty"),
+    "shares swapped": (_swap("shares"), "do not verify"),
+    "a share moved": (_set_item("shares", 0, _moved_by_g), "do not verify"),
+    "a share copied": (
+        lambda b: b["shares"].__setitem__(0, b["shares"][1]),
+        "do not verify",
+    ),
+    "a share not a point": (_set_item("shares", 0, lambda _s: b""), "batch.shares[0]"),
+    "a share missing": (lambda b: b.update(shares=b["shares"][:-1]), "batch.shares: expected"),
+    "a share too many": (lambda b: b["shares"].append(b["shares"][0]), "batch.shares: expected"),
+    "challenge changed": (_set_item("proof", 0, _flip_last_byte), "do not verify"),
+    "response changed": (_set_item("proof", 1, _flip_last_byte), "do not verify"),
+    "proof cut short": (lambda b: b.update(proof=b["proof"][:1]), "batch.proof: expected [e, z]"),
+    "response not below n": (_set_item("proof", 1, lambda _z: b"\xff" * 32), "batch.proof.z"),
+    "an extra field": (lambda b: b.update(step="deal"), "bad fields"),
+    "a field missing": (lambda b: b.pop("proof"), "bad fields"),
+}
+
+
+def assert_reason(ht: HostileTable, frame: bytes, kind: str, reason: str) -> None:
+    """Every honest seat refused ``frame`` saying ``reason`` (after the kind of the frame)."""
+    for seat in ht.honest:
+        reasons = [v.reason for v in ht.violations(seat) if frame in v.evidence]
+        assert any(r.startswith(f"{kind}: ") and reason in r for r in reasons), (seat, reasons)
+
+
 # covers: W-4
-def test_wrong_decryption_share_point() -> None:
+@pytest.mark.parametrize("name", sorted(BATCH_TAMPERS))
+def test_a_tampered_batched_share_message_is_refused(name: str) -> None:
+    tamper, reason = BATCH_TAMPERS[name]
     ht = held_step("shares")
     body = body_of(ht.held[0])
-    shares = body["shares"]
-    assert len(shares) >= 2
-    shares[0]["share"] = shares[1]["share"]
-    send_tampered(ht, body)
+    assert len(body["batch"]["pos"]) >= 2
+    tamper(body["batch"])
+    frame = send_tampered(ht, body)
+    assert_reason(ht, frame, "shares", reason)
 
 
 # covers: W-4
-def test_decryption_shares_in_the_wrong_order() -> None:
-    ht = held_step("shares")
-    body = body_of(ht.held[0])
-    body["shares"][0], body["shares"][1] = body["shares"][1], body["shares"][0]
-    send_tampered(ht, body)
-
-
-# covers: W-4
-def test_decryption_shares_missing_one() -> None:
-    ht = held_step("shares")
-    body = body_of(ht.held[0])
-    body["shares"].pop()
-    send_tampered(ht, body)
-
-
-# covers: W-4
-def test_decryption_share_proved_for_another_step() -> None:
-    """A genuine share for the right position, but its proof is bound to the 'open' step."""
+def test_decryption_shares_proved_for_another_step() -> None:
+    """The genuine shares for the right positions, but the proof is bound to the 'open' step."""
     ht = held_step("shares")
     me = ht.machines[HOSTILE]
     body = body_of(ht.held[0])
-    position = body["shares"][0]["pos"]
     assert me.deck is not None
-    body["shares"][0] = me.deck.make_shares([position], OPEN)[0]
-    send_tampered(ht, body)
+    body["batch"] = me.deck.make_share_batch(body["batch"]["pos"], OPEN)
+    frame = send_tampered(ht, body)
+    assert_reason(ht, frame, "shares", "(deal) do not verify")
+
+
+# covers: W-4
+def test_decryption_shares_under_another_key() -> None:
+    """Shares and a valid batched proof for the right positions, made with a key share the
+    seat did not reveal: the proof binds the shares to the seat's own key share."""
+    ht = held_step("shares")
+    me = ht.machines[HOSTILE]
+    assert me.deck is not None
+    body = body_of(ht.held[0])
+    rogue = PlayerSecret.generate(me.deck.hctx, HOSTILE)
+    body["batch"] = make_share_batch(rogue, body["batch"]["pos"], me.deck.deck, "deal").to_wire()
+    frame = send_tampered(ht, body)
+    assert_reason(ht, frame, "shares", "do not verify")
+
+
+# covers: W-4
+def test_decryption_shares_copied_from_another_seat() -> None:
+    ht = held_step("shares")
+    assert ht.ref.this_hand.round is not None  # a parallel round: the others' frames are in
+    other = next(m.frame for s, m in ht.ref.this_hand.round.frames.items() if s != HOSTILE)
+    frame = send_tampered(ht, body_of(other))
+    assert_reason(ht, frame, "shares", "expected seat 1")
+
+
+# covers: W-4
+def test_decryption_shares_in_the_old_one_proof_per_card_form() -> None:
+    """A list of single-share messages, each with its own valid proof (the body this frame had
+    before the shares were batched), is not a share frame: the body's schema refuses it and the
+    author is blamed."""
+    ht = held_step("shares")
+    me = ht.machines[HOSTILE]
+    assert me.deck is not None
+    genuine = decode(ht.held[0])
+    positions = genuine.body["batch"]["pos"]
+    header = {"table_id": genuine.table_id, "hand": genuine.hand, "seq": genuine.seq}
+    frame = raw_frame(
+        ht.key,
+        **header,
+        prev=genuine.prev,
+        seat=HOSTILE,
+        kind="shares",
+        body={"shares": [dict(sorted(m.items())) for m in me.deck.make_shares(positions, "deal")]},
+    )
+    before, hand = ht.scores(), ht.ref.hand
+    ht.send(frame)
+    ht.refused_and_aborted(frame, before, hand=hand)
+    for seat in ht.honest:
+        reasons = [v.reason for v in ht.violations(seat) if frame in v.evidence]
+        assert any("expected only the fields batch" in r for r in reasons), (seat, reasons)
 
 
 # ---------------------------------------------------------------- card plays

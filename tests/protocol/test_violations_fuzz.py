@@ -228,7 +228,8 @@ def test_signed_schema_violation_names_its_author() -> None:
         ("shuffle", {"shuffle": 5}),
         ("shuffle", {"shuffle": {"seat": 2**63 - 1, "deck": [], "proof": {}}}),
         ("key-commit", {"commit": "text"}),
-        ("shares", {"shares": [{"seat": 1}]}),
+        ("shares", {"batch": {"seat": 1}}),
+        ("shares", {"batch": []}),
     ],
 )
 def test_deck_payload_of_the_wrong_shape_is_the_authors_violation(kind: str, body: Any) -> None:
@@ -407,6 +408,7 @@ def _body_strategy() -> st.SearchStrategy[Any]:
                     "open",
                     "nonmember",
                     "shares",
+                    "batch",
                     "shuffle",
                     "commit",
                     "reveal",
