@@ -13,6 +13,7 @@ from attacks import clean
 
 from dealerless.client.bots.driver import BotDriver
 from dealerless.node.hostile import FaultyHub, TableRun, run_table
+from dealerless.node.options import NodeOptions
 from dealerless.protocol.rules.registry import make_config
 
 FAULTS: dict[str, dict[str, Any]] = {
@@ -27,9 +28,20 @@ FAULTS: dict[str, dict[str, Any]] = {
 def faulty_game(tmp_path: Path, name: str, seed: int, hands: int = 2) -> tuple[TableRun, FaultyHub]:
     hub = FaultyHub(seed, **FAULTS[name])
     game = make_config("limit-tuppen", 3, {"hands": hands})
-    # a generous step timeout: faults slow steps down, they must not time honest seats out
+    # a generous step timeout: faults slow steps down, they must not time honest seats out;
+    # and a linger the hub's losses cannot outlast: since the result round is parallel, any
+    # seat may miss the others' last results, and it fetches them from a peer that is still
+    # there (a node leaves sooner once every peer told it the same record count)
+    options = NodeOptions(linger=6.0, stall=0.5, sync_wait=1.0, min_step_timeout_ms=0)
     run = run_table(
-        tmp_path, game, None, bot=BotDriver, hub=hub, step_timeout_ms=20_000, timeout=240
+        tmp_path,
+        game,
+        None,
+        bot=BotDriver,
+        hub=hub,
+        step_timeout_ms=20_000,
+        timeout=240,
+        options=options,
     )
     return run, hub
 
