@@ -163,6 +163,13 @@ def _press_on_the_table(term: Terminal, key: str, shows: str) -> None:
         screen = term.screen()
         if shows in screen:
             return
+        if "(y/n)" in screen:
+            # Another key's question: a press typed ahead on a loaded machine and drawn only
+            # after the answer we waited for (o on the table again: "Sit out after this
+            # hand?"). A person says no to what they did not mean.
+            term.press("n")
+            time.sleep(0.3)
+            continue
         panel = continue_key(screen)
         if panel is not None:
             term.press(panel)
