@@ -70,6 +70,17 @@ class ElementBodies(Moves):
         return "result", body
 
     def _apply(self, message: SignedMessage, seat: int, own: bool) -> None:
+        """An element of a sequential step: its body, then the next seat of the round."""
+        self._apply_body(message, seat, own)
+        if (
+            self.cycle.hand.round is not None
+            and self.cycle.hand.round.seats
+            and self.cycle.hand.round.seats[0] == seat
+        ):
+            self.cycle.hand.round.seats.pop(0)
+
+    def _apply_body(self, message: SignedMessage, seat: int, own: bool) -> None:
+        """Check and apply what a frame says, by its kind (a round frame or a single step)."""
         kind, body = message.kind, message.body
         if kind == "config-sign":
             if body["config_hash"] != self.config.digest():
@@ -84,12 +95,6 @@ class ElementBodies(Moves):
             self._apply_admit(body["request"], message)
         elif kind == "result":
             self._apply_result(body, seat)
-        if (
-            self.cycle.hand.round is not None
-            and self.cycle.hand.round.seats
-            and self.cycle.hand.round.seats[0] == seat
-        ):
-            self.cycle.hand.round.seats.pop(0)
 
     def _apply_deck_step(self, kind: str, body: Any, seat: int, own: bool) -> None:
         deck = self.cycle.hand.deck
@@ -132,6 +137,5 @@ class ElementBodies(Moves):
                 "are fixed for the game",
                 seat,
             )
-        self.cycle.hand.results[seat] = body["result"]
         if change is not None:
             self.cycle.hand.changes[seat] = change

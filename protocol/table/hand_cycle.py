@@ -289,11 +289,8 @@ class HandCycle:
             # moved: they sign again at the new one (the same result; their frames at the old
             # head are stale, nobody's violation).
             assert self.hand.round is not None
-            remaining = [s for s in self.hand.round.seats if s != culprit]
-            for seat in remaining:
-                self.hand.results.pop(seat, None)
-                self.hand.changes.pop(seat, None)
-            self.set_round(Phase.RESULT, remaining)
+            self.hand.changes.clear()  # asked again in the frames signed at the new head
+            self.set_round(Phase.RESULT, [s for s in self.hand.round.seats if s != culprit])
             self.advance()
         elif silence and self.hand.phase is Phase.PLAY and self.timeout_move(culprit):
             self.advance()

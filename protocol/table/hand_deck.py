@@ -150,15 +150,12 @@ class HandDeck:
         verify_shuffle_message(self.hctx, self.joint, deck_in, message, seat)
 
     # -- shares ----------------------------------------------------------------------------
-    def make_shares(self, positions: Iterable[int], step: str) -> list[dict[str, Any]]:
-        """One share message with its own proof per position (a played card's ``open``)."""
+    def make_share(self, position: int, step: str) -> dict[str, Any]:
+        """One share message with its own proof (a played card's ``open``)."""
         secret = self._secret()
-        out = []
-        for position in positions:
-            message = make_share(secret, position, self.deck[position], step)
-            self.shares.setdefault(position, {})[secret.seat] = message.share
-            out.append(message.to_wire())
-        return out
+        message = make_share(secret, position, self.deck[position], step)
+        self.shares.setdefault(position, {})[secret.seat] = message.share
+        return message.to_wire()
 
     def make_share_batch(self, positions: Iterable[int], step: str) -> dict[str, Any]:
         """Our shares for every position of a share round or a reveal, under one proof."""
@@ -169,11 +166,11 @@ class HandDeck:
         return message.to_wire()
 
     def accept_share_batch(
-        self, seat: int, payload: object, positions: Sequence[int], step: str, what: str = "batch"
+        self, seat: int, payload: object, positions: Sequence[int], step: str
     ) -> None:
         """Verify ``seat``'s batched shares for exactly ``positions`` (the message lists them
         ascending); a bad point is named by its place in the body (``batch.shares[2]``)."""
-        message = ShareBatchMessage.from_wire(payload, what)
+        message = ShareBatchMessage.from_wire(payload, "batch")
         verified: Mapping[int, Point]
         if self.proofs_checked:
             batch_statement(message, seat, positions)

@@ -28,7 +28,6 @@ class HandState:
     lost_share: str | None = None  # why our key share is missing (we play the hand blind)
     wrote_in_hand: bool = False  # an element of ours is on the chain in this hand
     reveal_due: Reveal | None = None  # the cards the rules ask a seat to show
-    results: dict[int, bytes] = field(default_factory=dict)  # seat -> its signed result
     changes: dict[int, str] = field(default_factory=dict)  # seat -> the seat change it asked
     silent_in_hand: int | None = None  # the seat whose silence ended this hand (it sits out)
     requests: list[SignedMessage] = field(default_factory=list)  # out-of-turn, at the head

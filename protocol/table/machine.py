@@ -736,9 +736,7 @@ class TableMachine(ElementBodies, RoundFrames, SegmentSwitch):
             for frame in self.future.take(self.head):
                 self._receive(frame, again=True)
 
-    def _signed_author(
-        self, frame: bytes, exc: MessageError
-    ) -> tuple[int | None, bytes | None]:
+    def _signed_author(self, frame: bytes, exc: MessageError) -> tuple[int | None, bytes | None]:
         """The seat that signed a frame which decodes no further, if it claims this table, and
         the head it names (``prev``, where it was signed) if that field is readable."""
         if exc.signed_by is None:

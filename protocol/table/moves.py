@@ -36,7 +36,7 @@ class Moves:
         action = Action(ActionKind.PLAY, self.seat, card=action.card, position=slot.position)
         body: dict[str, Any] = {"action": action.to_wire()}
         if slot.position not in deck.public:
-            body["open"] = deck.make_shares([slot.position], OPEN)[0]
+            body["open"] = deck.make_share(slot.position, OPEN)
         hidden, forbidden = self._proof_obligation(action)
         if hidden and forbidden:
             body["nonmember"] = deck.make_nonmembership(

@@ -13,7 +13,6 @@ every peer (and an auditor) records the same bytes whatever order the frames cam
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 from dealerless.protocol.crypto import CryptoError
 from dealerless.protocol.messages import SignedMessage
@@ -49,10 +48,7 @@ class RoundFrames:
     def arbiter(self) -> int | None:
         raise NotImplementedError
 
-    def _apply_deck_step(self, kind: str, body: Any, seat: int, own: bool) -> None:
-        raise NotImplementedError
-
-    def _apply_result(self, body: Any, seat: int) -> None:
+    def _apply_body(self, message: SignedMessage, seat: int, own: bool) -> None:
         raise NotImplementedError
 
     def _refuse(self, message: SignedMessage, seat: int, reason: str, own: bool) -> None:
@@ -139,10 +135,7 @@ class RoundFrames:
                 )
             if seat in rnd.frames:
                 raise RemoteProtocolError(f"a second {message.kind} in one round", seat)
-            if message.kind == "result":
-                self._apply_result(message.body, seat)
-            else:
-                self._apply_deck_step(message.kind, message.body, seat, own)
+            self._apply_body(message, seat, own)
         except RemoteProtocolError as exc:
             self._refuse(message, seat, exc.reason, own)
             return

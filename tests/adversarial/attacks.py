@@ -173,7 +173,7 @@ def my_hidden(node: HostileSeatNode) -> list[tuple[int, Any]]:
 
 def open_share(node: HostileSeatNode, position: int) -> Any:
     assert node.m.deck is not None
-    return node.m.deck.make_shares([position], OPEN)[0]
+    return node.m.deck.make_share(position, OPEN)
 
 
 def action_frame(node: HostileSeatNode, action: Action, **extra: Any) -> bytes:

@@ -167,7 +167,7 @@ def _play_with_opening(ht: HostileTable, change: Callable[[dict[str, Any]], None
         for s in me.engine.hand(HOSTILE)
         if s.card is not None and s.position not in me.deck.public
     )
-    opening = me.deck.make_shares([position], OPEN)[0]
+    opening = me.deck.make_share(position, OPEN)
     change(opening)
     action = Action(ActionKind.PLAY, HOSTILE, card=card, position=position)
     return ht.craft_action(action, open=opening)

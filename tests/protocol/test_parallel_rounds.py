@@ -266,3 +266,46 @@ def test_resume_in_the_middle_of_a_round_takes_the_same_frame(players: int) -> N
     assert all(m.records == sim.machines[0].records for m in sim.machines)
     assert mine in sim.machines[0].records
     assert not sim.violations()
+
+
+def test_the_silent_seats_own_change_goes_with_its_result() -> None:
+    """The seat timed out in the result round asked to sit out in the result it signed, which
+    the others never got. It takes their certificate (two others signed it), and with it the
+    round without its result: its own request goes too, so every seat ends the segment with
+    the same seat changes (it had kept its request and ended a different segment)."""
+    rng = random.Random(7)
+    sim = start_game(
+        make_config("limit-tuppen", 3, {"mode": "cash", "hands": 4, "max_buy_in": 10}), rng
+    )
+    silent, others = 2, [0, 1]
+    sim.machines[silent].want_change("sit-out")
+    held: list[tuple[int, bytes]] = []
+
+    def lost_results(src: int, dst: int, frame: bytes) -> bool:
+        """Its result reaches nobody; theirs reach it only after the certificate."""
+        if decode(frame).kind != "result" or silent not in (src, dst):
+            return True
+        if src != silent:
+            held.append((dst, frame))
+        return False
+
+    sim.bus.allow = lost_results
+    with pytest.raises(ProtocolSimError, match="stalled"):
+        run_game(sim, rng)
+    assert sim.machines[silent].writers() == others  # it holds its own result only
+    sim.clock += sim.machines[0].timeout + 1
+    for seat in range(3):
+        sim.events[seat].extend(sim.machines[seat].tick(sim.clock))
+        sim.flush(seat)
+    sim.deliver_all()  # the votes: the certificate at every seat, the silent one too
+    assert any(isinstance(e, SeatSilent) for e in sim.events[silent])
+    sim.bus.allow = None
+    for dst, frame in held:  # their results at the old head: stale now
+        sim.events[dst].extend(sim.machines[dst].receive(frame, sim.clock))
+        sim.flush(dst)
+    sim.deliver_all()
+    # Nobody else asked for a change: the hand is signed without one and hand 2 begins, on
+    # one chain at every seat (the old round kept its request and ended the segment there).
+    assert [m.seat_change for m in sim.machines] == [None, None, None]
+    assert [m.hand for m in sim.machines] == [2, 2, 2]
+    assert sim.machines[silent].records == sim.machines[0].records == sim.machines[1].records

@@ -38,7 +38,6 @@ def _view(m: TableMachine) -> dict[str, Any]:
             "round": None if rnd is None else (rnd.seats, rnd.positions, rnd.step, rnd.parallel),
             "round frames": None if rnd is None else sorted(rnd.frames),
             "reveal due": hand.reveal_due,
-            "results": hand.results,
             "changes": hand.changes,
             "silent": hand.silent_in_hand,
             "requests": [r.frame for r in hand.requests],

@@ -8,7 +8,6 @@ it. Now a refused frame is taken once, and its vote is anchored at the head it n
 
 from __future__ import annotations
 
-import msgpack
 from hostile import HostileTable, raw_frame
 
 from dealerless.protocol.rules.registry import make_config
@@ -16,27 +15,29 @@ from dealerless.protocol.rules.registry import make_config
 HOSTILE = 1
 
 
-def _malformed_turn() -> tuple[HostileTable, bytes]:
+def _malformed_turn() -> tuple[HostileTable, bytes, bytes]:
     """Limit Tuppen, 3 seats, 2 hands: at seat 1's first turn it signs an action whose body is
-    an array; the honest seats convict it and hand 1 is voided."""
+    an array; the honest seats convict it and hand 1 is voided. Returns the table, the frame
+    and the head it was signed at."""
     for seed in range(20):
         ht = HostileTable(make_config("limit-tuppen", 3, {"hands": 2}), seed, HOSTILE)
         if not ht.play(lambda t: t.hostile_to_act()):
             continue
         ht.hold_now()
         ref = ht.ref
+        signed_at = ref.head
         frame = raw_frame(
             ht.key,
             table_id=ht.sim.table.table_id,
             hand=ref.hand,
             seq=ref.seq,
-            prev=ref.head,
+            prev=signed_at,
             seat=HOSTILE,
             kind="action",
             body=[1, 2, 3],
         )
         ht.send(frame)
-        return ht, frame
+        return ht, frame, signed_at
     raise AssertionError("seat 1 never had a turn")
 
 
@@ -45,7 +46,7 @@ def _votes_against(ht: HostileTable, seat: int) -> int:
 
 
 def test_a_copy_of_a_refused_undecodable_frame_is_not_blamed_again() -> None:
-    ht, frame = _malformed_turn()
+    ht, frame, _ = _malformed_turn()
     ht.assert_refused(frame, HOSTILE)
     for seat in ht.honest:
         assert len(ht.aborted_results(seat)) == 1, seat
@@ -63,14 +64,14 @@ def test_a_copy_of_a_refused_undecodable_frame_is_not_blamed_again() -> None:
 def test_an_undecodable_frame_is_anchored_where_it_was_signed() -> None:
     """A second malformed frame signed at the head where the first one was refused (a head the
     certificate already settled): reported, but no vote at the honest seats' later head."""
-    ht, first = _malformed_turn()
+    ht, _, signed_at = _malformed_turn()
     certified = ht.ref.head
     second = raw_frame(
         ht.key,
         table_id=ht.sim.table.table_id,
         hand=1,
         seq=ht.ref.seq - 1,
-        prev=decode_prev(first),
+        prev=signed_at,
         seat=HOSTILE,
         kind="action",
         body=[4, 5, 6],
@@ -83,9 +84,3 @@ def test_an_undecodable_frame_is_anchored_where_it_was_signed() -> None:
     assert ht.ref.head == certified
     ht.assert_converged()
     ht.audit()
-
-
-def decode_prev(frame: bytes) -> bytes:
-    header = msgpack.unpackb(frame[:-64], raw=False)
-    prev: bytes = header[4]
-    return prev

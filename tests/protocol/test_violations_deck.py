@@ -300,7 +300,7 @@ def test_decryption_shares_in_the_old_one_proof_per_card_form() -> None:
         prev=genuine.prev,
         seat=HOSTILE,
         kind="shares",
-        body={"shares": [dict(sorted(m.items())) for m in me.deck.make_shares(positions, "deal")]},
+        body={"shares": [dict(sorted(me.deck.make_share(p, "deal").items())) for p in positions]},
     )
     before, hand = ht.scores(), ht.ref.hand
     ht.send(frame)
@@ -343,7 +343,7 @@ def my_hidden(ht: HostileTable) -> list[tuple[int, Card]]:
 def open_share(ht: HostileTable, position: int) -> Any:
     deck = ht.machines[HOSTILE].deck
     assert deck is not None
-    return deck.make_shares([position], OPEN)[0]
+    return deck.make_share(position, OPEN)
 
 
 def play_frame(ht: HostileTable, card: Card, position: int, **extra: Any) -> bytes:
@@ -412,7 +412,7 @@ def test_playing_with_an_opening_share_for_the_deal_step() -> None:
     position, card = my_hidden(ht)[0]
     deck = ht.machines[HOSTILE].deck
     assert deck is not None
-    share = deck.make_shares([position], "deal")[0]
+    share = deck.make_share(position, "deal")
     refused(ht, play_frame(ht, card, position, open=share))
 
 
