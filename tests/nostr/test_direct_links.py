@@ -16,16 +16,31 @@ from node_cluster import Cluster, cluster, wait_for  # noqa: F401 - the fixture
 from nostr_cluster import host_on_nostr
 from nostr_relay_process import RelayProcess
 
+from dealerless.protocol.messages import decode_message
+from dealerless.protocol.table.kinds import TABLE_REGISTRY
+
 Start = Callable[..., RelayProcess]
 
 
-def _published(path: Path) -> int:
-    """Events this seat wrote to the relays (its event log's Nostr report)."""
+def _published(path: Path, what: str = "published") -> int:
+    """Events this seat wrote to the relays (its event log's Nostr report), or with
+    ``what="published_f"`` the table frames among them."""
     for line in path.read_text().splitlines():
         entry = json.loads(line)
         if entry.get("ev") == "nostr":
-            return int(entry["published"]["published"])
+            return int(entry["published"].get(what, 0))
     raise AssertionError(f"no Nostr report in {path}")
+
+
+def _signed_per_seat(cluster: Cluster, seats: int) -> list[int]:  # noqa: F811
+    """How many frames of the finished game's transcript each seat signed."""
+    config, records = cluster.transcript(0)
+    written = [0] * seats
+    for frame in records:
+        seat = config.seat_of(decode_message(frame, registry=TABLE_REGISTRY).author.raw)
+        assert seat is not None, "a record signed by a key that is not at the table"
+        written[seat] += 1
+    return written
 
 
 def _play(cluster: Cluster, url: str, seats: int, hands: int, *flags: str) -> list[int]:  # noqa: F811
@@ -52,6 +67,10 @@ def test_a_table_with_direct_links_leaves_the_relay_a_handful_of_events(
         assert cluster.said(seat, "direct link with"), cluster.tail()
     print("events per seat with direct links:", events)
     assert max(events) <= 40, events
+    written = _signed_per_seat(cluster, 3)
+    to_relay = [_published(cluster.root / f"events{s}.jsonl", "published_f") for s in range(3)]
+    # The frames went over the links: far fewer reached the relay than the seats signed.
+    assert all(2 * r < w for r, w in zip(to_relay, written, strict=True)), (to_relay, written)
 
 
 def test_relays_only_keeps_every_frame_on_the_relay(
@@ -60,12 +79,16 @@ def test_relays_only_keeps_every_frame_on_the_relay(
 ) -> None:
     """--relays-only: no listener, no candidates told, every frame through the relay."""
     relay = nostr_relays()
-    events = _play(cluster, relay.url, 3, 6, "--relays-only")
+    _play(cluster, relay.url, 3, 6, "--relays-only")
     for seat in range(3):
         assert not cluster.said(seat, "direct link with"), cluster.tail()
         log = (cluster.root / f"events{seat}.jsonl").read_text()
         assert '"cand"' not in log and '"ev": "ways"' not in log
-    assert min(events) >= 60, events  # every move of 6 hands
+    written = _signed_per_seat(cluster, 3)
+    to_relay = [_published(cluster.root / f"events{s}.jsonl", "published_f") for s in range(3)]
+    # Every frame a seat signed went to the relays (resent ones count again).
+    assert all(r >= w for r, w in zip(to_relay, written, strict=True)), (to_relay, written)
+    assert min(written) >= 30, written  # six hands' worth: the count is not vacuous
 
 
 def _ip(*args: str) -> None:
