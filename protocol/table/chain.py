@@ -1,6 +1,6 @@
 """The table's chain as one peer holds it: the records, the head and its sequence number, every
-head the table has had, and the running hand's elements, so that the hand can be rolled back to
-any of its heads (spec/protocol.md §2, §8).
+head the table has had, and the running hand's elements, and those of the few hands before it,
+so that the table can be rolled back to any of their heads (spec/protocol.md §2, §5, §8).
 
 It knows nothing of phases or rules: the table machine decides what is appended; the chain keeps
 where each element and each hand begins, which records the node has not stored yet, who was to
@@ -10,6 +10,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+
+# How many finished hands of the segment a roll-back can reach back into, beside the running one:
+# a seat that went on several hands before a certificate against its element reached it (it was
+# cut off, or the certificate's votes were lost and caught up late) still comes back onto the
+# table's chain. Bounded: each kept hand holds its records, and a forked peer is served from
+# the earliest of them.
+ROLLBACK_HANDS = 4
 
 
 @dataclass(frozen=True)
@@ -24,8 +31,9 @@ class HandMark:
 
 @dataclass
 class _HandLog:
-    """A finished hand's elements, kept until the next hand ends, so that a roll-back can
-    reach back into it (a timeout certificate formed while our own element was in flight)."""
+    """A finished hand's elements, kept while it is one of the last :data:`ROLLBACK_HANDS`, so
+    that a roll-back can reach back into it (a timeout certificate formed while our own element
+    was in flight)."""
 
     mark: HandMark
     frames: list[bytes]
@@ -46,7 +54,7 @@ class Chain:
         self._hand_heads: list[tuple[bytes, int]] = []  # its heads, with its records up to each
         self._writers: dict[bytes, frozenset[int]] = {}  # heads of the hand -> who writes next
         self._since: dict[bytes, float] = {}  # heads of the hand -> when we reached them
-        self._previous: _HandLog | None = None  # the hand before the running one
+        self._previous: list[_HandLog] = []  # the hands before the running one, oldest first
 
     # ---------------------------------------------------------------- moving on
     def enter_segment(self, head: bytes) -> None:
@@ -55,14 +63,17 @@ class Chain:
         self.head, self.seq = head, 0
         self.history.add(head)
         self.hand_mark = HandMark(head, 0, len(self.records))
-        self._previous = None  # a roll-back never crosses into another segment
+        self._previous = []  # a roll-back never crosses into another segment
         self._forget_hand()
 
     def start_hand(self) -> None:
         if self.hand_mark is not None:
-            self._previous = _HandLog(
-                self.hand_mark, self._hand_frames, self._hand_heads, self._writers, self._since
+            self._previous.append(
+                _HandLog(
+                    self.hand_mark, self._hand_frames, self._hand_heads, self._writers, self._since
+                )
             )
+            del self._previous[:-ROLLBACK_HANDS]
         self.hand_mark = HandMark(self.head, self.seq, len(self.records))
         self._forget_hand()
 
@@ -97,17 +108,25 @@ class Chain:
         return [h for h, _ in self._hand_heads]
 
     def writers_at(self, head: bytes) -> frozenset[int] | None:
-        previous = self._previous.writers if self._previous is not None else {}
-        return self._writers.get(head, previous.get(head))
+        if head in self._writers:
+            return self._writers[head]
+        for log in reversed(self._previous):
+            if head in log.writers:
+                return log.writers[head]
+        return None
 
     def reached_at(self, head: bytes) -> float | None:
-        previous = self._previous.since if self._previous is not None else {}
-        return self._since.get(head, previous.get(head))
+        if head in self._since:
+            return self._since[head]
+        for log in reversed(self._previous):
+            if head in log.since:
+                return log.since[head]
+        return None
 
     def rollback_floor(self) -> int:
         """The number of records before the earliest hand a roll-back can reach."""
-        if self._previous is not None:
-            return self._previous.mark.records
+        if self._previous:
+            return self._previous[0].mark.records
         return self.hand_mark.records if self.hand_mark is not None else len(self.records)
 
     # ---------------------------------------------------------------- records to store
@@ -137,8 +156,10 @@ class Chain:
         if head == mark.head:
             return mark.seq
         heads = self._hand_heads
-        if self._previous is not None and self._in(self._previous, head):
-            mark, heads = self._previous.mark, self._previous.heads
+        back = self.hands_back(head)
+        if back:
+            log = self._previous[-back]
+            mark, heads = log.mark, log.heads
             if head == mark.head:
                 return mark.seq
         index = next(i for i, (h, _) in enumerate(heads) if h == head)
@@ -146,8 +167,8 @@ class Chain:
 
     def can_rollback_to(self, anchor: bytes, *, across_hand: bool = False) -> bool:
         """True when ``anchor`` is the head or an earlier head of the running hand (or of
-        the segment's configuration round); with ``across_hand`` also a head of the hand
-        before it in this segment."""
+        the segment's configuration round); with ``across_hand`` also a head of one of the
+        kept hands before it in this segment."""
         if anchor == self.head:
             return True
         mark = self.hand_mark
@@ -155,15 +176,22 @@ class Chain:
             return False
         if anchor == mark.head or any(h == anchor for h, _ in self._hand_heads):
             return True
-        return across_hand and self.crosses_hand(anchor)
+        return across_hand and self.hands_back(anchor) > 0
+
+    def hands_back(self, anchor: bytes) -> int:
+        """How many hands before the running one ``anchor`` is a head of (1: the hand before;
+        not its last head, which is where the next hand starts); 0 for a head of the running
+        hand or one not kept."""
+        if self.hand_mark is None or anchor == self.hand_mark.head:
+            return 0
+        for back, log in enumerate(reversed(self._previous), start=1):
+            if self._in(log, anchor):
+                return back
+        return 0
 
     def crosses_hand(self, anchor: bytes) -> bool:
-        """``anchor`` is a head of the hand before the running one, not its last (which is
-        where the running hand starts)."""
-        previous, mark = self._previous, self.hand_mark
-        if previous is None or mark is None or anchor == mark.head:
-            return False
-        return self._in(previous, anchor)
+        """``anchor`` is a head of a kept hand before the running one."""
+        return self.hands_back(anchor) > 0
 
     @staticmethod
     def _in(log: _HandLog, head: bytes) -> bool:
@@ -173,16 +201,13 @@ class Chain:
         """Go back to where the hand began and return its records up to ``anchor``, for the
         machine to replay; the records after the hand's start are cut."""
         assert self.can_rollback_to(anchor, across_hand=True)
-        previous = self._previous
-        if previous is not None and self.crosses_hand(anchor):
-            # Back into the hand before: it is the running hand again.
-            self.hand_mark, self._hand_frames = previous.mark, previous.frames
-            self._hand_heads, self._writers, self._since = (
-                previous.heads,
-                previous.writers,
-                previous.since,
-            )
-            self._previous = None
+        back = self.hands_back(anchor)
+        if back:
+            # Back into an earlier hand: it is the running hand again, the ones after it void.
+            log = self._previous[-back]
+            del self._previous[-back:]
+            self.hand_mark, self._hand_frames = log.mark, log.frames
+            self._hand_heads, self._writers, self._since = log.heads, log.writers, log.since
         mark = self.hand_mark
         assert mark is not None
         keep = 0 if anchor == mark.head else next(n for h, n in self._hand_heads if h == anchor)

@@ -15,7 +15,7 @@ from dealerless.protocol.crypto import HandDeckContext, PlayerSecret
 from dealerless.protocol.messages import MessageError
 from dealerless.protocol.rules.base import Deal, Engine, Reveal, TurnUp
 from dealerless.protocol.rules.registry import new_engine
-from dealerless.protocol.table.chain import Chain
+from dealerless.protocol.table.chain import ROLLBACK_HANDS, Chain
 from dealerless.protocol.table.config import TableConfig
 from dealerless.protocol.table.dealer import fallback_dealer, first_dealer
 from dealerless.protocol.table.events import (
@@ -78,7 +78,8 @@ class HandCycle:
         self.dealer_due = True  # hand 1: the rules start once the joint key draws the dealer
         self.hand_engine: Engine | None = None  # the rules as the running hand began
         self.streak_at_start: dict[int, int] = {}  # the silence streaks as it began
-        self.previous: _FinishedHand | None = None  # the hand before it, for a roll-back
+        # The hands before it, oldest first, as far back as the chain keeps them (roll-back).
+        self.previous: list[_FinishedHand] = []
 
     # ---------------------------------------------------------------- moving on
     def advance(self) -> None:
@@ -147,7 +148,8 @@ class HandCycle:
         if self.seat is not None and self.seat in participants:
             secret, lost_share = self._hand_secret(hctx, self.seat)
         deck = HandDeck(hctx, participants, secret, proofs_checked=self.proofs_checked)
-        self.previous = _FinishedHand(self.hand, self.hand_engine, self.streak_at_start)
+        self.previous.append(_FinishedHand(self.hand, self.hand_engine, self.streak_at_start))
+        del self.previous[:-ROLLBACK_HANDS]
         self.hand = HandState.starting(number, participants, deck, secret, lost_share)
         self.hand_engine = copy.deepcopy(self.engine)
         self.streak_at_start = dict(self.silent_streak)
@@ -328,12 +330,13 @@ class HandCycle:
         # The segment's first hand: its rules start again after the reveals draw the dealer.
         self.dealer_due = self.hand.number == self.first_hand
 
-    def restart_previous(self) -> None:
-        """The hand before the running one, as it was at its start (the chain was cut back
-        into it): a timeout certificate formed there while our element was in flight."""
-        previous = self.previous
-        assert previous is not None
-        self.previous = None  # never two hands back
+    def restart_previous(self, back: int = 1) -> None:
+        """The hand ``back`` hands before the running one, as it was at its start (the chain
+        was cut back into it): a timeout certificate formed there while our element was in
+        flight. The hands after it are void."""
+        assert 1 <= back <= len(self.previous)
+        previous = self.previous[-back]
+        del self.previous[-back:]
         self.hand, self.hand_engine = previous.hand, previous.engine
         self.streak_at_start = previous.streak
         self.restart_hand()

@@ -408,9 +408,10 @@ class TableMachine(ElementBodies, RoundFrames, SegmentSwitch):
         return self.phase is Phase.OVER
 
     def certificate_waits(self) -> bool:
-        """A complete timeout certificate of this hand waits for our own deadline: the end
-        may still move (a late last result of the game, protocol.md §5)."""
-        return self.votes.certificate_waits()
+        """A complete timeout certificate of this hand, or against the next host at a seat
+        change, waits for our own deadline: the end may still move (a late last result of the
+        game, protocol.md §5; a silent next host, §9)."""
+        return self.votes.certificate_waits() or self.boundary_certificate_waits()
 
     @property
     def hand_start_count(self) -> int:
@@ -577,10 +578,10 @@ class TableMachine(ElementBodies, RoundFrames, SegmentSwitch):
         """
         if anchor == self.chain.head:
             return
-        crossing = self.chain.crosses_hand(anchor)
+        back = self.chain.hands_back(anchor)
         frames = self.chain.cut_to_hand_start(anchor)
-        if crossing:
-            self.cycle.restart_previous()
+        if back:
+            self.cycle.restart_previous(back)
         else:
             self.cycle.restart_hand()
         mode, self.mode = self.mode, Mode.ROLLBACK

@@ -119,17 +119,30 @@ class SegmentSwitch:
 
     def boundary_timeouts(self) -> None:
         """A seat that stays votes the next host silent once its deadline for the next
-        configuration passed on our clock (spec/protocol.md §9)."""
+        configuration passed on our clock (spec/protocol.md §9); every seat, a voter or not,
+        then takes a complete certificate that waited for that deadline."""
         boundary = self._boundary()
         if boundary is None or self.mode.replaying or self.mode.held:
             return
         host, voters = boundary
-        if self.seat not in voters or not self.own_deadline_passed():
+        if not self.own_deadline_passed():
             return
-        if self.seat in self.votes.timeout.get((host, self.chain.head), {}):
-            return
-        self.votes.cast_timeout(host)
+        if self.seat in voters and self.seat not in self.votes.timeout.get(
+            (host, self.chain.head), {}
+        ):
+            self.votes.cast_timeout(host)
         self.boundary_certificate()
+
+    def boundary_certificate_waits(self) -> bool:
+        """A complete certificate that the next host is silent waits only for our own deadline
+        (a node that would leave the ended segment, or a simulation that would stop, first
+        lets it pass)."""
+        boundary = self._boundary()
+        if boundary is None or self.seat is None:
+            return False
+        host, voters = boundary
+        votes = self.votes.timeout.get((host, self.chain.head), {})
+        return bool(voters) and voters <= set(votes) and not self.own_deadline_passed()
 
     def boundary_certificate(self) -> None:
         """Carry out a complete certificate that the next host is silent: its votes become one
