@@ -392,8 +392,11 @@ class CatchUp:
         ):
             budget.upto = start + len(chunk)
 
-    def on_recs(self, sender: bytes, frames: list[bytes], start: int) -> None:
-        """Records from a seat (frames by non-seat authors were already dropped)."""
+    def on_recs(
+        self, sender: bytes, frames: list[bytes], start: int, *, whole: bool = True
+    ) -> None:
+        """Records from a seat from the chain's record ``start`` on (frames by non-seat
+        authors were already dropped; ``whole``: none was)."""
         if self.node.machine is None:
             sync = self.resync
             if sync is not None and start == sync.stored:
@@ -403,6 +406,29 @@ class CatchUp:
             return
         for frame in frames:
             self.node.after(self.node.machine.receive(frame, self.node.now()))
+        if whole:
+            self._serve_our_fork(sender, frames, start)
+
+    def _serve_our_fork(self, sender: bytes, frames: list[bytes], start: int) -> None:
+        """Records that fork from ours and that we did not take (we hold what decided there,
+        say a certificate against the element they carry): the seat that sent them is ahead of
+        us on its branch and cannot see the fork from our count alone. Send it ours from where
+        a roll-back can reach, so that it meets what decided there and adopts it
+        (protocol.md §5, node.md §6)."""
+        machine = self.node.machine
+        if machine is None:
+            return
+        base = machine.chain_base
+        for offset, frame in enumerate(frames):
+            index = start + offset - base
+            if index < 0:
+                continue
+            if index >= len(machine.records):
+                return  # it holds more than we do on our branch: nothing of ours to show
+            if machine.records[index] != frame:
+                begin = max(base, min(start + offset, machine.rollback_floor_count))
+                self._serve(sender, self._budget(sender), begin, self.node.now(), waiting=True)
+                return
 
     def _release(self) -> None:
         machine = self.node.machine

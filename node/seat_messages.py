@@ -298,4 +298,8 @@ class SeatMessages:
             if sender not in self.node.seat_keys() or not isinstance(start, int):
                 self.dropped += 1
                 return
-            self.catch_up.on_recs(sender, self._seat_frames(payload.get("frames")), start)
+            sent = payload.get("frames")
+            frames = self._seat_frames(sent)
+            # Only a whole run of records can be laid beside ours, record by record.
+            whole = isinstance(sent, list) and len(frames) == len(sent)
+            self.catch_up.on_recs(sender, frames, start, whole=whole)

@@ -161,7 +161,9 @@ class ScheduledTable:
 
     def run(self, max_clock: float) -> Outcome:
         while self.clock < max_clock:
-            if all(m.over for m in self.machines) and not self.queue:
+            # Over, with nothing in flight and no certificate waiting for a seat's own clock
+            # (a node lingers for those too: node/seat_end.py).
+            if not self.queue and all(m.over and not m.certificate_waits() for m in self.machines):
                 break
             self.clock += TICK
             self._deafness()
@@ -201,12 +203,18 @@ class ScheduledTable:
 
 def _serve_from(server: TableMachine, peer: TableMachine, *, fork_aware: bool) -> int | None:
     """Where a node's catch-up (node/catch_up.py) serves ``peer`` from, given its count (and,
-    ``fork_aware``, the tag of its last record): None when it serves nothing."""
+    ``fork_aware``, the tag of its last record, or for a peer ahead of it on another branch
+    the records it was served): None when it serves nothing."""
     n = peer.chain_count
     if fork_aware:
         ours, last = server.record_tag(n), peer.record_tag(n)
         if ours is not None and last is not None and ours != last:
             return max(0, min(n - 1, server.rollback_floor_count))
+        # The peer is ahead on another branch: the server learns it from the records the peer
+        # serves it (their record at its own count differs), and sends its branch back.
+        mine = server.chain_count
+        if mine < n and server.record_tag(mine) != peer.record_tag(mine):
+            return max(0, min(mine - 1, server.rollback_floor_count))
     return n if server.chain_count > n else None
 
 
