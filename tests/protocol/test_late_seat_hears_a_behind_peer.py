@@ -62,10 +62,12 @@ class PostOffice:
             self.sim.flush(seat)
 
 
-def _at_the_result_round(seed: int) -> tuple[ProtocolGame, random.Random, list[Letter]]:
+def _at_the_result_round(
+    seed: int, hands: int = 2
+) -> tuple[ProtocolGame, random.Random, list[Letter]]:
     """Hand 1 played to its result round; every seat's result is signed and held."""
     rng = random.Random(seed)
-    sim = start_game(make_config("limit-tuppen", 3, {"hands": 2}), rng)
+    sim = start_game(make_config("limit-tuppen", 3, {"hands": hands}), rng)
     held: list[Letter] = []
 
     def hold_results(sender: int, to: int, frame: bytes) -> bool:
