@@ -14,8 +14,6 @@ their branch and seat 0 stayed alone on its own."""
 
 from __future__ import annotations
 
-import random
-
 import pytest
 from test_late_seat_hears_a_behind_peer import PostOffice, _at_the_result_round
 
