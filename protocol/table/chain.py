@@ -197,9 +197,10 @@ class Chain:
     def _in(log: _HandLog, head: bytes) -> bool:
         return head == log.mark.head or any(h == head for h, _ in log.heads)
 
-    def cut_to_hand_start(self, anchor: bytes) -> list[bytes]:
-        """Go back to where the hand began and return its records up to ``anchor``, for the
-        machine to replay; the records after the hand's start are cut."""
+    def cut_to_hand_start(self, anchor: bytes) -> list[tuple[list[bytes], bytes]]:
+        """Go back to where the hand began and return its elements up to ``anchor`` (each
+        element's records and the head it led to), for the machine to replay; the records
+        after the hand's start are cut."""
         assert self.can_rollback_to(anchor, across_hand=True)
         back = self.hands_back(anchor)
         if back:
@@ -210,10 +211,17 @@ class Chain:
             self._hand_heads, self._writers, self._since = log.heads, log.writers, log.since
         mark = self.hand_mark
         assert mark is not None
-        keep = 0 if anchor == mark.head else next(n for h, n in self._hand_heads if h == anchor)
-        frames = self._hand_frames[:keep]
+        elements: list[tuple[list[bytes], bytes]] = []
+        done = 0
+        for head, upto in self._hand_heads:
+            if anchor == mark.head:
+                break
+            elements.append((self._hand_frames[done:upto], head))
+            done = upto
+            if head == anchor:
+                break
         self.head, self.seq = mark.head, mark.seq
         del self.records[mark.records :]
         self._unsaved = []
         self._hand_frames, self._hand_heads = [], []
-        return frames
+        return elements

@@ -579,18 +579,23 @@ class TableMachine(ElementBodies, RoundFrames, SegmentSwitch):
         if anchor == self.chain.head:
             return
         back = self.chain.hands_back(anchor)
-        frames = self.chain.cut_to_hand_start(anchor)
+        elements = self.chain.cut_to_hand_start(anchor)
         if back:
             self.cycle.restart_previous(back)
         else:
             self.cycle.restart_hand()
         mode, self.mode = self.mode, Mode.ROLLBACK
         try:
-            for frame in frames:
-                self._receive(frame, again=True)
-                self.votes.check_certificates()
+            for frames, head in elements:
+                # A certificate we took is carried out again as it stands in our records (no
+                # clock, no vote count: the votes waiting in the book are not replayed).
+                if self.votes.replay_certificate(frames, head):
+                    continue
+                for frame in frames:
+                    self._receive(frame, again=True)
         finally:
             self.mode = mode
+        assert self.chain.head == anchor, "a roll-back replays our own records up to the anchor"
         # What we hold now is a prefix of what the node stored: it cuts its file there.
         self.chain.forget_unsaved()
         self.events.append(TranscriptCut(len(self.chain.records)))

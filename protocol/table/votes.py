@@ -317,6 +317,33 @@ class VoteBook:
             # Elements built on the certificate may have arrived before its last vote.
             m._release_future()
 
+    def replay_certificate(self, frames: list[bytes], head: bytes) -> bool:
+        """A roll-back replays an element of our own records: if it is a certificate (its
+        records are votes), carry it out again as it stands and return True. Its votes were
+        checked when it was taken; the votes still waiting in the book are not replayed."""
+        try:
+            votes = [decode_message(f, registry=TABLE_REGISTRY) for f in frames]
+        except MessageError:
+            return False
+        if not votes or any(v.kind not in ("timeout-vote", "abort-vote") for v in votes):
+            return False
+        first, m = votes[0], self.m
+        if first.kind == "timeout-vote":
+            silent = int(first.body["silent"])
+            key = (silent, first.prev)
+            self.timed_out.add(key)
+            self.timeout.pop(key, None)
+            effect, reason = "timeout", f"seat {silent} was silent past the deadline"
+        else:
+            silent = int(first.body["culprit"])
+            key = (silent, first.prev)
+            self.applied.add(key)
+            self.abort.pop(key, None)
+            effect = "abort"
+            reason = bytes(first.body["reason"]).decode(errors="replace")
+        m.apply_certificate(frames, head, effect, silent, reason)
+        return True
+
     def is_pending(self, frame: bytes) -> bool:
         """A vote that is waiting for the rest of its certificate."""
         return any(
@@ -428,3 +455,4 @@ class VoteBook:
         if self.m.phase is Phase.CONFIG:
             required = {s for s in range(self.m.players) if s != accused}
         return bool(required) and required <= set(votes)
+
