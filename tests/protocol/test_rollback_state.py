@@ -10,10 +10,14 @@ import random
 from typing import Any
 
 import pytest
+from schedule_sim import Schedule, ScheduledTable
 
 from dealerless.client.protocol_sim import run_game, start_game
+from dealerless.protocol.messages import decode_message
 from dealerless.protocol.rules.registry import make_config
+from dealerless.protocol.table.config import TableConfig
 from dealerless.protocol.table.hand_deck import HandDeck
+from dealerless.protocol.table.kinds import TABLE_REGISTRY
 from dealerless.protocol.table.machine import TableMachine
 
 
@@ -98,3 +102,57 @@ def test_a_roll_back_to_any_head_of_the_hand_is_a_clean_run_to_it(seat: int | No
             if view["arbiter"] == seat:  # the lowest seat that owes a frame: it still owes it
                 view["arbiter"] = expected["arbiter"]
         assert view == expected
+
+
+
+def _game_with_certificates() -> tuple[TableConfig, list[bytes]]:
+    """A finished game's transcript with timeout certificates inside its hands (frames lost
+    and caught up late: seats time each other out), from the schedule simulation."""
+    for seed in range(60):
+        schedule = Schedule(delay=(0.005, 0.2), drop=0.25, catch_up_every=4.0)
+        table = ScheduledTable(make_config("limit-tuppen", 3, {"hands": 4}), seed, schedule)
+        out = table.run(900.0)
+        if out.finished and out.same_transcript and out.certificates >= 3 and min(out.hands) >= 3:
+            return table.machines[0].config, list(table.machines[0].records)
+    raise AssertionError("no schedule gave a game of 3 hands or more with three certificates")
+
+
+def _certificate_heads(config: TableConfig, records: list[bytes]) -> set[bytes]:
+    """The heads that certificates of the transcript led to."""
+    clean, heads = TableMachine.confirm(config, []), set()
+    for frame in records:
+        clean.receive(frame, 0.0)
+        if decode_message(frame, registry=TABLE_REGISTRY).kind == "timeout-vote":
+            heads.add(clean.head)
+    return heads
+
+
+def test_a_roll_back_across_hands_replays_the_certificates_on_the_way() -> None:
+    """An auditor rolled back from the game's last hand to every head it can reach (up to
+    ROLLBACK_HANDS hands before) holds what one fed only up to that head holds, certificates
+    on the way included: a replay that skipped them stopped short of the anchor."""
+    config, records = _game_with_certificates()
+    last_hand_start = None
+    clean = TableMachine.confirm(config, [])
+    counts: dict[bytes, int] = {}
+    for upto, frame in enumerate(records, 1):
+        clean.receive(frame, 0.0)
+        counts.setdefault(clean.head, upto)
+    end = TableMachine.confirm(config, records)
+    last_hand_start = end.hand_start_count
+    # every head before the last hand that the finished machine can still roll back to
+    reachable = [
+        (head, upto)
+        for head, upto in counts.items()
+        if upto < last_hand_start and end.chain.can_rollback_to(head, across_hand=True)
+    ]
+    crossed = _certificate_heads(config, records)
+    assert len(reachable) > 5
+    assert any(
+        upto < counts[c] < last_hand_start for c in crossed for _, upto in reachable
+    ), "no certificate between a reachable head and the last hand: the test checks nothing"
+    for anchor, upto in reachable:
+        expected = _view(TableMachine.confirm(config, records[:upto]))
+        rolled = TableMachine.confirm(config, records)
+        rolled.rollback_to(anchor)
+        assert _view(rolled) == expected
