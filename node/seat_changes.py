@@ -70,6 +70,8 @@ class ChangesNode(Protocol):
 
     def admit(self) -> None: ...
 
+    def after(self, events: list[TableEvent]) -> None: ...
+
 
 class SeatChanges:
     """The seat changes of a seat's node: it owns the newcomers and returners a host keeps
@@ -102,10 +104,13 @@ class SeatChanges:
         self.coming_back = False  # we sit out and asked to be seated again
         self.change_taken = False  # our own stand-up or sit-out took effect
         self.back_sent = 0.0
+        # We host the next segment but too few seats stay for one: we wait (until the others
+        # time us out) for a newcomer whose hello is late, and seat it then.
+        self.too_few: SeatsChanging | None = None
 
     def segment_started(self, seated: bool) -> None:
         """A segment started that seats us (``seated``) or that we sit out in."""
-        self.change_since, self.next_host_missed = None, False
+        self.change_since, self.next_host_missed, self.too_few = None, False, None
         machine = self.node.machine
         if machine is not None:  # those seated meanwhile, or known to the table, wait no more
             config, carry = machine.config, machine.config.carry
@@ -287,7 +292,10 @@ class SeatChanges:
         machine = self.node.machine
         if machine is not None and machine.over and machine.seat_change is not None:
             # Between two segments: no answer. Its hellos come again, and whoever hosts the
-            # next segment seats it after that segment's first hand.
+            # next segment seats it after that segment's first hand; unless that is us and
+            # the table waits for it to go on at all.
+            if self.too_few is not None:
+                self.newcomer_heard(sender, name, payload)
             return
         if machine is not None and machine.over:
             self.handshake.refuse(sender, "this table is finished: its game is over")
@@ -329,13 +337,21 @@ class SeatChanges:
         asks the other seats). Kept quietly, within the same bound as a host's: if we host the
         next segment we seat it there (spec/node.md §7a). Only the host answers or refuses."""
         machine = self.node.machine
-        if machine is None or machine.over or not self.hears_newcomers():
+        if machine is None or not self.hears_newcomers():
             return
+        if machine.over and (self.too_few is None or machine.seat_change is None):
+            return  # the game is over, or the segment ended and we do not wait for anyone
         if sender in self.heard or len(self.heard) >= MAX_WAITING:
             return
         buy_in = _buy_in(machine, payload)
-        if not isinstance(buy_in, ConfigError):
-            self.heard[sender] = (name, buy_in)
+        if isinstance(buy_in, ConfigError):
+            return
+        self.heard[sender] = (name, buy_in)
+        waited = self.too_few
+        if waited is not None:
+            self.node.say(f"{name!r} [{format_fingerprint(sender)}] came: the table goes on")
+            self.too_few = None
+            self.node.after(self.seats_changing(machine, waited))
 
     def returner_back(self, sender: bytes, payload: dict[str, Any]) -> None:
         """Host: a seat sitting out asks to come back (its signed ``back``; the sender was
@@ -407,7 +423,14 @@ class SeatChanges:
             try:
                 config = machine.next_segment()
             except LocalProtocolError as again:
-                self.node.say(f"the table cannot go on: {again}")
+                if plan.reseat and machine.engine.seat_changes:
+                    self.too_few = event
+                    self.node.say(
+                        f"the table cannot go on yet ({again}): waiting for a newcomer to sit "
+                        "down"
+                    )
+                else:
+                    self.node.say(f"the table cannot go on: {again}")
                 return []
         self._forget_newcomers(lambda key: config.seat_of(key) is not None)
         self.returners = {k: v for k, v in self.returners.items() if config.seat_of(k) is None}
