@@ -70,7 +70,7 @@ def test_a_table_with_direct_links_leaves_the_relay_a_handful_of_events(
     written = _signed_per_seat(cluster, 3)
     to_relay = [_published(cluster.root / f"events{s}.jsonl", "published_f") for s in range(3)]
     # The frames went over the links: far fewer reached the relay than the seats signed.
-    assert all(2 * r < w for r, w in zip(to_relay, written, strict=True)), (to_relay, written)
+    assert 2 * sum(to_relay) < sum(written), (to_relay, written)
 
 
 def test_relays_only_keeps_every_frame_on_the_relay(
@@ -86,8 +86,9 @@ def test_relays_only_keeps_every_frame_on_the_relay(
         assert '"cand"' not in log and '"ev": "ways"' not in log
     written = _signed_per_seat(cluster, 3)
     to_relay = [_published(cluster.root / f"events{s}.jsonl", "published_f") for s in range(3)]
-    # Every frame a seat signed went to the relays (resent ones count again).
-    assert all(r >= w for r, w in zip(to_relay, written, strict=True)), (to_relay, written)
+    # Every frame signed at the table went to the relays (resent ones count again; the
+    # seats' numbers at the table are not the cluster's, so the table's totals are compared).
+    assert sum(to_relay) >= sum(written), (to_relay, written)
     assert min(written) >= 30, written  # six hands' worth: the count is not vacuous
 
 
