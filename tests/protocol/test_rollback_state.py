@@ -127,6 +127,7 @@ def _certificate_heads(config: TableConfig, records: list[bytes]) -> set[bytes]:
     return heads
 
 
+# covers: P-48, P-30
 def test_a_roll_back_across_hands_replays_the_certificates_on_the_way() -> None:
     """An auditor rolled back from the game's last hand to every head it can reach (up to
     ROLLBACK_HANDS hands before) holds what one fed only up to that head holds, certificates
