@@ -1,8 +1,9 @@
 """What each chain element does: the bodies the machine writes for its automatic steps (config
 signature, key commit and reveal, shuffle, decryption shares, a reveal, the result signature)
 and how an accepted element of each kind changes the hand (the deck, the rules engine, the
-result round). The chain itself (signing, order, violations) is :mod:`machine`'s; a mixin of
-:class:`~dealerless.protocol.table.machine.TableMachine`."""
+result round). The chain itself (signing, order, violations) is :mod:`machine`'s; a part of
+:class:`~dealerless.protocol.table.machine.TableMachine`, one per segment: it reads and changes
+the running hand (the segment's hand cycle owns it) and reports what it applied."""
 
 from __future__ import annotations
 
@@ -12,8 +13,10 @@ from typing import Any
 from dealerless.protocol.cards import Card
 from dealerless.protocol.messages import SignedMessage, pack
 from dealerless.protocol.rules.base import Action, HandResult
+from dealerless.protocol.table.chain import Chain
 from dealerless.protocol.table.check_later import CheckLater
-from dealerless.protocol.table.events import CardsShown, RemoteProtocolError
+from dealerless.protocol.table.config import TableConfig
+from dealerless.protocol.table.events import CardsShown, RemoteProtocolError, TableEvent
 from dealerless.protocol.table.hand_cycle import HandCycle
 from dealerless.protocol.table.hand_deck import OPEN
 from dealerless.protocol.table.mode import Mode
@@ -31,14 +34,24 @@ def result_digest(result: HandResult) -> bytes:
     return hashlib.sha256(pack(data)).digest()
 
 
-class ElementBodies(Moves):
-    # State of the table machine this mixin reads and changes (besides Moves').
-    cycle: HandCycle
-    _change_wanted: str | None
-    check_later: CheckLater
-    mode: Mode
+class ElementBodies:
+    def __init__(
+        self,
+        config: TableConfig,
+        seat: int | None,
+        *,
+        cycle: HandCycle,
+        chain: Chain,
+        events: list[TableEvent],
+        check_later: CheckLater,
+    ) -> None:
+        self.config, self.seat = config, seat
+        self.cycle, self.events, self.check_later = cycle, events, check_later
+        self.moves = Moves(config, seat, cycle=cycle, chain=chain, events=events)
 
-    def _automatic_body(self) -> tuple[str, dict[str, Any]]:
+    def automatic_body(self, change_wanted: str | None) -> tuple[str, dict[str, Any]]:
+        """The body of our automatic element at this step (``change_wanted``: the seat change
+        we ask for with our result)."""
         assert self.seat is not None
         if self.cycle.hand.phase is Phase.CONFIG:
             return "config-sign", {"config_hash": self.config.digest()}
@@ -65,13 +78,13 @@ class ElementBodies(Moves):
             "result": result_digest(self.cycle.engine.hand_result),
             "state": self.cycle.engine.public_digest(),
         }
-        if self._change_wanted is not None:
-            body["change"] = self._change_wanted
+        if change_wanted is not None:
+            body["change"] = change_wanted
         return "result", body
 
-    def _apply(self, message: SignedMessage, seat: int, own: bool) -> None:
+    def apply(self, message: SignedMessage, seat: int, own: bool, mode: Mode) -> None:
         """An element of a sequential step: its body, then the next seat of the round."""
-        self._apply_body(message, seat, own)
+        self.apply_body(message, seat, own, mode)
         if (
             self.cycle.hand.round is not None
             and self.cycle.hand.round.seats
@@ -79,24 +92,25 @@ class ElementBodies(Moves):
         ):
             self.cycle.hand.round.seats.pop(0)
 
-    def _apply_body(self, message: SignedMessage, seat: int, own: bool) -> None:
-        """Check and apply what a frame says, by its kind (a round frame or a single step)."""
+    def apply_body(self, message: SignedMessage, seat: int, own: bool, mode: Mode) -> None:
+        """Check and apply what a frame says, by its kind (a round frame or a single step);
+        ``mode``: what the machine is doing (a replay checks a shuffle's proof at once)."""
         kind, body = message.kind, message.body
         if kind == "config-sign":
             if body["config_hash"] != self.config.digest():
                 raise RemoteProtocolError("signed a different table configuration", seat)
         elif kind in ("key-commit", "key-reveal", "shuffle", "shares"):
-            self._apply_deck_step(kind, body, seat, own)
+            self._apply_deck_step(kind, body, seat, own, mode)
         elif kind == "reveal":
             self._apply_reveal(body, seat)
         elif kind == "action":
-            self._apply_action(Action.from_wire(body["action"]), body, seat, own)
+            self.moves.apply_action(Action.from_wire(body["action"]), body, seat, own)
         elif kind == "admit":
-            self._apply_admit(body["request"], message)
+            self.moves.apply_admit(body["request"], message)
         elif kind == "result":
             self._apply_result(body, seat)
 
-    def _apply_deck_step(self, kind: str, body: Any, seat: int, own: bool) -> None:
+    def _apply_deck_step(self, kind: str, body: Any, seat: int, own: bool, mode: Mode) -> None:
         deck = self.cycle.hand.deck
         assert deck is not None
         if kind == "key-commit":
@@ -105,7 +119,7 @@ class ElementBodies(Moves):
             deck.accept_reveal(seat, body["reveal"])
         elif kind == "shuffle":
             later = self.check_later.may_check_later(
-                seat, own=own, mode=self.mode, seat=self.seat, hand=self.cycle.hand
+                seat, own=own, mode=mode, seat=self.seat, hand=self.cycle.hand
             )
             deck.accept_shuffle(seat, body["shuffle"], trusted=own, later=later)
         else:

@@ -79,7 +79,7 @@ MAX_VIOLATIONS = 256  # violations kept with their evidence (a flood must not gr
 MAX_ANONYMOUS_EVIDENCE = 1024  # bytes kept of a frame nobody can be blamed for
 
 
-class TableMachine(ElementBodies, RoundFrames, SegmentSwitch):
+class TableMachine(SegmentSwitch):
     def __init__(
         self,
         config: TableConfig,
@@ -144,6 +144,15 @@ class TableMachine(ElementBodies, RoundFrames, SegmentSwitch):
             replaying=lambda: self.mode.replaying,
             on_new_hand=self.votes.new_hand,
         )
+        # What each element does to this segment's hands (the bodies we write, the checks).
+        self.elements = ElementBodies(
+            config,
+            self.seat,
+            cycle=self.cycle,
+            chain=self.chain,
+            events=self.events,
+            check_later=self.check_later,
+        )
         self._change_wanted: str | None = None
         # (seat, prev) -> the first chain frame of that seat at that known head: a second one
         # is an equivocation (two signed frames of one seat at one head).
@@ -153,6 +162,21 @@ class TableMachine(ElementBodies, RoundFrames, SegmentSwitch):
         # not: a follower far behind sees by it that the table is alive (replays move nothing).
         self.heard_up_to: tuple[int, int] = (self.hand, self.seq)
         self.clock = StepClock(self.timeout, now)
+        # The open parallel round's frames (key commits and reveals, shares, results).
+        self.rounds = RoundFrames(
+            self.seat,
+            cycle=self.cycle,
+            chain=self.chain,
+            clock=self.clock,
+            keys=self.keys,
+            check_later=self.check_later,
+            elements=self.elements,
+            events=self.events,
+            append=self._append,
+            refuse=self._refuse,
+            state_hash=self.state_hash,
+            moved_on=self._moved_on,
+        )
         self._note_head()
         self._drive()
 
@@ -345,6 +369,39 @@ class TableMachine(ElementBodies, RoundFrames, SegmentSwitch):
     def _note_head(self) -> None:
         self.chain.note_head(self._writers_here(), None if self.mode.replaying else self.step_since)
 
+    def _moved_on(self) -> None:
+        """The head moved: note who writes there, and write what is ours."""
+        self._note_head()
+        self._drive()
+
+    # ---------------------------------------------------------------- who writes
+    def writers(self) -> list[int]:
+        """Every seat that still has to write at the current head, in seat order."""
+        return self.rounds.writers(self.arbiter())
+
+    def _writers_here(self) -> frozenset[int]:
+        return self.rounds.writers_here(self.arbiter())
+
+    def writers_at(self, head: bytes) -> frozenset[int]:
+        """The seats that had to write at ``head`` (the current one or an earlier one the
+        chain keeps): one, or every seat of a parallel round; empty where unknown."""
+        if head == self.chain.head:
+            return self._writers_here()
+        return self.chain.writers_at(head) or frozenset()
+
+    def in_open_round(self, frame: bytes) -> bool:
+        """``frame`` was taken into the round that is open at the current head."""
+        return self.rounds.in_open_round(frame)
+
+    def pending_round_frame(self) -> bytes | None:
+        """Our own frame of the round open at the current head (a node resends it)."""
+        return self.rounds.pending_round_frame()
+
+    def _take_stored_round_frame(self) -> None:
+        frame = self.rounds.stored_round_frame(self.seen)
+        if frame is not None:
+            self._receive(frame)
+
     def take_secrets(self) -> list[tuple[int, bytes]]:
         """Key shares created since the last call: store them (0600) before sending anything."""
         return self.keys.take()
@@ -504,7 +561,7 @@ class TableMachine(ElementBodies, RoundFrames, SegmentSwitch):
         except IllegalAction as exc:
             raise LocalProtocolError(str(exc)) from None
         if self.arbiter() == self.seat:
-            body = self._action_body(action)
+            body = self.elements.moves.action_body(action)
             self._write("action", body)
         elif self.seat in self.cycle.engine.may_act():
             message = self._sign("request", {"action": action.to_wire()})
@@ -635,7 +692,7 @@ class TableMachine(ElementBodies, RoundFrames, SegmentSwitch):
             if self.blind and self.phase is not Phase.RESULT:
                 return
             if self.phase is Phase.PLAY:
-                request = self._admissible_request()
+                request = self.elements.moves.admissible_request()
                 if request is None:
                     return
                 self._write("admit", {"request": request.frame})
@@ -650,7 +707,7 @@ class TableMachine(ElementBodies, RoundFrames, SegmentSwitch):
                 # closed the round before were not); signing another would be a second frame.
                 self._release_future()
                 continue
-            self._write(*self._automatic_body())
+            self._write(*self.elements.automatic_body(self._change_wanted))
 
     # ---------------------------------------------------------------- receiving
     def _receive(self, frame: bytes, *, again: bool = False) -> None:
@@ -785,17 +842,17 @@ class TableMachine(ElementBodies, RoundFrames, SegmentSwitch):
     # ---------------------------------------------------------------- accepting chain elements
     def _accept(self, message: SignedMessage, *, own: bool) -> None:
         if self.cycle.hand.round is not None and self.cycle.hand.round.parallel:
-            self._accept_round_frame(message, own=own)
+            self.rounds.accept(message, own=own, mode=self.mode, now=self.now)
             return
         seat = message.seat
         assert seat is not None
         try:
-            self._check_step(message, seat)
+            self.rounds.check_step(message, seat)
             if self.arbiter() != seat:
                 raise RemoteProtocolError(
                     f"out of turn: seat {self.arbiter()} writes next, not seat {seat}", seat
                 )
-            self._apply(message, seat, own)
+            self.elements.apply(message, seat, own, self.mode)
         except RemoteProtocolError as exc:
             self._refuse(message, seat, exc.reason, own)
             return

@@ -1,7 +1,8 @@
 """Rules actions on the chain: the body of our own action (a card play opens its card and
 proves, with non-membership proofs, that the hand holds no card the rules would oblige it to
 play), the checks of a peer's action against the deck, and out-of-turn requests that the
-arbiter admits. A mixin of :class:`~dealerless.protocol.table.machine.TableMachine`."""
+arbiter admits. A part of :class:`~dealerless.protocol.table.machine.TableMachine`, one per
+segment: it reads the segment's hand cycle and the chain and reports what it applied."""
 
 from __future__ import annotations
 
@@ -19,14 +20,19 @@ from dealerless.protocol.table.kinds import TABLE_REGISTRY
 
 
 class Moves:
-    # State of the table machine this mixin reads.
-    config: TableConfig
-    seat: int | None
-    cycle: HandCycle
-    chain: Chain
-    events: list[TableEvent]
+    def __init__(
+        self,
+        config: TableConfig,
+        seat: int | None,
+        *,
+        cycle: HandCycle,
+        chain: Chain,
+        events: list[TableEvent],
+    ) -> None:
+        self.config, self.seat = config, seat
+        self.cycle, self.chain, self.events = cycle, chain, events
 
-    def _action_body(self, action: Action) -> dict[str, Any]:
+    def action_body(self, action: Action) -> dict[str, Any]:
         """Our own action, with the card opening and legality proofs a play needs."""
         if action.kind is not ActionKind.PLAY:
             return {"action": action.to_wire()}
@@ -56,7 +62,7 @@ class Moves:
         )
         return hidden, forbidden
 
-    def _apply_action(self, action: Action, body: Any, seat: int, own: bool) -> None:
+    def apply_action(self, action: Action, body: Any, seat: int, own: bool) -> None:
         if action.seat != seat:
             raise RemoteProtocolError(f"action names seat {action.seat}", seat)
         deck = self.cycle.hand.deck
@@ -110,7 +116,7 @@ class Moves:
             deck.public[action.position] = action.card.index
         self.events.append(ActionApplied(action, tuple(rules_events)))
 
-    def _admissible_request(self) -> SignedMessage | None:
+    def admissible_request(self) -> SignedMessage | None:
         for request in self.cycle.hand.requests:
             if request.prev == self.chain.head and self._request_action(request) is not None:
                 return request
@@ -130,7 +136,7 @@ class Moves:
             return None
         return action
 
-    def _apply_admit(self, embedded: bytes, admit: SignedMessage) -> None:
+    def apply_admit(self, embedded: bytes, admit: SignedMessage) -> None:
         request = decode_message(embedded, registry=TABLE_REGISTRY)
         seat = admit.seat
         if request.table_id != self.config.table_id or request.prev != admit.prev:

@@ -212,8 +212,8 @@ def test_equivocation_seen_after_building_on_one_branch_is_rolled_back() -> None
         sim.flush(seat)
     others = [s for s in range(3) if s != seat]
     before = {s: sim.machines[s].engine.scores() for s in others}
-    first = cheat._sign("action", cheat._action_body(legal[0]))
-    second = cheat._sign("action", cheat._action_body(legal[1]))
+    first = cheat._sign("action", cheat.elements.moves.action_body(legal[0]))
+    second = cheat._sign("action", cheat.elements.moves.action_body(legal[1]))
     assert first.frame != second.frame
     # Each honest peer first gets a different branch and builds on it...
     sim.events[others[0]].extend(sim.machines[others[0]].receive(first.frame, 0.0))
