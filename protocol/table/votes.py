@@ -40,6 +40,9 @@ MAX_UNKNOWN_HEAD_VOTES = 64  # votes kept for heads this peer has not reached (y
 MAX_PROVEN = 256  # violations this peer verified, kept for certificates that may follow
 MAX_EVIDENCE = 2  # frames an abort vote carries
 MAX_EVIDENCE_BYTES = 65536
+# Step timeouts a seat waits before it votes where its vote alone is the certificate (a hand of
+# two seats): the other seat's element gets that much longer to arrive.
+LONE_VOTER_WAIT = 2
 TIMEOUT_LABEL = b"dealerless/certificate/timeout"
 ABORT_LABEL = b"dealerless/certificate/abort"
 
@@ -274,7 +277,8 @@ class VoteBook:
         self.check_certificates()
         if not self._participant() or m.over or m.mode.replaying or m.mode.held:
             return
-        if m.now - m.step_since < m.timeout:
+        waited = m.now - m.step_since
+        if waited < m.timeout:
             return
         assert m.seat is not None
         head = m.head
@@ -283,6 +287,11 @@ class VoteBook:
                 return  # a certificate moved the table on
             key = (silent, head)
             if silent == m.seat or m.seat in self.timeout.get(key, {}) or key in self.proven:
+                continue
+            if self._voters(silent) == {m.seat} and waited < LONE_VOTER_WAIT * m.timeout:
+                # Our vote alone would be the certificate, and the accused refuses it if it
+                # wrote in time (one opponent's word): give its element longer to arrive, so
+                # that a late link does not part two honest transcripts (protocol.md P-26).
                 continue
             self.cast_timeout(silent)
             self.check_certificates()
@@ -450,9 +459,13 @@ class VoteBook:
             f"seat {silent} was silent past the deadline",
         )
 
-    def _complete(self, votes: dict[int, SignedMessage], accused: int) -> bool:
-        required = {s for s in self.m.participants if s != accused}
+    def _voters(self, accused: int) -> set[int]:
+        """The seats whose votes make a certificate against ``accused`` here."""
         if self.m.phase is Phase.CONFIG:
-            required = {s for s in range(self.m.players) if s != accused}
+            return {s for s in range(self.m.players) if s != accused}
+        return {s for s in self.m.participants if s != accused}
+
+    def _complete(self, votes: dict[int, SignedMessage], accused: int) -> bool:
+        required = self._voters(accused)
         return bool(required) and required <= set(votes)
 

@@ -20,7 +20,7 @@ from dealerless.protocol.table import TableMachine
 from dealerless.protocol.table.events import HandEnded, SeatSilent, TimeoutVoted, Violation
 from dealerless.protocol.table.kinds import TABLE_REGISTRY
 from dealerless.protocol.table.round_frames import ROUND_LABEL
-from dealerless.protocol.table.votes import certificate_digest
+from dealerless.protocol.table.votes import LONE_VOTER_WAIT, certificate_digest
 
 PARALLEL_KINDS = ("key-commit", "key-reveal", "shares", "result")
 
@@ -109,6 +109,17 @@ def test_a_missing_round_frame_times_out_only_its_seat(players: int, kind: str) 
         sim.flush(seat)
     sim.deliver_all()
     voted = [e.silent for seat in others for e in sim.events[seat] if isinstance(e, TimeoutVoted)]
+    if players == 2:
+        # A lone voter (its vote alone is the certificate) waits twice the step (P-26).
+        assert voted == []
+        sim.clock += (LONE_VOTER_WAIT - 1) * sim.machines[0].timeout
+        for seat in range(players):
+            sim.events[seat].extend(sim.machines[seat].tick(sim.clock))
+            sim.flush(seat)
+        sim.deliver_all()
+        voted = [
+            e.silent for seat in others for e in sim.events[seat] if isinstance(e, TimeoutVoted)
+        ]
     assert voted and set(voted) == {silent}
     # At two seats the accused refuses one opponent's word when it wrote in time (§5); with
     # more seats it takes what every other seat signed.
