@@ -181,7 +181,7 @@ async def local_game(
         if finished and code == 0:
             joiners.forget_kept()
         if code == 0 and any(c != 0 for c in bot_codes):
-            say(notice("bot_failed", codes=str(bot_codes)))
+            say(notice("bot_failed", codes=", ".join(str(c) for c in bot_codes)))
             return 1
         return code
 

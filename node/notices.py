@@ -53,6 +53,9 @@ class Notice:
     def __str__(self) -> str:
         return english(self)
 
+    def __hash__(self) -> int:
+        return hash((self.code, tuple(sorted(self.params.items()))))
+
 
 def notice(code: str, **params: Param) -> Notice:
     """``notice("connected", peers=2)``."""
@@ -260,7 +263,7 @@ ENGLISH: Mapping[str, English] = {
     "no_resume": _no_resume,
     "ambiguous": "{table!r} matches several tables; give more of the id",
     "resuming": "resuming table {table} ({game}, {role})",
-    "bot_failed": "a bot process failed: exit codes {codes}",
+    "bot_failed": "a bot process failed: exit codes [{codes}]",
     # ---- the client's own line among the node's (client/tui/lobby.py)
     "left_early": "left the table before the end of the game",
 }
