@@ -345,7 +345,7 @@ PAIRS: list[tuple[Notice, str]] = [
         notice("resuming", table="0123456789ab", game="belote", role="join"),
         "resuming table 0123456789ab (belote, join)",
     ),
-    (notice("bot_failed", codes="[0, 1, 0]"), "a bot process failed: exit codes [0, 1, 0]"),
+    (notice("bot_failed", codes="0, 1, 0"), "a bot process failed: exit codes [0, 1, 0]"),
     (text_notice("every way in is down"), "every way in is down"),
 ]
 
