@@ -21,6 +21,7 @@ from dealerless.client.tui.model import TableSnapshot, build_snapshot
 from dealerless.client.tui.node_text import node_notice
 from dealerless.client.tui.results import breakdown, standings_line
 from dealerless.node.line_driver import read_line
+from dealerless.node.notices import Notice
 from dealerless.protocol.rules.base import Action
 from dealerless.protocol.table import TableMachine
 from dealerless.protocol.table.events import (
@@ -34,12 +35,12 @@ from dealerless.protocol.table.events import (
 __all__ = ["TextLineDriver", "plain_say"]
 
 
-def plain_say(lang: str, write: Callable[[str], None] | None = None) -> Callable[[str], None]:
-    """A node ``say`` for line mode: its messages in the screen's words, on stderr (stdout
+def plain_say(lang: str, write: Callable[[str], None] | None = None) -> Callable[[Notice], None]:
+    """A node ``say`` for line mode: its notices in the screen's words, on stderr (stdout
     carries the game), the ones the game lines already tell dropped."""
 
-    def say(text: str) -> None:
-        shown = node_notice(text, lang)
+    def say(said: Notice) -> None:
+        shown = node_notice(said, lang)
         if shown:
             (write or _stderr)(shown)
 

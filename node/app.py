@@ -31,9 +31,10 @@ from dealerless.node.links import (
 from dealerless.node.mesh import Mesh
 from dealerless.node.nostr.link import SERVE_GRACE as NOSTR_SERVE_GRACE
 from dealerless.node.nostr.link import NostrTable
+from dealerless.node.notices import Notice, english, notice, print_say
 from dealerless.node.options import NodeOptions
 from dealerless.node.portable import hold_lock
-from dealerless.node.relay_pins import RelayPins
+from dealerless.node.relay_pins import PinsError, RelayPins
 from dealerless.node.seat import Driver, SeatNode
 from dealerless.node.store import TableMeta, TableStore, list_tables, prune
 from dealerless.node.table_ways import Connector, start_ways
@@ -44,28 +45,29 @@ from dealerless.protocol.rules.registry import make_config
 
 __all__ = ["EventLog", "advertised_address", "host_table", "join_table", "resume_table"]
 
-Say = Callable[[str], None]
+Say = Callable[[Notice], None]
 
 
 NODE_LOG = logging.getLogger("dealerless.node")
 
 
-def stderr_say(prefix: str = "") -> Say:
+def stderr_say(prefix: str = "") -> Callable[[Notice | str], None]:
     """A ``say`` for line mode: each line is logged (INFO, logger ``dealerless.node``), which
-    puts it on stderr (the client's logging set-up) and in the log file; never on stdout."""
+    puts it on stderr (the client's logging set-up) and in the log file; never on stdout. A
+    notice in the node's English; a command's own line (a ``str``) as it is."""
 
-    def say(text: str) -> None:
-        NODE_LOG.info("%s%s", prefix, text)
+    def say(said: Notice | str) -> None:
+        NODE_LOG.info("%s%s", prefix, said if isinstance(said, str) else english(said))
 
     return say
 
 
 def logged_say(say: Say) -> Say:
-    """``say`` (a screen's status line) that also records each line in the log."""
+    """``say`` (a screen's status line) that also records each line in the log, in English."""
 
-    def both(text: str) -> None:
-        NODE_LOG.info("%s", text)
-        say(text)
+    def both(said: Notice) -> None:
+        NODE_LOG.info("%s", english(said))
+        say(said)
 
     return both
 
@@ -143,10 +145,7 @@ async def _run_node(
     store.dir.mkdir(mode=0o700, parents=True, exist_ok=True)
     lock = hold_lock(store.dir / "node.lock")
     if lock is None:
-        say(
-            f"table {meta.table_id[:12]} is already open in another dealerless process on "
-            "this computer (with this home): one node per seat"
-        )
+        say(notice("seat_open_elsewhere", table=meta.table_id[:12]))
         return 1
     try:
         return await _run_locked(
@@ -182,20 +181,17 @@ async def _run_locked(
     try:
         invite = Invite.decode(meta.invite)
     except InviteError as exc:
-        say(
-            f"cannot use table {meta.table_id[:12]}: its stored invite is unusable ({exc}); "
-            "tables made before invite format 2 cannot be resumed"
-        )
+        say(notice("old_invite", table=meta.table_id[:12], reason=str(exc)))
         return 1
     attach = attach_message(invite, host)
     connector: Connector
 
     nodes: list[SeatNode] = []  # the node, once made (a relay verdict may come first)
-    stopping: list[str] = []
+    stopping: list[Notice] = []
     nostr: NostrTable | None = None
     mesh: Mesh | None = None
     async with trio.open_nursery() as nursery:
-        direct: tuple[str, Connector] | None = None
+        direct: tuple[str, str, Connector] | None = None
         local_hub: Hub | None = None
         if host and not meta.relay and meta.direct:
             local_hub = hub or Hub(say=say, owner=key)
@@ -204,7 +200,11 @@ async def _run_locked(
                     local_hub.serve_tcp, meta.listen_host, meta.port, identity
                 )
             except OSError as exc:
-                say(f"cannot listen on {meta.listen_host}:{meta.port}: {exc}")
+                say(
+                    notice(
+                        "cannot_listen", address=f"{meta.listen_host}:{meta.port}", error=str(exc)
+                    )
+                )
                 nursery.cancel_scope.cancel()
                 return 1
             meta.port = bound_port(listeners)
@@ -215,11 +215,12 @@ async def _run_locked(
                 assert local_hub is not None
                 return await open_local(local_hub, key, attach)
 
-            direct = (f"direct {meta.address}:{meta.port}", local)
+            direct = ("direct", f"{meta.address}:{meta.port}", local)
         elif meta.relay or (meta.direct and meta.address):
             kind = "relay" if meta.relay else "direct"
             direct = (
-                f"{kind} {meta.address}:{meta.port}",
+                kind,
+                f"{meta.address}:{meta.port}",
                 _remote_connector(identity, home, meta, invite, attach, say),
             )
 
@@ -242,11 +243,11 @@ async def _run_locked(
                 # Before we have a seat, a table that no relay carries cannot start: say what
                 # each relay answered and stop (a seated node keeps trying: it may be a blip).
                 if store.load_config() is None:
-                    stopping.append(f"no Nostr relay will carry this table: {states}")
+                    stopping.append(notice("no_relay", states=states))
                     if nodes:
                         nodes[0].give_up(stopping[0])
                 else:
-                    say(f"no Nostr relay carries the table now: {states}")
+                    say(notice("no_relay_now", states=states))
 
             connector, nostr = await start_ways(
                 nursery,
@@ -267,9 +268,9 @@ async def _run_locked(
                     opt, serve_grace=max(opt.serve_grace, NOSTR_SERVE_GRACE)
                 )
         elif direct is not None:
-            connector = direct[1]
+            connector = direct[2]
         else:
-            say("this table has no way in (no direct address, relay or Nostr relays)")
+            say(notice("no_way_in"))
             nursery.cancel_scope.cancel()
             return 1
 
@@ -309,10 +310,7 @@ async def _run_locked(
         if local_hub is not None and node.machine is not None and node.machine.left_table:
             # We stood up or sit out, the table plays on, and its direct links run through
             # our hub: keep passing the others' messages until they have all gone.
-            say(
-                "we left the table; this process keeps passing the others' messages (direct "
-                "links) until they have all finished; Ctrl-C ends it for them too"
-            )
+            say(notice("serving_others"))
             await _serve_until_empty(local_hub, table_id, key)
         nursery.cancel_scope.cancel()
     return code
@@ -354,7 +352,7 @@ def _remote_connector(
         return key.hex() == known if known else invite.is_host(key)
 
     async def connector() -> tuple[Link, dict[str, Any]]:
-        say(f"connecting to {meta.address}:{meta.port}")
+        say(notice("connecting", address=f"{meta.address}:{meta.port}"))
         pin: PeerPin | None
         if not meta.relay:
             pin = host_is
@@ -362,19 +360,22 @@ def _remote_connector(
             try:
                 pin = meta.relay_fingerprint or pins.get(meta.address, meta.port) or None
             except ValueError as exc:
-                raise FatalLinkError(str(exc)) from None
+                raise FatalLinkError(
+                    exc.notice if isinstance(exc, PinsError) else str(exc)
+                ) from None
         link, joined = await open_remote(meta.address, meta.port, identity, pin, attach)
         named = joined.get("host")
         if not isinstance(named, bytes) or not host_is(named):
             await link.aclose()
-            raise FatalLinkError(
-                f"{meta.address}:{meta.port} names a host for this table that the invite does "
-                "not (a relay or address that is not the host's); check the invite code"
-            )
+            raise FatalLinkError(notice("wrong_host", address=f"{meta.address}:{meta.port}"))
         if meta.relay and pin is None and isinstance(link, RemoteLink):
             fingerprint = link.channel.peer_id.fingerprint
             pins.remember(meta.address, meta.port, fingerprint)
-            say(f"relay {meta.address}:{meta.port} is {fingerprint}: pinned from now on")
+            say(
+                notice(
+                    "relay_pinned", address=f"{meta.address}:{meta.port}", fingerprint=fingerprint
+                )
+            )
         if not host and not meta.host_key:
             meta.host_key = named.hex()
         return link, joined
@@ -397,7 +398,7 @@ async def host_table(
     step_timeout_ms: int = 60_000,
     driver: Driver | None = None,
     bot_driver: MakeBotDriver | None = None,
-    say: Say = print,
+    say: Say = print_say,
     log: Callable[[dict[str, Any]], None] | None = None,
     options: NodeOptions | None = None,
     on_ready: Callable[[TableMeta], None] | None = None,
@@ -485,25 +486,21 @@ async def join_table(
     transcript: str = "",
     driver: Driver | None = None,
     bot_driver: MakeBotDriver | None = None,
-    say: Say = print,
+    say: Say = print_say,
     log: Callable[[dict[str, Any]], None] | None = None,
     options: NodeOptions | None = None,
 ) -> int:
     floor = (options or NodeOptions()).min_step_timeout_ms
     if invite.step_timeout_ms < floor:
-        say(
-            f"refused: the invite's step timeout is {invite.step_timeout_ms} ms, below the floor "
-            f"of {floor} ms (a seat could be timed out before a person can act; "
-            "--min-step-timeout lowers the floor for bot tables)"
-        )
+        say(notice("slow_invite", step=invite.step_timeout_ms, floor=floor))
         return 1
     if not invite.direct and invite.relay is None and not invite.nostr:
-        say("refused: the invite code holds no way to reach the table this version can use")
+        say(notice("invite_no_way"))
         return 1
     store = TableStore(home, invite.table_id)
     if store.exists:
         meta = store.load_meta()
-        say("this table is known here: resuming it")
+        say(notice("known_table"))
         if bot:
             meta.bot = True
     else:
@@ -529,7 +526,7 @@ async def resume_table(
     bot: bool | None = None,
     driver: Driver | None = None,
     bot_driver: MakeBotDriver | None = None,
-    say: Say = print,
+    say: Say = print_say,
     log: Callable[[dict[str, Any]], None] | None = None,
     options: NodeOptions | None = None,
     on_chosen: Callable[[TableMeta], None] | None = None,
@@ -539,16 +536,16 @@ async def resume_table(
     resumes the bots of a local game there)."""
     tables, problems = list_tables(home)
     for problem in problems:  # said, never skipped silently
-        say(f"cannot use a stored table: {problem}")
+        say(notice("stored_unusable", problem=str(problem)))
     if table:
         tables = [(s, m) for s, m in tables if m.table_id.startswith(table.lower())]
     else:
         tables = [(s, m) for s, m in tables if not m.finished]
     if not tables:
-        say("no table to resume" + (f" matching {table!r}" if table else ""))
+        say(notice("no_resume", table=table or ""))
         return 1
     if len(tables) > 1 and table:
-        say(f"{table!r} matches several tables; give more of the id")
+        say(notice("ambiguous", table=table))
         return 1
     _, meta = tables[0]
     if bot is not None:
@@ -556,7 +553,7 @@ async def resume_table(
     game = None
     if meta.role == "host":
         game = make_config(meta.game, meta.seats, meta.options)
-    say(f"resuming table {meta.table_id[:12]} ({meta.game}, {meta.role})")
+    say(notice("resuming", table=meta.table_id[:12], game=meta.game, role=meta.role))
     if on_chosen is not None:
         on_chosen(meta)
     return await _run_node(

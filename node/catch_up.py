@@ -16,6 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from dealerless.node.notices import Notice, notice
 from dealerless.node.options import NodeOptions
 from dealerless.node.store import TableStore
 from dealerless.protocol.table import TableConfig, TableMachine
@@ -67,7 +68,7 @@ class CatchUpNode(Protocol):
     """What catch-up uses of its node: the machine, the clock, the way out to the hub, and the
     node's handling of the events a machine call produced (``after``)."""
 
-    say: Callable[[str], None]
+    say: Callable[[Notice], None]
 
     @property
     def machine(self) -> TableMachine | None: ...
@@ -142,16 +143,20 @@ class CatchUp:
                     config, key, records + extension, secrets=shares, now=now, hold=hold
                 )
             except LocalProtocolError as exc:
-                self.node.say(f"records from the peers do not replay ({exc}); using our own")
+                self.node.say(notice("peer_records_bad", error=str(exc)))
         if resumed is None:
             resumed = TableMachine.resume(config, key, records, secrets=shares, now=now, hold=hold)
             extension = []
         store.append(extension)
         self.node.say(
-            f"resumed from {len(records)} stored record(s)"
-            + (f" and {len(extension)} from the peers" if extension else "")
-            + f": hand {resumed.hand}, {resumed.phase}"
-            + ("; no peer has answered yet, so we wait for one before we write" if hold else "")
+            notice(
+                "resumed",
+                stored=len(records),
+                peers=len(extension),
+                hand=resumed.hand,
+                phase=str(resumed.phase),
+                hold=int(bool(hold)),
+            )
         )
         return resumed
 
@@ -433,5 +438,5 @@ class CatchUp:
     def _release(self) -> None:
         machine = self.node.machine
         assert machine is not None
-        self.node.say("heard from a peer: writing again")
+        self.node.say(notice("released"))
         self.node.after(machine.release(self.node.now()))

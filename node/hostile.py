@@ -33,6 +33,7 @@ from dealerless.node.drivers import Driver
 from dealerless.node.hub import Hub, Member
 from dealerless.node.identity import Identity
 from dealerless.node.invite import Invite
+from dealerless.node.notices import Notice, english, text_notice
 from dealerless.node.options import NodeOptions
 from dealerless.node.seat import Connector, SeatNode
 from dealerless.node.store import TableMeta, TableStore
@@ -208,7 +209,7 @@ class HostileSeatNode(SeatNode):
         for send in self.attack.after(self, events):
             self.send_raw(send)
         if self.attack.disconnect and not self.done:
-            self.give_up("hostile: disconnecting for good")
+            self.give_up(text_notice("hostile: disconnecting for good"))
 
 
 class FaultyHub(Hub):
@@ -351,9 +352,10 @@ def run_table(
     def driver(i: int) -> Driver:
         return honest_driver(i) if honest_driver is not None else bot(seed + i)
 
-    def sayer(i: int) -> Callable[[str], None]:
+    def sayer(i: int) -> Callable[[Notice], None]:
         run.lines[i] = []
-        return run.lines[i].append
+        lines = run.lines[i]
+        return lambda said: lines.append(english(said))
 
     async def main() -> None:
         ready = trio.Event()
@@ -367,10 +369,11 @@ def run_table(
 
         host_say = sayer(0)
 
-        def host_lines(text: str) -> None:
-            host_say(text)
-            if "joined (" in text:  # "'name' joined (k/n)": joiner k-1 is seated
-                k = int(text.rsplit("(", 1)[1].split("/")[0]) - 1
+        def host_lines(said: Notice) -> None:
+            host_say(said)
+            count = said.params.get("count")
+            if said.code == "joined" and isinstance(count, int):  # joiner count-1 is seated
+                k = count - 1
                 if 0 < k < n:
                     lobby[k].set()
 

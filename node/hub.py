@@ -42,13 +42,14 @@ from dealerless.node.hub_state import (
 )
 from dealerless.node.identity import Identity, format_fingerprint
 from dealerless.node.invite import host_pin, table_binding
+from dealerless.node.notices import Notice
 from dealerless.node.transport import ChannelError, HandshakeError, SecureChannel, TransportConfig
 from dealerless.node.transport import accept as accept_channel
 from dealerless.node.wire import WireError, decode, encode
 
 __all__ = ["Hub", "HubLimits", "Member", "bound_port"]
 
-Say = Callable[[str], None]
+Say = Callable[[Notice], None]
 _LINK_ERRORS = (ChannelError, trio.BrokenResourceError, trio.ClosedResourceError)
 
 
@@ -77,7 +78,7 @@ class Hub:
         self.forwarded = 0
         self.refused = 0
         self.say: Say = say or (lambda _text: None)
-        self.notes = Notes(lambda text: self.say(text))
+        self.notes = Notes(lambda said: self.say(said))
         self.census = Census(self.limits)
         self._own: Member | None = None  # the host's own seat, attached in-process
 

@@ -26,6 +26,8 @@ from typing import TypeVar
 
 import trio
 
+from dealerless.node.notices import Notice, notice
+
 __all__ = ["Census", "Connection", "HubLimits", "Member", "Notes", "Table", "source_of"]
 
 K = TypeVar("K")
@@ -173,7 +175,7 @@ class Notes:
     """Says each kind of refusal at once, then at most once every ``every`` seconds with the
     number of the same kind since (a flood of refusals is not a flood of log lines)."""
 
-    def __init__(self, say: Callable[[str], None], every: float = 10.0) -> None:
+    def __init__(self, say: Callable[[Notice], None], every: float = 10.0) -> None:
         self.say, self.every = say, every
         self.counts: collections.Counter[str] = collections.Counter()
         self._last: dict[str, float] = {}
@@ -187,7 +189,7 @@ class Notes:
             return
         more = self._since.pop(kind, 0)
         self._last[kind] = now
-        self.say(text + (f" (and {more} more like it since the last such line)" if more else ""))
+        self.say(notice("hub_note", kind=kind, text=text, more=more))
 
 
 class Census:

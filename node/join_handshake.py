@@ -18,6 +18,7 @@ from dealerless.node.catch_up import CatchUp
 from dealerless.node.drivers import Driver, LobbyView
 from dealerless.node.identity import Identity, PeerId, format_fingerprint
 from dealerless.node.invite import Invite
+from dealerless.node.notices import Notice, Who, notice
 from dealerless.node.options import NodeOptions
 from dealerless.node.store import TableMeta
 from dealerless.protocol.rules.base import ConfigError, Engine, GameConfig
@@ -115,7 +116,7 @@ def newcomer_problem(config: TableConfig, key: bytes, buy_in: int | None) -> str
 class HandshakeNode(Protocol):
     """What the join handshake uses of its node."""
 
-    say: Callable[[str], None]
+    say: Callable[[Notice], None]
 
     @property
     def host_key(self) -> bytes: ...
@@ -138,9 +139,9 @@ class HandshakeNode(Protocol):
 
     def admit(self) -> None: ...
 
-    def who(self, key: bytes) -> str: ...
+    def who(self, key: bytes) -> Who: ...
 
-    def give_up(self, reason: str) -> None: ...
+    def give_up(self, reason: Notice) -> None: ...
 
     def adopt_config(self, config: TableConfig, signature: bytes) -> None: ...
 
@@ -204,10 +205,7 @@ class JoinHandshake:
         if self.arrival_tick(now):
             return  # fetching a running table's chain: no hello meanwhile
         if self.unanswered():
-            self.node.give_up(
-                f"nobody at the table answered for {self.opt.first_join_wait:.0f} s "
-                "(the game may be over, or its host gone)"
-            )
+            self.node.give_up(notice("unanswered", seconds=self.opt.first_join_wait))
         elif self.hello_due(now, admitted):
             self.hello(peers_up)
 
@@ -268,7 +266,7 @@ class JoinHandshake:
             or not isinstance(need, int)
             or isinstance(need, bool)
         ):
-            self.node.say("refused a lobby message from the host: names, keys or need missing")
+            self.node.say(notice("lobby_broken"))
             return
         shown = names[: self.meta.seats]
         prints = tuple(
@@ -277,7 +275,7 @@ class JoinHandshake:
         )
         view = LobbyView(tuple(str(n)[:40] for n in shown), max(0, need), prints)
         listed = ", ".join(f"{n} [{p}]" for n, p in zip(view.names, prints, strict=True))
-        self.node.say(f"at the table: {listed}; waiting for {view.need} more player(s)")
+        self.node.say(notice("at_table", listed=listed, need=view.need))
         self._lobby_hook(view)
         if need == 0 and self.arrival.wait_at(sender, self.node.now()):
             # A running table that seats us after this hand: fetch its chain meanwhile.
@@ -285,13 +283,13 @@ class JoinHandshake:
 
     def on_refused(self, payload: dict[str, Any]) -> None:
         reason = str(payload.get("reason", ""))[:200]
-        self.node.give_up(f"the host refused us: {reason}")
+        self.node.give_up(notice("host_refused", reason=reason))
 
     def on_closed(self, payload: dict[str, Any]) -> None:
         """The invite's host signed that its table's game is over: nobody will seat us."""
         hands = payload.get("hands")
-        played = f" after {hands} hands" if isinstance(hands, int) and hands >= 0 else ""
-        self.node.give_up(f"this table is finished: its game ended{played}")
+        played = hands if isinstance(hands, int) and not isinstance(hands, bool) else -1
+        self.node.give_up(notice("finished", hands=played))
 
     def on_config(self, payload: dict[str, Any], sender: bytes) -> None:
         if self.node.config is not None:
@@ -302,29 +300,29 @@ class JoinHandshake:
             if not isinstance(signature, bytes):
                 raise TypeError("the signature is not bytes")
         except (ValueError, TypeError) as exc:
-            self.node.say(f"refused the table configuration: {exc}")
+            self.node.say(notice("config_unreadable", reason=str(exc)))
             return
         if sender != self.node.host_key and (config.carry is None or config.seats[0].key != sender):
             # Only a later segment may come from another seat than the invite's host: from
             # the seat that hosts it (its seat 0), which signed it.
-            self.node.say("refused a table configuration from a seat that does not host it")
+            self.node.say(notice("config_not_host"))
             return
         if not config_signature_ok(config, signature, sender):
-            self.node.say("refused a table configuration with a bad host signature")
+            self.node.say(notice("config_bad_sig"))
             return
         problem = config_problem(
             config, self.invite, self.node.host_key, self.opt.min_step_timeout_ms
         )
         if problem:
             # The host itself signed terms we did not agree to: we sign nothing and stop.
-            self.node.give_up(f"refused the host's table configuration: {problem}")
+            self.node.give_up(notice("config_refused", reason=problem))
             return
         if config.seat_of(self.key) is None:
-            self.node.say("the table configuration has no seat for us")
+            self.node.say(notice("no_seat"))
             return
         problem = newcomer_problem(config, self.key, self.opt.buy_in)
         if problem:
-            self.node.give_up(f"refused the table configuration: {problem}")
+            self.node.give_up(notice("newcomer_refused", reason=problem))
             return
         if config.carry is not None:
             self._offered(config, signature, sender, payload)
@@ -344,35 +342,32 @@ class JoinHandshake:
             if not isinstance(first_sig, bytes):
                 raise TypeError("first_sig is not bytes")
         except (ValueError, TypeError) as exc:
-            self.node.say(
-                f"no readable first configuration in a running table's offer ({exc}); refused"
-            )
+            self.node.say(notice("offer_unreadable", reason=str(exc)))
             return
         if not config_signature_ok(first, first_sig, self.node.host_key):
-            self.node.say(
-                "a running table's first configuration not signed by the invite's host; refused"
-            )
+            self.node.say(notice("offer_unsigned"))
             return
         problem = config_problem(
             first, self.invite, self.node.host_key, self.opt.min_step_timeout_ms
         )
         if first.carry is not None or problem:
             why = problem or "it has a carry"
-            self.node.say(f"a running table's first configuration is wrong ({why}); refused")
+            self.node.say(notice("offer_wrong", reason=why))
             return
         now = self.node.now()
         offer = Offer(sender, config, signature, first, first_sig, heard=now)
         why = self.arrival.take(offer)
         if why:
             if sender not in self.arrival.refused and sender not in self.arrival.offers:
-                self.node.say(f"ignored the offer of {self.node.who(sender)}: {why}")
+                self.node.say(notice("offer_ignored", who=self.node.who(sender), reason=why))
             return
         self.last_answer = now
         carry = config.carry
         assert carry is not None
         self.node.say(
-            f"{self.node.who(sender)} offers us a seat at the running table (after hand "
-            f"{carry.hands}); checking its chain from the start ({offer.wanted} records)"
+            notice(
+                "offer_checking", who=self.node.who(sender), hand=carry.hands, records=offer.wanted
+            )
         )
         self._ask_chain(offer)
 
@@ -385,7 +380,7 @@ class JoinHandshake:
         now = self.node.now()
         why = self.arrival.add(sender, start, frames, now)
         if why:
-            self.node.say(f"gave up the offer of {self.node.who(sender)}: {why}")
+            self.node.say(notice("offer_too_big", who=self.node.who(sender), reason=why))
             return
         self.last_answer = now
         offer = self.arrival.next_to_check()
@@ -402,8 +397,12 @@ class JoinHandshake:
             self.catch_up.ask_records(key, n)
         for offer in stalled:
             self.node.say(
-                f"{self.node.who(offer.sender)} sent no more of the table's chain "
-                f"({len(offer.records)} of {offer.wanted} records); its offer is given up"
+                notice(
+                    "offer_stalled",
+                    who=self.node.who(offer.sender),
+                    got=len(offer.records),
+                    records=offer.wanted,
+                )
             )
         return bool(self.arrival)
 
@@ -420,7 +419,7 @@ class JoinHandshake:
         except Exception as exc:  # JoinError, or a chain no check foresaw: never a crash
             why = str(exc) if isinstance(exc, JoinError) else f"{type(exc).__name__}: {exc}"
             self.arrival.refuse(offer.sender)
-            self.node.say(f"refused the running table {self.node.who(offer.sender)} offered: {why}")
+            self.node.say(notice("offer_refused", who=self.node.who(offer.sender), reason=why))
             again = self.arrival.next_to_check()
             nursery = self.node.nursery
             if again is not None and nursery is not None:
@@ -430,8 +429,7 @@ class JoinHandshake:
             return
         machine.now = self.node.now()
         self.node.say(
-            f"checked the table's chain from its start: {len(offer.records)} records in "
-            f"{self.node.now() - now:.1f} s"
+            notice("chain_checked", records=len(offer.records), seconds=self.node.now() - now)
         )
         self.arrival = Arrival()  # done with the offers: we sit down
         self.node.sit_down(offer, machine)
@@ -486,8 +484,13 @@ class JoinHandshake:
                 return
             self.lobby.append((sender, name))
             self.node.say(
-                f"{name!r} [{format_fingerprint(sender)}] joined "
-                f"({len(self.lobby) + 1}/{self.meta.seats})"
+                notice(
+                    "joined",
+                    who=Who(name=name),
+                    fingerprint=format_fingerprint(sender),
+                    count=len(self.lobby) + 1,
+                    seats=self.meta.seats,
+                )
             )
             self.lobby_changed()
         self.node.admit()

@@ -9,6 +9,7 @@ import trio
 from dealerless.node.hub import Hub, Member
 from dealerless.node.identity import Identity
 from dealerless.node.invite import Invite
+from dealerless.node.notices import Notice, english, notice, text_notice
 from dealerless.node.transport import (
     ChannelError,
     HandshakeError,
@@ -35,7 +36,12 @@ JOIN_TIMEOUT = 10.0
 
 
 class LinkError(Exception):
-    """The link could not be opened or broke; the message is for the user."""
+    """The link could not be opened or broke; the message is for the user: a notice, or text
+    (said as a ``text`` notice). ``str()`` is its English."""
+
+    def __init__(self, what: str | Notice) -> None:
+        self.notice = what if isinstance(what, Notice) else text_notice(what)
+        super().__init__(english(self.notice))
 
 
 class FatalLinkError(LinkError):
@@ -157,8 +163,7 @@ async def open_remote(
         )
     except PeerIdentityMismatch as exc:
         raise FatalLinkError(
-            f"{address}:{port} is not who the invite says (identity mismatch): {exc}; "
-            "check the invite code"
+            notice("not_invited_peer", address=f"{address}:{port}", error=str(exc))
         ) from None
     except (OSError, HandshakeError, ChannelError) as exc:
         raise LinkError(f"cannot connect to {address}:{port}: {exc}") from None

@@ -22,6 +22,7 @@ import trio
 
 from dealerless.node.app import host_table
 from dealerless.node.identity import KEY_FILE_NAME, load_or_create_identity
+from dealerless.node.notices import Notice, notice, print_say
 from dealerless.node.options import NodeOptions
 from dealerless.node.seat import Driver
 from dealerless.node.store import TableMeta
@@ -130,7 +131,7 @@ async def local_game(
     cli: Sequence[str],
     home: str | Path | None = None,
     name: str = "you",
-    say: Callable[[str], None] = print,
+    say: Callable[[Notice], None] = print_say,
     log: Callable[[dict[str, Any]], None] | None = None,
     step_timeout_ms: int = 60_000,
     bot_output: int | None = subprocess.DEVNULL,
@@ -180,7 +181,7 @@ async def local_game(
         if finished and code == 0:
             joiners.forget_kept()
         if code == 0 and any(c != 0 for c in bot_codes):
-            say(f"a bot process failed: exit codes {bot_codes}")
+            say(notice("bot_failed", codes=", ".join(str(c) for c in bot_codes)))
             return 1
         return code
 
@@ -214,7 +215,7 @@ def run_local_game(
     cli: Sequence[str],
     home: str | Path | None = None,
     name: str = "you",
-    say: Callable[[str], None] = print,
+    say: Callable[[Notice], None] = print_say,
     step_timeout_ms: int = 60_000,
     bot_output: int | None = subprocess.DEVNULL,
     bot_level: str = "strong",

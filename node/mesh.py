@@ -25,6 +25,7 @@ import trio
 
 from dealerless.node.identity import Identity
 from dealerless.node.links import LinkError
+from dealerless.node.notices import Notice, notice
 from dealerless.node.punch.candidates import local_addresses as punch_addresses
 from dealerless.node.transport import (
     ChannelError,
@@ -45,7 +46,7 @@ __all__ = [
 ]
 
 Candidate = tuple[str, int]
-Say = Callable[[str], None]
+Say = Callable[[Notice], None]
 
 CANDIDATES_MAX = 8  # addresses a seat may name (a peer dials each: bounded work for a lie)
 PEERS_MAX = 16  # links kept at once: the seats of a table (8) and a margin for seat changes
@@ -221,7 +222,7 @@ class Mesh:
         if old is not None:
             self._close_soon(old)  # the newer link wins: the peer restarted, say
         self.channels[key] = channel
-        self.say(f"direct link with {channel.peer_id.fingerprint} is up ({how})")
+        self.say(notice("direct_up", peer=channel.peer_id.fingerprint, how=how))
         self._pulse()
 
     async def read(self, key: bytes, channel: SecureChannel) -> None:

@@ -20,6 +20,7 @@ import trio
 
 from dealerless.node.identity import Identity
 from dealerless.node.mesh import LINK_CONFIG, Mesh
+from dealerless.node.notices import Notice
 from dealerless.node.punch import Gathered, gather_candidates, pick_port, punch, rendezvous
 
 __all__ = ["Punches"]
@@ -42,7 +43,7 @@ class Punches:
         send: Send,
         *,
         stun_servers: list[tuple[str, int]],
-        say: Callable[[str], None] | None = None,
+        say: Callable[[Notice], None] | None = None,
     ) -> None:
         self.mesh, self.identity, self.table_id = mesh, identity, table_id
         self.send, self.stun_servers = send, stun_servers

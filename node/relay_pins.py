@@ -12,10 +12,19 @@ import os
 from pathlib import Path
 
 from dealerless.node.identity import normalize_fingerprint
+from dealerless.node.notices import Notice, english, notice
 
-__all__ = ["RelayPins"]
+__all__ = ["PinsError", "RelayPins"]
 
 MAX_PINS = 1024
+
+
+class PinsError(ValueError):
+    """The pins file cannot be used; ``notice`` says so (its English is the message)."""
+
+    def __init__(self, said: Notice) -> None:
+        self.notice = said
+        super().__init__(english(said))
 
 
 class RelayPins:
@@ -28,11 +37,11 @@ class RelayPins:
         except FileNotFoundError:
             return {}
         except (OSError, ValueError) as exc:
-            raise ValueError(
-                f"{self.path} is unreadable ({exc}); move it away to start afresh"
+            raise PinsError(
+                notice("pins_unreadable", path=str(self.path), error=str(exc))
             ) from None
         if not isinstance(data, dict):
-            raise ValueError(f"{self.path} does not hold a map of relay fingerprints")
+            raise PinsError(notice("pins_not_map", path=str(self.path)))
         return {str(k): normalize_fingerprint(str(v)) for k, v in data.items()}
 
     def get(self, address: str, port: int) -> str:

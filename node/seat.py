@@ -28,6 +28,7 @@ from dealerless.node.identity import Identity, PeerId
 from dealerless.node.join_handshake import JoinHandshake, config_signature_ok
 from dealerless.node.links import FatalLinkError, Link, LinkError
 from dealerless.node.mesh import Mesh
+from dealerless.node.notices import Notice, Who, notice, print_say
 from dealerless.node.options import NodeOptions
 from dealerless.node.seat_changes import SeatChanges, away_keys
 from dealerless.node.seat_direct import DirectLinks
@@ -52,7 +53,7 @@ from dealerless.protocol.transcript import TranscriptError
 __all__ = ["Driver", "NodeOptions", "SeatNode", "config_signature_ok"]
 
 Connector = Callable[[], Awaitable[tuple[Link, dict[str, Any]]]]
-Say = Callable[[str], None]
+Say = Callable[[Notice], None]
 _EVENTS = logging.getLogger("dealerless.node.events")  # every emit(), at DEBUG
 MAX_OWN_QUEUED = 100_000  # own messages waiting for the link: past this the node fails loudly
 RECS_QUEUED_BYTES = 16 << 20  # records for others waiting for the link: past this, not queued
@@ -71,7 +72,7 @@ class SeatNode:
         driver: Driver | None,
         *,
         game: GameConfig | None = None,
-        say: Say = print,
+        say: Say = print_say,
         log: Callable[[dict[str, Any]], None] | None = None,
         options: NodeOptions | None = None,
         mesh: Mesh | None = None,
@@ -133,11 +134,11 @@ class SeatNode:
         """The running segment's configuration (seats change between hands), else ours."""
         return self.machine.config if self.machine is not None else self.config
 
-    def name_of(self, seat: int | None) -> str:
+    def name_of(self, seat: int | None) -> Who:
         config = self.seating
         if seat is None or config is None or not 0 <= seat < len(config.seats):
-            return "?"
-        return f"seat {seat} ({config.seats[seat].name})"
+            return Who()
+        return Who(seat=seat, name=config.seats[seat].name)
 
     def seat_of_key(self, key: bytes) -> int | None:
         config = self.seating
@@ -167,17 +168,17 @@ class SeatNode:
         """Must we be able to hear ``key`` (node/seat_changes.py)?"""
         return self.changes.wants(key)
 
-    def who(self, key: bytes) -> str:
+    def who(self, key: bytes) -> Who:
         seat = self.seat_of_key(key)
         if seat is not None:
             return self.name_of(seat)
         name = self.handshake.lobby_name(key)
         if name is not None:
-            return repr(name)
+            return Who(name=name)
         try:
-            return PeerId(key).fingerprint[:9]
+            return Who(fingerprint=PeerId(key).fingerprint[:9])
         except ValueError:
-            return "an invalid key"
+            return Who(invalid=True)
 
     def admit(self) -> None:
         """Host: tell the hub which keys may hear the table (node/seat_changes.py)."""
@@ -191,7 +192,7 @@ class SeatNode:
     def queue_hub(self, message: dict[str, Any], size: int = 0) -> None:
         if len(self.outbox) >= MAX_OWN_QUEUED:
             # Never drop our own messages silently: a link this stuck is a failure to report.
-            self._stop(f"{len(self.outbox)} of our own messages wait for the link; giving up")
+            self._stop(notice("outbox_full", n=len(self.outbox)))
             return
         self.outbox.append((message, size))
         self.outbox_bytes += size
@@ -224,11 +225,11 @@ class SeatNode:
         self.emit(ev="out", t="recs")
         return True
 
-    def give_up(self, reason: str) -> None:
+    def give_up(self, reason: Notice) -> None:
         """Stop with exit code 1, saying ``reason`` (from outside: the ways in)."""
         self._stop(reason)
 
-    def _stop(self, reason: str) -> None:
+    def _stop(self, reason: Notice) -> None:
         self.say(reason)
         self.exit_code = 1
         self.done = True
@@ -263,11 +264,11 @@ class SeatNode:
                 try:
                     link, joined = await self.connector()
                 except FatalLinkError as exc:
-                    self.say(str(exc))
+                    self.say(exc.notice)
                     self.exit_code = 1
                     break
                 except LinkError as exc:
-                    self.say(f"{exc}; retrying in {backoff:.1f} s")
+                    self.say(notice("retrying", error=str(exc), seconds=backoff))
                     await trio.sleep(backoff)
                     backoff = min(backoff * 2, self.opt.reconnect_cap)
                     continue
@@ -281,9 +282,9 @@ class SeatNode:
                         # until the linger ends, or it would settle that step without us.
                         self._linger(self.now())
                         if not self.done:
-                            self.say(f"link lost after the end ({exc}); reconnecting")
+                            self.say(notice("link_lost_after_end", error=str(exc)))
                     elif not self.done:
-                        self.say(f"link lost ({exc}); reconnecting")
+                        self.say(notice("link_lost", error=str(exc)))
                 finally:
                     self.link = None
                     self.sent_bytes += link.sent_bytes
@@ -300,7 +301,7 @@ class SeatNode:
             link.audience = self._audience  # a message for all of them may skip the relays
         self.host_key = bytes.fromhex(self.meta.host_key)  # a joiner's connector checked it
         self.messages.connected(joined)
-        self.say(f"connected; {len(self.messages.peers_up)} other peer(s) present")
+        self.say(notice("connected", peers=len(self.messages.peers_up)))
         failures: list[LinkError] = []
         async with trio.open_nursery() as nursery:
 
@@ -393,7 +394,7 @@ class SeatNode:
         now = self.now()
         seat = config.seat_of(self.key)
         self.say(
-            f"table ready: {config.game.game}, {config.players} seats; we are {self.name_of(seat)}"
+            notice("ready", game=config.game.game, seats=config.players, who=self.name_of(seat))
         )
         if not records and not extension:
             machine = TableMachine(config, key, now=now)
@@ -407,9 +408,14 @@ class SeatNode:
         self.adopt_config(offer.first, offer.first_sig)
         self.store.open_transcript(offer.first)
         self.store.append(offer.records)
+        seat = machine.seat or 0
         self.say(
-            f"table ready: {machine.config.game.game}, {machine.config.players} seats; we are "
-            f"seat {machine.seat} ({offer.config.seats[machine.seat or 0].name})"
+            notice(
+                "ready",
+                game=machine.config.game.game,
+                seats=machine.config.players,
+                who=Who(seat=machine.seat, name=offer.config.seats[seat].name),
+            )
         )
         self._begin(machine)
 
@@ -438,14 +444,16 @@ class SeatNode:
             self._cannot_resume(exc)
         except Exception as exc:  # e.g. a stored key share that does not load
             self._stop(
-                f"cannot resume: a stored key share in {self.store.dir / 'secrets'} is missing "
-                f"or damaged ({type(exc).__name__}: {exc}); the transcript was left untouched"
+                notice(
+                    "share_damaged",
+                    path=str(self.store.dir / "secrets"),
+                    error=f"{type(exc).__name__}: {exc}",
+                )
             )
 
     def _cannot_resume(self, exc: Exception) -> None:
         self.say(
-            f"cannot resume: the stored transcript {self.store.transcript_path} is unusable "
-            f"({exc}); it was left untouched"
+            notice("transcript_unusable", path=str(self.store.transcript_path), error=str(exc))
         )
         self.catch_up.end_resync()
         self.exit_code = 1
@@ -505,7 +513,7 @@ class SeatNode:
             try:
                 events = machine.act(action, self.now())
             except LocalProtocolError as exc:
-                self.say(f"move refused: {exc}")
+                self.say(notice("move_refused", reason=str(exc)))
                 return
             self.after(events)
         finally:

@@ -29,6 +29,7 @@ from dealerless.node.join_handshake import (
     default_buy_in,
     hello_name,
 )
+from dealerless.node.notices import Notice, Who, notice
 from dealerless.node.options import NodeOptions
 from dealerless.protocol.rules.base import ConfigError
 from dealerless.protocol.table import SeatInfo, TableConfig, TableMachine
@@ -53,7 +54,7 @@ def away_keys(machine: TableMachine | None) -> frozenset[bytes]:
 class ChangesNode(Protocol):
     """What the seat-change part uses of its node."""
 
-    say: Callable[[str], None]
+    say: Callable[[Notice], None]
 
     @property
     def host_key(self) -> bytes: ...
@@ -199,7 +200,7 @@ class SeatChanges:
         if not self.coming_back:
             self.coming_back = True
             machine.follow_away = True
-            self.node.say("we asked to come back: we sit down again at the next hand boundary")
+            self.node.say(notice("coming_back"))
         self.back_sent = 0.0
         self.ask_back(self.node.now())
 
@@ -215,7 +216,7 @@ class SeatChanges:
         quiet = AWAY_QUIET * machine.timeout * (BEHIND_FACTOR if behind else 1)
         if not machine.sitting_out or now - since < quiet:
             return False
-        self.node.say(f"the table made no progress for {now - since:.0f} s: we stop following it")
+        self.node.say(notice("away_quiet", seconds=now - since))
         return True
 
     def ask_back(self, now: float) -> None:
@@ -243,7 +244,7 @@ class SeatChanges:
         if machine is None:
             raise LocalProtocolError("the table has not started")
         machine.want_change(change)
-        self.node.say(f"we asked to {change.replace('-', ' ')} after this hand")
+        self.node.say(notice("asked_change", change=change.replace("-", " ")))
 
     def wish_at_hand(self, hand: int) -> None:
         machine = self.node.machine
@@ -261,7 +262,7 @@ class SeatChanges:
             try:
                 self.want_change(change)
             except LocalProtocolError as exc:
-                self.node.say(f"cannot {change} here: {exc}")
+                self.node.say(notice("cannot_change", change=change, reason=str(exc)))
 
     # ---------------------------------------------------------------- newcomers (host)
     def hello_at_table(self, sender: bytes, payload: dict[str, Any]) -> None:
@@ -319,13 +320,17 @@ class SeatChanges:
                 return
             self.waiting[sender] = (name, buy_in)  # bounded above
             self.node.say(
-                f"{name!r} [{format_fingerprint(sender)}] waits to sit down with {buy_in} "
-                "after this hand"
+                notice(
+                    "newcomer_waits",
+                    who=Who(name=name),
+                    fingerprint=format_fingerprint(sender),
+                    chips=buy_in,
+                )
             )
             try:
                 machine.want_change("reseat")
             except LocalProtocolError as exc:
-                self.node.say(f"cannot re-form the table: {exc}")
+                self.node.say(notice("cannot_reform", reason=str(exc)))
         if self.is_host:  # only the hub's owner admits keys there (Nostr needs no admission)
             self.node.admit()
         names = [s.name for s in machine.config.seats]
@@ -349,7 +354,9 @@ class SeatChanges:
         self.heard[sender] = (name, buy_in)
         waited = self.too_few
         if waited is not None:
-            self.node.say(f"{name!r} [{format_fingerprint(sender)}] came: the table goes on")
+            self.node.say(
+                notice("newcomer_came", who=Who(name=name), fingerprint=format_fingerprint(sender))
+            )
             self.too_few = None
             self.node.after(self.seats_changing(machine, waited))
 
@@ -373,11 +380,13 @@ class SeatChanges:
             return
         name = next((d.name for d in carry.away if d.key == sender), "?")
         self.returners[sender] = name  # bounded: keys of the carry's away list only
-        self.node.say(f"{name!r} [{format_fingerprint(sender)}] comes back after this hand")
+        self.node.say(
+            notice("comes_back", who=Who(name=name), fingerprint=format_fingerprint(sender))
+        )
         try:
             machine.want_change("reseat")
         except LocalProtocolError as exc:
-            self.node.say(f"cannot re-form the table: {exc}")
+            self.node.say(notice("cannot_reform", reason=str(exc)))
 
     def segment_config(self, key: bytes) -> tuple[TableConfig, bytes] | None:
         """Host: the configuration of the running segment and our signature on it, for a
@@ -407,7 +416,7 @@ class SeatChanges:
                 self._back_from_silence()  # the machine follows a seat sat out for silence
             return []
         if plan.host != self.key:
-            self.node.say(f"seats change after hand {event.hand}: waiting for the next host")
+            self.node.say(notice("next_host_wait", hand=event.hand))
             return []
         joining = [
             Newcomer(SeatInfo(name, key), buy_in)
@@ -419,18 +428,15 @@ class SeatChanges:
         try:
             config = machine.next_segment(joining, returning)
         except LocalProtocolError as exc:
-            self.node.say(f"the newcomers cannot sit down ({exc}); the table goes on without them")
+            self.node.say(notice("newcomers_refused", reason=str(exc)))
             try:
                 config = machine.next_segment()
             except LocalProtocolError as again:
                 if plan.reseat and machine.engine.seat_changes:
                     self.too_few = event
-                    self.node.say(
-                        f"the table cannot go on yet ({again}): waiting for a newcomer to sit "
-                        "down"
-                    )
+                    self.node.say(notice("cannot_go_on_yet", reason=str(again)))
                 else:
-                    self.node.say(f"the table cannot go on: {again}")
+                    self.node.say(notice("cannot_go_on", reason=str(again)))
                 return []
         self._forget_newcomers(lambda key: config.seat_of(key) is not None)
         self.returners = {k: v for k, v in self.returners.items() if config.seat_of(k) is None}
@@ -470,7 +476,7 @@ class SeatChanges:
     def _back_from_silence(self) -> None:
         """Sat out for our own silence, and here we are (we read it): ask to come back."""
         if not self.coming_back:
-            self.node.say("we were silent and sit out (our chips kept); we ask to come back")
+            self.node.say(notice("back_from_silence"))
             self.coming_back = True
 
     def segment_pending(self, machine: TableMachine, now: float) -> bool:
@@ -494,9 +500,7 @@ class SeatChanges:
         if not self.next_host_missed:
             self.next_host_missed = True
             waited = now - self.change_since
-            self.node.say(
-                f"the next host sent no configuration in {waited:.0f} s: the table ends here"
-            )
+            self.node.say(notice("next_host_missing", seconds=waited))
         return False
 
 

@@ -10,6 +10,7 @@ from typing import Any, Protocol
 from dealerless.node.identity import Identity
 from dealerless.node.mesh import CandidateOffers, Mesh
 from dealerless.node.mesh_punch import Punches
+from dealerless.node.notices import Notice, Who, notice
 from dealerless.node.options import NodeOptions
 from dealerless.node.stun_servers import DEFAULT_STUN_SERVERS, parse_stun_servers
 
@@ -19,11 +20,11 @@ PUNCH_MESSAGE = 2048  # bytes of a rendezvous message (node/punch bounds its own
 class DirectNode(Protocol):
     """What the direct links use of their node."""
 
-    say: Callable[[str], None]
+    say: Callable[[Notice], None]
 
     def now(self) -> float: ...
 
-    def who(self, key: bytes) -> str: ...
+    def who(self, key: bytes) -> Who: ...
 
     def queue_signed(self, payload: dict[str, Any], to: bytes | None = None) -> None: ...
 
@@ -39,7 +40,7 @@ class DirectLinks:
         identity: Identity,
         table_id: bytes,
         opt: NodeOptions,
-        say: Callable[[str], None],
+        say: Callable[[Notice], None],
     ) -> None:
         self.node = node
         self.offers = CandidateOffers(mesh) if mesh is not None else None
@@ -77,4 +78,4 @@ class DirectLinks:
         try:
             self._offer(self.offers.heard(sender, payload, self.node.now()))
         except ValueError as exc:
-            self.node.say(f"refused the direct-link addresses of {self.node.who(sender)}: {exc}")
+            self.node.say(notice("direct_refused", who=self.node.who(sender), reason=str(exc)))

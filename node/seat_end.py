@@ -12,6 +12,7 @@ from typing import Any, Protocol
 import trio
 
 from dealerless.node.catch_up import CatchUp
+from dealerless.node.notices import Notice, Who, notice
 from dealerless.node.seat_changes import away_keys
 from dealerless.node.store import TableMeta, TableStore
 from dealerless.protocol.rules.base import Outcome
@@ -24,7 +25,7 @@ CHEATS_KEPT = 64  # caught cheats are kept (never evicted by later junk); later 
 class EndNode(Protocol):
     """What the end uses of its node."""
 
-    say: Callable[[str], None]
+    say: Callable[[Notice], None]
 
     @property
     def key(self) -> bytes: ...
@@ -38,7 +39,7 @@ class EndNode(Protocol):
     @property
     def nursery(self) -> trio.Nursery | None: ...
 
-    def name_of(self, seat: int | None) -> str: ...
+    def name_of(self, seat: int | None) -> Who: ...
 
     def emit(self, **fields: Any) -> None: ...
 
@@ -135,23 +136,27 @@ class SeatEnd:
         say = self.node.say
         verified, failure = found
         if failure is not None:
-            say(f"the auditor replay failed: {failure}")
+            say(notice("auditor_failed", failure=str(failure)))
         say(
-            f"transcript: {len(machine.records)} records, "
-            + ("verified by replay" if verified else "NOT verified")
-            + (f"; {len(machine.violations)} violation(s)" if machine.violations else "")
+            notice(
+                "transcript",
+                records=len(machine.records),
+                verified=int(verified),
+                violations=len(machine.violations),
+            )
         )
         # Unattributable garbage (culprit None: a damaged or misrouted frame, e.g. from a hub)
         # is dropped and fetched again; only a seat's violation spoils the game, and those are
         # kept by the node itself (the machine's own list is bounded and evicts).
         blamed = self.cheats or [v for v in machine.violations if v.culprit is not None]
         if blamed:
-            culprits = sorted({self.node.name_of(v.culprit) for v in blamed})
-            extra = f" (+{self.cheats_uncounted} more)" if self.cheats_uncounted else ""
-            say(f"caught cheating: {', '.join(culprits)}: {len(blamed)} violation(s){extra}")
+            culprits = tuple(sorted({self.node.name_of(v.culprit) for v in blamed}, key=str))
+            say(
+                notice("cheating", culprits=culprits, count=len(blamed), more=self.cheats_uncounted)
+            )
         started = machine.hand >= 1  # hand 0 is the configuration's signatures
         if not started:
-            say("the table never started: the seats did not all sign the configuration")
+            say(notice("never_started"))
         self.meta.finished = True
         self.store.save_meta(self.meta)
         # The game is over: no resume needs the key shares any more (with the transcript they

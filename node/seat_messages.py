@@ -12,6 +12,7 @@ from typing import Any, Protocol
 from dealerless.node.catch_up import CatchUp
 from dealerless.node.join_handshake import JoinHandshake
 from dealerless.node.links import Link, LinkError
+from dealerless.node.notices import Notice, Who, notice
 from dealerless.node.seat_changes import SeatChanges, away_keys
 from dealerless.node.seat_direct import DirectLinks
 from dealerless.node.wire import (
@@ -31,7 +32,7 @@ PRESTART_BUFFER = 512
 class MessagesNode(Protocol):
     """What the message dispatch uses of its node."""
 
-    say: Callable[[str], None]
+    say: Callable[[Notice], None]
 
     @property
     def host_key(self) -> bytes: ...
@@ -53,9 +54,9 @@ class MessagesNode(Protocol):
 
     def admit(self) -> None: ...
 
-    def who(self, key: bytes) -> str: ...
+    def who(self, key: bytes) -> Who: ...
 
-    def name_of(self, seat: int | None) -> str: ...
+    def name_of(self, seat: int | None) -> Who: ...
 
     def seat_of_key(self, key: bytes) -> int | None: ...
 
@@ -111,7 +112,7 @@ class SeatMessages:
             try:
                 payload = decode(data)
             except WireError as exc:
-                self.node.say(f"refused a message from {self.node.who(sender)}: {exc}")
+                self.node.say(notice("refused_from", who=self.node.who(sender), reason=str(exc)))
                 return
             self._on_peer(sender, payload, direct=bool(message.get("direct")))
         elif kind == "admitted":
@@ -132,17 +133,16 @@ class SeatMessages:
             machine = self.node.machine
             if not up and machine is not None and machine.over and machine.seat_change is None:
                 # The game is over: leaving now is the normal end, not a lost connection.
-                self.node.say(f"{self.node.who(key)} left after the end of the game")
+                self.node.say(notice("peer_left_end", who=self.node.who(key)))
             elif (
                 not up and machine is not None and not machine.over and key in self.node.seat_keys()
             ):
                 # what happens next, said with it: the table does not wait for ever
                 self.node.say(
-                    f"{self.node.who(key)} disconnected; the table waits up to "
-                    f"{machine.timeout:.0f} s at their step, then times them out"
+                    notice("peer_down_wait", who=self.node.who(key), seconds=machine.timeout)
                 )
             else:
-                self.node.say(f"{self.node.who(key)} {'connected' if up else 'disconnected'}")
+                self.node.say(notice("peer_up" if up else "peer_down", who=self.node.who(key)))
             if not up and self.is_host and self.node.config is None:
                 self.handshake.left(key)
         elif kind == "error":
@@ -201,9 +201,7 @@ class SeatMessages:
             return
         if not verify_sealed(sender, self.table_id, body, signature):
             self.dropped += 1
-            self.node.say(
-                f"refused a {kind!r} message with a bad signature ({self.node.who(sender)})"
-            )
+            self.node.say(notice("bad_signature", kind=kind, who=self.node.who(sender)))
             return
         if kind == "hello" and self.node.config is not None:
             self.changes.hello_at_table(sender, payload)
@@ -249,7 +247,7 @@ class SeatMessages:
         # seats of the running table get here.
         self.byes[sender] = hand if isinstance(hand, int) else -1
         who = self.node.name_of(self.node.seat_of_key(sender))
-        self.node.say(f"{who} quit the table; if they do not come back they are timed out")
+        self.node.say(notice("peer_quit", who=who))
 
     def _seat_frames(self, frames: object) -> list[bytes]:
         """The frames authored by seats; others are dropped before any curve or signature work

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from dealerless.node.catch_up import CatchUp
+from dealerless.node.notices import Notice, Who, notice
 from dealerless.node.seat_changes import SeatChanges
 from dealerless.node.seat_end import SeatEnd
 from dealerless.protocol.rules.base import ActionKind, Outcome
@@ -33,7 +34,7 @@ from dealerless.protocol.table.events import (
 class ReportNode(Protocol):
     """What the reports use of their node."""
 
-    say: Callable[[str], None]
+    say: Callable[[Notice], None]
 
     @property
     def machine(self) -> TableMachine | None: ...
@@ -43,7 +44,7 @@ class ReportNode(Protocol):
 
     def now(self) -> float: ...
 
-    def name_of(self, seat: int | None) -> str: ...
+    def name_of(self, seat: int | None) -> Who: ...
 
     def emit(self, **fields: Any) -> None: ...
 
@@ -81,7 +82,7 @@ class SeatReports:
         assert machine is not None
         say, emit, name_of = self.node.say, self.node.emit, self.node.name_of
         if isinstance(event, HandStarted):
-            say(f"hand {event.hand} starts; dealer {name_of(event.dealer)}")
+            say(notice("hand_starts", hand=event.hand, dealer=name_of(event.dealer)))
             emit(ev="hand", hand=event.hand)
             self.changes.wish_at_hand(event.hand)
         elif isinstance(event, SeatsChanging):
@@ -93,48 +94,58 @@ class SeatReports:
 
             asked = ", ".join(f"{ended(s)}: {c}" for s, c in event.changes)
             silent = "" if event.silent is None else f"; {ended(event.silent)} was silent"
-            say(f"seats change after hand {event.hand} ({asked or 'nobody asked'}{silent})")
+            say(
+                notice(
+                    "seats_change", hand=event.hand, asked=asked or "nobody asked", silent=silent
+                )
+            )
             emit(ev="change", hand=event.hand)
         elif isinstance(event, SegmentStarted):
             config = event.config
             assert isinstance(config, TableConfig)
-            names = ", ".join(s.name for s in config.seats)
+            names = tuple(s.name for s in config.seats)
             if event.seated:
                 self.changes.segment_started(seated=True)
-                say(f"the table goes on with {config.players} seats: {names}")
+                say(notice("goes_on", seats=config.players, names=names))
             elif machine.sitting_out:
                 self.changes.segment_started(seated=False)
-                say(f"we sit out and follow the table: {names}")
+                say(notice("sit_out_following", names=names))
             else:
-                say(f"the table goes on without us: {names}")
+                say(notice("goes_on_without_us", names=names))
         elif isinstance(event, CardsDealt):
             emit(ev="dealt", hand=machine.hand)
         elif isinstance(event, HandEnded):
             how = "aborted" if event.aborted else "ended"
-            say(f"hand {event.result.hand_number} {how}: {event.result.reason}")
+            say(
+                notice(
+                    "hand_ended", hand=event.result.hand_number, how=how, reason=event.result.reason
+                )
+            )
         elif isinstance(event, ShareMissing):
             say(
-                f"our stored key share of hand {event.hand} (store of "
-                f"{self.store_dir.parent.parent}) is missing or damaged ({event.reason}): "
-                "we cannot play that hand, the others will "
-                "time us out of it (silence: at most the bounded settlement), then we play on"
+                notice(
+                    "share_missing",
+                    hand=event.hand,
+                    store=str(self.store_dir.parent.parent),
+                    reason=event.reason,
+                )
             )
         elif isinstance(event, SeatSilent):
-            say(f"{name_of(event.seat)} was timed out ({event.phase}, hand {event.hand})")
+            say(notice("timed_out", who=name_of(event.seat), phase=event.phase, hand=event.hand))
         elif isinstance(event, TimeoutVoted):
-            say(f"{name_of(event.silent)} is too slow: we voted to time them out")
+            say(notice("vote", who=name_of(event.silent)))
         elif isinstance(event, Violation):
             if event.culprit is None:
-                say(f"refused a damaged or misrouted message: {event.reason}")
+                say(notice("damaged", reason=event.reason))
                 self.catch_up.ask_soon()  # ask the peers for the real one at the next tick
             else:
-                say(f"refused a message from {name_of(event.culprit)}: {event.reason}")
+                say(notice("refused_from", who=name_of(event.culprit), reason=event.reason))
                 self.ending.caught(event)  # kept to the end, whatever junk follows
         elif isinstance(event, GameOver) and not self.game_over_said:
             self.game_over_said = True  # again after a late last result's certificate: same end
             outcome = event.outcome
             winners, scores = self._game_over_words(outcome)
-            say(f"game over: {outcome.reason}; won by {winners}; final scores: {scores}")
+            say(notice("game_over", reason=outcome.reason, winners=winners, scores=scores))
             if self.is_host:
                 # Stored by Nostr relays: whoever joins with the invite later hears that the
                 # table is finished instead of waiting for a host that is gone (spec/node.md §3).
@@ -151,7 +162,7 @@ class SeatReports:
         so never a Python repr)."""
         seating = self.node.seating
         seats = seating.seats if seating is not None else ()
-        winners = " and ".join(self.node.name_of(w) for w in outcome.winners) or "nobody"
+        winners = " and ".join(str(self.node.name_of(w)) for w in outcome.winners) or "nobody"
         scores = ", ".join(
             f"{seats[i].name if i < len(seats) else f'seat {i}'} {score}"
             for i, score in enumerate(outcome.standings)
@@ -167,4 +178,4 @@ class SeatReports:
         marker = (machine.head, arbiter)
         if waited >= max(5.0, machine.timeout / 2) and self.slow_said != marker:
             self.slow_said = marker
-            self.node.say(f"waiting for {self.node.name_of(arbiter)} ({waited:.0f} s)")
+            self.node.say(notice("waiting", who=self.node.name_of(arbiter), seconds=waited))

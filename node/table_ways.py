@@ -15,13 +15,14 @@ from dealerless.node.invite import Invite
 from dealerless.node.links import Link
 from dealerless.node.mesh import Mesh, MeshLink
 from dealerless.node.nostr.link import NostrTable
+from dealerless.node.notices import Notice
 from dealerless.node.store import TableMeta
 from dealerless.node.ways import MultiWay, Way
 
 __all__ = ["is_private_address", "start_ways"]
 
 Connector = Callable[[], Awaitable[tuple[Link, dict[str, Any]]]]
-Say = Callable[[str], None]
+Say = Callable[[Notice], None]
 
 
 def is_private_address(address: str) -> bool:
@@ -41,7 +42,7 @@ async def start_ways(
     meta: TableMeta,
     identity: Identity,
     invite: Invite,
-    direct: tuple[str, Connector] | None,
+    direct: tuple[str, str, Connector] | None,
     say: Say,
     *,
     first_timeout: float = 60.0,
@@ -56,7 +57,10 @@ async def start_ways(
     default: before the table was ever reached; then the node gives up and says what it
     tried). ``on_no_relay`` hears each relay's answer when none of the table's Nostr relays
     will carry it (within 30 s)."""
-    ways = [] if direct is None else [Way(direct[0], direct[1])]
+    ways = []
+    if direct is not None:  # (kind, address, connector)
+        kind, address, opener = direct
+        ways.append(Way(f"{kind} {address}", opener, kind=kind, where=address))
     table: NostrTable | None = None
 
     def host_is(key: bytes) -> bool:
@@ -87,7 +91,16 @@ async def start_ways(
 
         count = len(meta.nostr)
         label = f"Nostr ({count} relay{'s' if count > 1 else ''})"
-        ways.append(Way(label, open_nostr, last_error="connecting", status=table.describe))
+        ways.append(
+            Way(
+                label,
+                open_nostr,
+                last_error="connecting",
+                status=table.describe,
+                kind="nostr",
+                where=str(count),
+            )
+        )
     if mesh is not None:
 
         async def open_direct_links() -> tuple[Link, dict[str, Any]]:
@@ -98,7 +111,11 @@ async def start_ways(
             return MeshLink(mesh), {"t": "joined", "members": []}
 
         label = "direct links"
-        ways.append(Way(label, open_direct_links, last_error="no seat linked yet", direct=True))
+        ways.append(
+            Way(
+                label, open_direct_links, last_error="no seat linked yet", direct=True, kind="links"
+            )
+        )
     multi = MultiWay(
         ways, first_timeout=first_timeout, backoff_cap=backoff_cap, say=say, seated=seated
     )

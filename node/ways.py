@@ -21,11 +21,12 @@ import trio
 
 from dealerless.node.links import FatalLinkError, Link, LinkError
 from dealerless.node.mesh import Mesh
+from dealerless.node.notices import Notice, notice
 
 __all__ = ["MultiLink", "MultiWay", "Way"]
 
 Opener = Callable[[], Awaitable[tuple[Link, dict[str, Any]]]]
-Say = Callable[[str], None]
+Say = Callable[[Notice], None]
 DEDUP_WINDOW = 2.0  # seconds: copies over several ways arrive within it; re-sends come later
 MERGED_QUEUE = 4096
 
@@ -39,6 +40,8 @@ class Way:
     fatal: bool = False
     status: Callable[[], str] | None = None  # how an attempt under way is going, for the user
     direct: bool = False  # the seats' direct links: a message goes there only when they cover it
+    kind: str = ""  # "direct", "relay", "nostr", "links" (the client words a way by it)
+    where: str = ""  # its address ("direct", "relay") or number of relays ("nostr")
 
 
 @dataclass
@@ -109,7 +112,15 @@ class MultiWay:
                 return
             except LinkError as exc:
                 if str(exc) != way.last_error:
-                    self.say(f"{way.label}: {exc}; trying again")
+                    self.say(
+                        notice(
+                            "way_retry",
+                            way=way.label,
+                            kind=way.kind,
+                            where=way.where,
+                            error=str(exc),
+                        )
+                    )
                 way.last_error = str(exc)
                 self._pulse()
                 await trio.sleep(backoff)
@@ -156,10 +167,10 @@ class MultiWay:
         deadline = trio.current_time() + self.first_timeout if bounded else math.inf
         while not any(w.link is not None for w in self.ways):
             if all(w.fatal for w in self.ways):
-                raise FatalLinkError(f"no way in to the table works ({self.tried()})")
+                raise FatalLinkError(notice("no_way_works", tried=self.tried()))
             if trio.current_time() >= deadline:
                 raise FatalLinkError(
-                    f"nothing answered within {self.first_timeout:.0f} s; tried {self.tried()}"
+                    notice("nothing_answered", seconds=self.first_timeout, tried=self.tried())
                 )
             with trio.move_on_at(deadline):
                 await self.changed.wait()

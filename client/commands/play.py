@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from dealerless.node.cli_common import node_options
+from dealerless.node.notices import Notice
 from dealerless.node.options import NodeOptions
 from dealerless.node.portable import data_dir, user_name
 from dealerless.protocol.rules.base import ConfigError
@@ -27,7 +28,7 @@ if TYPE_CHECKING:
     from dealerless.client.tui.settings import Settings
     from dealerless.node.drivers import Driver
 
-Say = Callable[[str], None]
+Say = Callable[[Notice], None]
 
 HELP = "play a local game against bots (full screen; --plain for line mode)"
 

@@ -30,9 +30,10 @@ from prompt_toolkit.output import ColorDepth, Output
 from dealerless.client.tui.app import TableApp
 from dealerless.client.tui.i18n import tr
 from dealerless.client.tui.node_session import DriverSession, LobbyState
-from dealerless.client.tui.node_text import node_notice, table_full
+from dealerless.client.tui.node_text import node_notice, table_full, verified_clean
 from dealerless.client.tui.views import STYLE
 from dealerless.client.tui.wording import game_title, person_name
+from dealerless.node.notices import notice
 
 __all__ = ["LobbyApp", "closing_lines", "lobby_text", "run_node_client"]
 
@@ -352,7 +353,7 @@ async def _run(
     if cancel.cancelled_caught:
         code = _verified_code(session)
         if code:
-            session.lobby.messages.append("left the table before the end of the game")
+            session.lobby.messages.append(notice("left_early"))
         return code
     return node_code
 
@@ -364,6 +365,6 @@ def _verified_code(session: DriverSession) -> int:
     if machine is None or not machine.over:
         return 1
     for message in reversed(session.lobby.messages):
-        if message.startswith("transcript:"):
-            return 0 if "verified by replay" in message and "violation" not in message else 1
+        if message.code == "transcript":
+            return 0 if verified_clean(message) else 1
     return 1

@@ -11,6 +11,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from dealerless.node.notices import Notice
 from dealerless.protocol.cards import Card, Suit
 from dealerless.protocol.rules.base import Action, ActionKind, ConfigError, HandResult, Outcome
 from dealerless.protocol.rules.registry import game_spec
@@ -51,10 +52,10 @@ PLAYER_CHANGES = ("stand", "sit-out")
 class NodeSaid(TableEvent):
     """News about the people at the table that only the node knows (a peer quit, dropped,
     was timed out, comes back), kept in the move log in the order it happened: the status
-    line would show it for a few seconds only. ``text`` is the node's English message; the
-    log shows it in the screen's words (node_text)."""
+    line would show it for a few seconds only. ``said`` is the node's notice; the log shows
+    it in the screen's words (node_text)."""
 
-    text: str
+    said: Notice
 
 
 @dataclass(frozen=True)

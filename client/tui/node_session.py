@@ -39,8 +39,9 @@ import trio
 
 from dealerless.client.tui.log_rebuild import rebuild_log
 from dealerless.client.tui.model import NodeSaid, TableSnapshot, build_snapshot, part_ended
-from dealerless.client.tui.node_text import PLAY_NOISE, TABLE_NEWS, node_notice, node_rule
+from dealerless.client.tui.node_text import PLAY_NOISE, TABLE_NEWS, node_notice
 from dealerless.node.drivers import LobbyView
+from dealerless.node.notices import Notice
 from dealerless.node.options import NodeOptions
 from dealerless.protocol.rules.base import Action, IllegalAction
 from dealerless.protocol.table import TableConfig, TableMachine
@@ -58,7 +59,7 @@ __all__ = ["DriverSession", "LobbyState"]
 
 MESSAGES_KEPT = 200
 # The node says these when it asks to be seated again (node/seat_changes.py).
-COMES_BACK = ("we asked to come back", "we were silent and sit out")
+COMES_BACK = ("coming_back", "back_from_silence")  # the node asks to come back by itself
 NOTICE_SECONDS = 8.0
 
 
@@ -76,7 +77,7 @@ class LobbyState:
     names: list[str] = field(default_factory=list)  # who is at the table (host first)
     fingerprints: list[str] = field(default_factory=list)  # of the same seats, if known
     need: int | None = None  # players still missing (None: not known yet)
-    messages: list[str] = field(default_factory=list)  # everything the node said
+    messages: list[Notice] = field(default_factory=list)  # everything the node said
     ended: bool = False  # the node stopped before the table started (the lobby says why)
     rematch: bool = False  # the table is the rematch of the one we just played
     version: int = 0
@@ -204,22 +205,21 @@ class DriverSession:
         if fields.get("ev") == "acc" and self.machine is not None:
             self._publish()
 
-    def say(self, text: str) -> None:
+    def say(self, said: Notice) -> None:
         """The node's ``say=`` callback: kept for the lobby and the status line (the screen
         owns the terminal, so nothing is printed)."""
-        if text.startswith(COMES_BACK):
+        if said.code in COMES_BACK:
             self._coming_back = True  # the node asks by itself (after a sit-out for silence)
-        rule = node_rule(text)
-        if self.machine is not None and rule in PLAY_NOISE:
+        if self.machine is not None and said.code in PLAY_NOISE:
             return  # the table runs: the log file has it (node.app.logged_say)
-        if self.machine is not None and rule in TABLE_NEWS:
-            self._log.append(NodeSaid(text))
+        if self.machine is not None and said.code in TABLE_NEWS:
+            self._log.append(NodeSaid(said))
             self._publish()
         lobby = self.lobby
         self._said_at = time.monotonic()
-        if lobby.messages and lobby.messages[-1] == text:
+        if lobby.messages and lobby.messages[-1] == said:
             return  # a repeat (a joiner's node retells who is at the table)
-        lobby.messages.append(text)
+        lobby.messages.append(said)
         del lobby.messages[:-MESSAGES_KEPT]
         self._lobby_changed()
 

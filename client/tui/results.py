@@ -138,7 +138,7 @@ def event_lines(snap: TableSnapshot, event: TableEvent, look: Look) -> list[str]
             what.append(tr(lang, "log.change.silent", who=seat_name(snap, event.silent, look)))
         return [tr(lang, "log.seats_change", n=event.hand, what="; ".join(what))]
     if isinstance(event, NodeSaid):
-        shown = node_notice(event.text, lang)
+        shown = node_notice(event.said, lang)
         return [shown] if shown else []
     if isinstance(event, SegmentStarted):
         seats = getattr(event.config, "seats", ())

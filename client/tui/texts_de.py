@@ -565,6 +565,10 @@ TEXTS: dict[str, str] = {
     ),
     "node.cannot_go_on": "nach dem Platzwechsel geht es nicht weiter (Einzelheiten in der "
     "Protokolldatei)",
+    "node.cannot_go_on_yet": (
+        "zu wenige Spieler nach dem Platzwechsel: warte, bis sich ein Neuer hinsetzt"
+    ),
+    "node.newcomer_came": "{name} ist da: der Tisch geht weiter",
     "node.next_host_missing": (
         "der nächste Gastgeber hat in {seconds} s nichts geschickt: der Tisch endet hier"
     ),

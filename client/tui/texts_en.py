@@ -507,6 +507,10 @@ TEXTS: dict[str, str] = {
         "the newcomers could not sit down: the table goes on without them (details in the log file)"
     ),
     "node.cannot_go_on": "the table cannot go on after the seat change (details in the log file)",
+    "node.cannot_go_on_yet": (
+        "too few players to go on after the seat change: waiting for a newcomer to sit down"
+    ),
+    "node.newcomer_came": "{name} has come: the table goes on",
     "node.next_host_missing": "the next host sent nothing in {seconds} s: the table ends here",
     "node.serving_others": (
         "you left the table; this program keeps passing on the others' messages until they "

@@ -580,6 +580,10 @@ _TEXTS: dict[str, str] = {
         "la table ne peut pas continuer après le changement de places (détails dans le fichier "
         "journal)"
     ),
+    "node.cannot_go_on_yet": (
+        "trop peu de joueurs après le changement de places : en attente d'un nouveau venu"
+    ),
+    "node.newcomer_came": "{name} est arrivé : la table continue",
     "node.next_host_missing": (
         "le prochain hôte n'a rien envoyé en {seconds} s : la table s'arrête ici"
     ),

@@ -544,6 +544,10 @@ TEXTS: dict[str, str] = {
         "het logbestand)"
     ),
     "node.cannot_go_on": "na de plaatswissel kan de tafel niet verder (details in het logbestand)",
+    "node.cannot_go_on_yet": (
+        "te weinig spelers na de plaatswissel: wacht tot een nieuwkomer aanschuift"
+    ),
+    "node.newcomer_came": "{name} is er: de tafel gaat verder",
     "node.next_host_missing": (
         "de volgende gastheer stuurde in {seconds} s niets: de tafel eindigt hier"
     ),

@@ -16,6 +16,7 @@ from dealerless.node.links import FatalLinkError, LinkError
 from dealerless.node.nostr.pool import KIND_CHATTER, KIND_FRAME, Delivery, RelayPool
 from dealerless.node.nostr.relay import RelayPolicy
 from dealerless.node.nostr.table_crypto import TableKeys
+from dealerless.node.notices import Notice, notice
 from dealerless.node.wire import WireError, decode
 
 __all__ = ["SERVE_GRACE", "NostrLink", "NostrTable"]
@@ -32,7 +33,7 @@ HAVE_FRESH = 2.0
 # A node on Nostr sends records a seat says it lacks only once it has held them this long: the
 # seat's count may have waited HAVE_FRESH in its outbox, and the relay takes its time too.
 SERVE_GRACE = HAVE_FRESH + 1.0
-Say = Callable[[str], None]
+Say = Callable[[Notice], None]
 
 
 class NostrTable:
@@ -106,7 +107,7 @@ class NostrTable:
             raise LinkError(f"no Nostr relay answered within {timeout:.0f} s ({self.describe()})")
         while True:
             if self.verdict():
-                raise FatalLinkError(f"no Nostr relay will carry this table: {self.describe()}")
+                raise FatalLinkError(notice("no_relay", states=self.describe()))
             # The host is the announced identity that the invite's pin names.
             self.host_key = self.host_key or next(
                 (k for k in self.pool.keys_of if self.host_is(k)), None

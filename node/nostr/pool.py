@@ -22,6 +22,7 @@ from dealerless.node.nostr.gates import expiration_tag, mine
 from dealerless.node.nostr.outbox import CATCH_UP, TABLE, BatchError, Entry, decode_batch
 from dealerless.node.nostr.relay import Filters, RelayConnection, RelayPolicy
 from dealerless.node.nostr.table_crypto import MAX_BUCKET, SealError, TableKeys, content_length
+from dealerless.node.notices import Notice
 from dealerless.protocol.crypto.group import N as SECP256K1_ORDER
 
 __all__ = [
@@ -58,7 +59,7 @@ DONE_ENTRIES = 100_000
 # is for what a relay lost, so it need not cost an event every time a step is slow.
 CATCH_UP_EVERY = 3.0
 CATCH_UP_THROTTLED = 15.0  # on a relay that throttles us
-Say = Callable[[str], None]
+Say = Callable[[Notice], None]
 
 
 @dataclass(frozen=True)

@@ -32,6 +32,7 @@ from dealerless.node.nostr.outbox import CATCH_UP, Entry, Outbox, encode_batch
 from dealerless.node.nostr.pacing import Pace, PaceSettings
 from dealerless.node.nostr.refusals import Answer, Verdict, classify_notice, classify_ok
 from dealerless.node.nostr.refusals import pow_difficulty as asked_pow
+from dealerless.node.notices import Notice, notice
 
 __all__ = ["Filters", "RelayConnection", "RelayPolicy", "Sealer", "describe_failure"]
 
@@ -39,7 +40,7 @@ Filters = list[dict[str, Any]]
 OnEvent = Callable[["RelayConnection", object], Awaitable[None]]
 # (kind, body, largest content, proof-of-work difficulty) -> the events that carry it
 Sealer = Callable[[int, bytes, int, int], list[NostrEvent]]
-Say = Callable[[str], None]
+Say = Callable[[Notice], None]
 THROTTLED_FOR = 120.0  # seconds after a rate refusal that a relay counts as throttling us
 THREAD_POW = 12  # proof of work from this difficulty on is mined in a worker thread
 
@@ -191,7 +192,7 @@ class RelayConnection:
         if not self.barred:
             self.barred = reason[:200]
             self.stats["barred"] += 1
-            self.say(f"relay {self.url} cannot carry the table: {self.barred}")
+            self.say(notice("relay_barred", url=self.url, reason=self.barred))
             self.outbox.clear()  # nothing more goes to it (publish refuses from now on)
             self._pulse()
 

@@ -15,6 +15,7 @@ from dealerless.client.protocol_sim import Bus, ProtocolGame, run_game
 from dealerless.node.app import meta_for_invite
 from dealerless.node.identity import Identity
 from dealerless.node.invite import Invite
+from dealerless.node.notices import Notice, english
 from dealerless.node.seat import SeatNode
 from dealerless.node.store import TableStore
 from dealerless.node.wire import encode, seal
@@ -56,8 +57,8 @@ class Table:
         self.node.config = table
         self.lines: list[str] = []
 
-    def said(self, line: str) -> None:
-        self.lines.append(line)
+    def said(self, notice: Notice) -> None:
+        self.lines.append(english(notice))
 
     def deliver(self, author: Identity, payload: dict[str, Any], *, sender: bytes | None = None,
                 table_id: bytes | None = None) -> None:  # fmt: skip

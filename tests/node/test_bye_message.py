@@ -13,6 +13,7 @@ from dealerless.client.protocol_sim import Bus, ProtocolGame
 from dealerless.node.app import meta_for_invite
 from dealerless.node.identity import Identity
 from dealerless.node.invite import Invite
+from dealerless.node.notices import english
 from dealerless.node.seat import SeatNode
 from dealerless.node.store import TableStore
 from dealerless.node.wire import decode, encode, seal, unseal
@@ -54,7 +55,8 @@ class Table:
         store.open_transcript(self.table)
         self.lines: list[str] = []
         self.node = SeatNode(
-            self.ann, store, meta, connector=None, driver=driver, say=self.lines.append,  # type: ignore[arg-type]
+            self.ann, store, meta, connector=None, driver=driver,  # type: ignore[arg-type]
+            say=lambda n: self.lines.append(english(n)),
         )  # fmt: skip
         self.node.now = lambda: 0.0  # type: ignore[method-assign]  # no trio clock here
         self.node.config, self.node.machine = self.table, self.machines[0]

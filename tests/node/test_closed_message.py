@@ -12,6 +12,7 @@ from typing import Any
 from dealerless.node.app import meta_for_invite
 from dealerless.node.identity import Identity
 from dealerless.node.invite import Invite
+from dealerless.node.notices import english
 from dealerless.node.seat import SeatNode
 from dealerless.node.store import TableStore
 from dealerless.node.wire import decode, encode, seal
@@ -33,7 +34,8 @@ class Joiner:
         self.lines: list[str] = []
         store = TableStore(tmp, self.invite.table_id)
         self.node = SeatNode(
-            self.me, store, meta, connector=None, driver=None, say=self.lines.append,  # type: ignore[arg-type]
+            self.me, store, meta, connector=None, driver=None,  # type: ignore[arg-type]
+            say=lambda n: self.lines.append(english(n)),
         )  # fmt: skip
         self.node.now = lambda: 0.0  # type: ignore[method-assign]  # no trio clock here
 

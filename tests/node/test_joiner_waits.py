@@ -18,6 +18,7 @@ from dealerless.node.hostile import run_table
 from dealerless.node.hub import Hub, Member
 from dealerless.node.identity import Identity
 from dealerless.node.invite import Invite
+from dealerless.node.notices import english
 from dealerless.node.options import NodeOptions
 from dealerless.node.store import TableMeta
 from dealerless.node.wire import WireError, decode
@@ -89,7 +90,7 @@ def test_a_joiner_gives_up_a_lobby_whose_host_went_away(tmp_path: Path) -> None:
                     name="j",
                     bot=True,
                     bot_driver=BotDriver,
-                    say=said.append,
+                    say=lambda n: said.append(english(n)),
                     options=NodeOptions(first_join_wait=3.0),
                 )
             )
@@ -107,7 +108,7 @@ def test_a_joiner_gives_up_a_lobby_whose_host_went_away(tmp_path: Path) -> None:
                             name="h",
                             bot=True,
                             bot_driver=BotDriver,
-                            say=host_said,
+                            say=lambda n: host_said(english(n)),
                             on_ready=on_ready,
                         )
 

@@ -15,6 +15,7 @@ from dealerless.node.mesh import (
     MeshLink,
     parse_candidates,
 )
+from dealerless.node.notices import english
 from dealerless.node.transport import ChannelError, HandshakeError, open_tcp_channel
 
 
@@ -141,7 +142,7 @@ def test_a_dialer_the_listener_does_not_seat_gets_no_link() -> None:
 
     async def main() -> None:
         async with trio.open_nursery() as nursery:
-            ms = Mesh(small, say=said.append, addresses=lambda: ["127.0.0.1"],
+            ms = Mesh(small, say=lambda n: said.append(english(n)), addresses=lambda: ["127.0.0.1"],
                       listen_host="127.0.0.1")  # fmt: skip
             mb = _mesh(big)
             await nursery.start(ms.run)

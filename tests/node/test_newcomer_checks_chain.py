@@ -23,6 +23,7 @@ from dealerless.node.app import meta_for_invite
 from dealerless.node.identity import Identity
 from dealerless.node.invite import Invite
 from dealerless.node.join_handshake import CONFIG_LABEL
+from dealerless.node.notices import english
 from dealerless.node.options import NodeOptions
 from dealerless.node.seat import SeatNode
 from dealerless.node.store import TableStore
@@ -70,7 +71,8 @@ class Table:
         self.store.save_meta(meta)
         self.node = SeatNode(
             self.me, self.store, meta, connector=None,  # type: ignore[arg-type]
-            driver=None, say=self.lines.append, options=NodeOptions(buy_in=10),
+            driver=None, say=lambda n: self.lines.append(english(n)),
+            options=NodeOptions(buy_in=10),
         )  # fmt: skip
 
     def deliver(self, author: Identity, payload: dict[str, Any], signed: bool = True) -> None:

@@ -26,6 +26,8 @@ from dealerless.protocol.table.segments import Newcomer
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "protocol"))
 from seat_change_sim import next_segment, play_segment
 
+from dealerless.node.notices import english
+
 GAME = make_config("limit-tuppen", 3, {"mode": "cash", "max_buy_in": 10})
 
 
@@ -167,7 +169,7 @@ def test_the_next_host_left_alone_waits_for_a_newcomer_whose_hello_is_late(
     assert change is not None and table.me.over
     said: list[str] = []
     handed: list[object] = []  # what the node is given to store and send (no file here)
-    table.node.say = said.append  # type: ignore[method-assign]
+    table.node.say = lambda n: said.append(english(n))  # type: ignore[method-assign]
     table.node.after = handed.extend  # type: ignore[method-assign]
     table.node.changes.seats_changing(table.me, change)
     assert table.me.config is table.second.machines[1].config  # no next segment yet

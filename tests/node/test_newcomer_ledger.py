@@ -16,6 +16,7 @@ from dealerless.node.app import meta_for_invite
 from dealerless.node.identity import Identity
 from dealerless.node.invite import Invite
 from dealerless.node.join_handshake import CONFIG_LABEL
+from dealerless.node.notices import english
 from dealerless.node.options import NodeOptions
 from dealerless.node.seat import SeatNode
 from dealerless.node.store import TableStore
@@ -44,7 +45,7 @@ class Newcomer:
             meta,
             connector=None,  # type: ignore[arg-type]
             driver=None,
-            say=self.lines.append,
+            say=lambda n: self.lines.append(english(n)),
             options=NodeOptions(buy_in=buy_in),
         )
 

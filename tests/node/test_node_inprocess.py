@@ -16,6 +16,7 @@ from dealerless.node.hub import Hub, Member, bound_port
 from dealerless.node.identity import Identity
 from dealerless.node.invite import Invite, host_pin
 from dealerless.node.links import FatalLinkError, attach_message
+from dealerless.node.notices import english
 from dealerless.node.options import NodeOptions
 from dealerless.node.store import TableMeta, TableStore
 from dealerless.node.wire import decode, encode
@@ -77,7 +78,7 @@ def test_tampering_hub_is_detected_and_the_game_completes(tmp_path: Path) -> Non
                 name="h",
                 bot=True,
                 bot_driver=BotDriver,
-                say=lines.append,
+                say=lambda n: lines.append(english(n)),
                 options=options,
                 hub=hub,
                 on_ready=on_ready,
@@ -93,7 +94,7 @@ def test_tampering_hub_is_detected_and_the_game_completes(tmp_path: Path) -> Non
                 game=None,
                 driver=None,
                 bot_driver=BotDriver,
-                say=lines.append,
+                say=lambda n: lines.append(english(n)),
                 log=None,
                 options=options,
             )
@@ -159,7 +160,7 @@ def test_wrong_host_key_is_refused(tmp_path: Path) -> None:
                     game=None,
                     driver=None,
                     bot_driver=BotDriver,
-                    say=lines.append,
+                    say=lambda n: lines.append(english(n)),
                     log=None,
                     options=None,
                 )
@@ -187,7 +188,12 @@ def test_a_relay_is_pinned_on_first_use(tmp_path: Path) -> None:
             meta = meta_for_invite(invite, name="h", bot=True, transcript="")
             meta.role, meta.host_key = "host", host.public_key.hex()
             connector = _remote_connector(
-                host, tmp_path, meta, invite, attach_message(invite, True), lines.append
+                host,
+                tmp_path,
+                meta,
+                invite,
+                attach_message(invite, True),
+                lambda n: lines.append(english(n)),
             )
             lines.append(f"port {bound}")
             try:

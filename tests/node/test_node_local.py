@@ -13,6 +13,7 @@ from dealerless.node.identity import Identity
 from dealerless.node.invite import Invite
 from dealerless.node.links import LinkError, attach_message, open_local
 from dealerless.node.local_game import run_local_game
+from dealerless.node.notices import english
 from dealerless.node.wire import decode, parse_address
 from dealerless.protocol.rules.registry import make_config
 
@@ -71,7 +72,7 @@ def test_run_local_game_with_bot_processes() -> None:
         1,
         BotDriver(),
         cli=[sys.executable, "-m", "dealerless"],
-        say=lines.append,
+        say=lambda n: lines.append(english(n)),
     )
     assert code == 0, "\n".join(lines)
     assert any("verified by replay" in line for line in lines)

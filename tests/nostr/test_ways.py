@@ -16,6 +16,7 @@ from dealerless.node.identity import Identity
 from dealerless.node.invite import Invite, InviteError
 from dealerless.node.links import FatalLinkError, Link, LinkError
 from dealerless.node.nostr.defaults import DEFAULT_RELAYS, DEFAULT_SET, parse_relay_list
+from dealerless.node.notices import english
 from dealerless.node.store import TableMeta
 from dealerless.node.table_ways import is_private_address
 from dealerless.node.ways import MultiWay, Way
@@ -211,7 +212,7 @@ def test_a_joiner_that_reaches_nothing_says_what_it_tried_and_gives_up(tmp_path:
                 name="j",
                 bot=True,
                 bot_driver=BotDriver,
-                say=said.append,
+                say=lambda n: said.append(english(n)),
                 options=NodeOptions(first_join_wait=6.0),
             )
 

@@ -17,6 +17,7 @@ from seat_change_sim import next_segment, play_segment, start
 from dealerless.node.app import meta_for_invite
 from dealerless.node.identity import Identity
 from dealerless.node.invite import Invite
+from dealerless.node.notices import english
 from dealerless.node.options import NodeOptions
 from dealerless.node.seat import SeatNode
 from dealerless.node.seat_changes import AWAY_QUIET
@@ -124,7 +125,7 @@ def follower_node(tmp: Path, away: TableMachine) -> tuple[SeatNode, list[str]]:
     store.save_meta(meta)
     store.open_transcript(away.config)
     node = SeatNode(
-        ident, store, meta, connector=None, driver=None, say=lines.append,  # type: ignore[arg-type]
+        ident, store, meta, connector=None, driver=None, say=lambda n: lines.append(english(n)),  # type: ignore[arg-type]
         options=NodeOptions(follow_away=True, linger=1.0),
     )  # fmt: skip
     node.config = away.config

@@ -34,6 +34,7 @@ from dealerless.client.tui.rules_book import rules_lines
 from dealerless.client.tui.session import LocalSession
 from dealerless.client.tui.settings import Settings
 from dealerless.client.tui.start import MENU, StartScreen
+from dealerless.node.notices import Notice, english, notice
 from dealerless.protocol.rules.base import OptionValue, Outcome
 from dealerless.protocol.rules.reasons import GameEnd
 from dealerless.protocol.rules.registry import game_names, game_spec, make_config
@@ -247,10 +248,9 @@ def rules_texts(lang: str) -> Iterator[Drawn]:
         yield f"rules {game}", "\n".join(rules_lines(game, lang, 78))
 
 
-def _messages() -> Iterable[str]:
+def _messages() -> Iterable[Notice]:
     for samples in SAMPLES.values():
-        if isinstance(samples, tuple):
-            yield from samples
+        yield from samples
 
 
 def lobby_texts(lang: str) -> Iterator[Drawn]:
@@ -267,12 +267,12 @@ def lobby_texts(lang: str) -> Iterator[Drawn]:
     for role in ("host", "join"):
         again = LobbyState(role=role, name=PLAYER, game="belote", seats=4, rematch=True)
         yield f"lobby rematch {role}", plain(lobby_text(again, lang))
-    join.messages = ["the host refused us: the table is full"]
+    join.messages = [notice("host_refused", reason="the table is full")]
     yield "lobby refused", plain(lobby_text(join, lang))
-    join.messages, join.ended = ["no table to resume"], True
+    join.messages, join.ended = [notice("no_resume", table="")], True
     yield "lobby ended", plain(lobby_text(join, lang))
     for message in _messages():
-        yield f"node message {message[:40]!r}", node_notice(message, lang)
+        yield f"node message {english(message)[:40]!r}", node_notice(message, lang)
 
 
 def screen_texts(lang: str) -> Iterator[Drawn]:

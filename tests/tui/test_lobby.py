@@ -19,6 +19,7 @@ from dealerless.client.protocol_sim import start_game
 from dealerless.client.tui.lobby import LobbyApp, invite_lines, lobby_text, run_node_client
 from dealerless.client.tui.node_session import DriverSession, LobbyState
 from dealerless.node.drivers import LobbyView
+from dealerless.node.notices import Who, notice
 from dealerless.protocol.rules.registry import make_config
 
 INVITE = "dl1:" + "AbCd" * 40
@@ -32,7 +33,9 @@ def test_the_host_lobby_shows_the_invite_ready_to_copy_and_who_is_missing() -> N
     session = DriverSession(lobby=LobbyState(role="host", name="ann", game="tuppen", seats=4))
     assert session.lobby.names == ["ann"] and session.lobby.need == 3
     session.on_ready(SimpleNamespace(invite=INVITE, table_id="ab" * 16, seats=4, game="tuppen"))
-    session.say("'bob' [EF56-7890-AB12] joined (2/4)")
+    session.say(
+        notice("joined", who=Who(name="bob"), fingerprint="EF56-7890-AB12", count=2, seats=4)
+    )
     session.on_lobby(LobbyView(("ann", "bob"), 2))
     text = text_of(session.lobby)
     lines = text.splitlines()
@@ -52,10 +55,10 @@ def test_the_host_lobby_shows_the_invite_ready_to_copy_and_who_is_missing() -> N
     assert "Tuppen (classic, penalty points), 4 seats" in text
     assert "At the table (2/4):" in text and "1. ann  (you)  host" in text and "2. bob" in text
     assert "waiting for 2 more player(s)" in text
-    session.say("at the table: ann, bob; waiting for 2 more player(s)")
-    session.say("at the table: ann, bob; waiting for 2 more player(s)")
+    session.say(notice("at_table", listed="ann, bob", need=2))
+    session.say(notice("at_table", listed="ann, bob", need=2))
     assert "at the table:" not in text_of(session.lobby)  # the list above says it, once
-    session.say("'bob' disconnected")
+    session.say(notice("peer_down", who=Who(name="bob")))
     session.on_lobby(LobbyView(("ann",), 3))
     assert session.lobby.names == ["ann"] and session.lobby.need == 3
     # the node's messages are shown, in the screen's words: the name without its repr quotes
@@ -104,7 +107,7 @@ def _sim_node(session: DriverSession, seen: list[str]) -> Callable[[], Awaitable
     """A stand-in node: says lobby messages, waits, then the table machine appears."""
 
     async def node_main() -> int:
-        session.say("connected; 1 other peer(s) present")
+        session.say(notice("connected", peers=1))
         session.on_lobby(LobbyView(("ann", "bob"), 1))
         await trio.sleep(0.2)
         seen.append("lobby" if not session.ready else "table")
@@ -152,7 +155,7 @@ def test_a_node_that_ends_in_the_lobby_says_why_until_the_player_leaves() -> Non
 
     async def refused() -> int:
         await trio.sleep(0.05)
-        session.say("the host refused us: the table is full")
+        session.say(notice("host_refused", reason="the table is full"))
         return 1
 
     shown: list[str] = []

@@ -29,6 +29,7 @@ from dealerless.client.tui.session import LocalSession
 from dealerless.client.tui.settings import Settings
 from dealerless.client.tui.start import StartScreen
 from dealerless.node.identity import load_or_create_identity
+from dealerless.node.notices import Who, notice
 from dealerless.protocol.cards import Card
 from dealerless.protocol.rules.base import Action, ActionKind, HandResult, Outcome
 from dealerless.protocol.rules.reasons import GameEnd, HandEnd
@@ -80,10 +81,11 @@ def test_no_python_repr_and_seats_by_name_in_the_log() -> None:
 
 
 def test_the_node_messages_in_the_screens_words() -> None:
-    assert node_notice("connected; 0 other peer(s) present", "de") == "mit dem Tisch verbunden"
-    assert node_notice("game over: one left; won by seat 0 (ann); final scores: ann 1", "en") == ""
-    assert node_notice("hand 1 starts; dealer seat 3 (bot2)", "en") == ""
-    said = node_notice("transcript: 220 records, verified by replay", "nl")
+    assert node_notice(notice("connected", peers=0), "de") == "mit dem Tisch verbunden"
+    over = notice("game_over", reason="one left", winners="seat 0 (ann)", scores="ann 1")
+    assert node_notice(over, "en") == ""
+    assert node_notice(notice("hand_starts", hand=1, dealer=Who(seat=3, name="bot2")), "en") == ""
+    said = node_notice(notice("transcript", records=220, verified=1, violations=0), "nl")
     assert "220" in said and "transcript:" not in said
 
 
@@ -113,7 +115,7 @@ def test_line_mode_prints_standings_by_name_not_a_list() -> None:
     assert re.search(r"Standings \(penalty\): ann \d+, bot1 \d+, bot2 \d+", joined), joined
     assert "Hand 1 starts" in joined and "seat " not in joined
     shown: list[str] = []
-    plain_say("de", shown.append)("connected; 2 other peer(s) present")
+    plain_say("de", shown.append)(notice("connected", peers=2))
     assert shown == ["mit dem Tisch verbunden"]
 
 

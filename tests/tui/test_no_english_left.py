@@ -19,9 +19,10 @@ from screen_texts import BAD_CODES, PLAYER, PROBLEM, Drawn, screen_texts
 
 from dealerless.client.tui import i18n
 from dealerless.client.tui.invite_text import invite_text
-from dealerless.client.tui.node_text import RULES, node_notice
+from dealerless.client.tui.node_text import node_notice
 from dealerless.client.tui.start import invite_problem
 from dealerless.client.tui.wording import person_name
+from dealerless.node.notices import Notice
 from dealerless.protocol.rules.registry import game_names, game_spec
 
 
@@ -59,6 +60,7 @@ PASSED_ON = {
     "relay_barred": "the relay's own answer",
     "hub_note": "the hub's own words",
     "host_refused": "the host's own reason",
+    "text": "plain text (an exception's or a test node's own words), shown as it is",
 }
 
 # Names that stay as they are in every language: the players the tests seat (bots are
@@ -87,19 +89,14 @@ def english_words(text: str, lang: str) -> list[str]:
     return [w for w in tokens if w.lower() in looked_for]
 
 
-def _passed_on(message: str) -> bool:
-    rule = next((r for r in RULES if r.pattern.search(message)), None)
-    return rule is not None and rule.name in PASSED_ON
+def _passed_on(said: Notice) -> bool:
+    return said.code in PASSED_ON
 
 
 def _checked(lang: str) -> Iterator[Drawn]:
     """The screens, without the node messages that pass on another's words."""
     passed = {
-        node_notice(m, lang)
-        for samples in SAMPLES.values()
-        if isinstance(samples, tuple)
-        for m in samples
-        if _passed_on(m)
+        node_notice(m, lang) for samples in SAMPLES.values() for m in samples if _passed_on(m)
     }
     for where, text in screen_texts(lang):
         if text not in passed:

@@ -12,6 +12,7 @@ from dealerless.client.tui.lobby import lobby_text
 from dealerless.client.tui.node_session import LobbyState
 from dealerless.client.tui.node_text import node_notice
 from dealerless.client.tui.safe_text import printable
+from dealerless.node.notices import Who, notice, text_notice
 from dealerless.protocol.rules.base import HandResult
 from dealerless.protocol.rules.reasons import HandEnd
 from dealerless.protocol.table.events import ChatReceived, HandEnded, Violation
@@ -48,10 +49,13 @@ def test_names_chat_and_reasons_on_the_table_screen() -> None:
 
 def test_names_and_messages_in_the_lobby() -> None:
     lobby = LobbyState(role="host", name="ann", game="tuppen", seats=3, names=["ann", NASTY])
-    lobby.messages = [f"'{NASTY}' joined (2/3)"]
+    lobby.messages = [
+        notice("joined", who=Who(name=NASTY), fingerprint="AB12", count=2, seats=3),
+        text_notice(f"'{NASTY}' joined (2/3)"),
+    ]
     shown = "".join(t for _, t, *_ in lobby_text(lobby, "en"))
     assert clean(shown)
-    assert clean(node_notice(f"refused a message from {NASTY}: x", "en"))
+    assert clean(node_notice(notice("refused_from", who=Who(name=NASTY), reason="x"), "en"))
 
 
 def test_chat_in_line_mode() -> None:

@@ -35,6 +35,8 @@ from dealerless.protocol.table.events import (
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "protocol"))
 from seat_change_sim import next_segment, play_segment, start
 
+from dealerless.node.notices import english
+
 EN, DE, NL = P.Look("en", True), P.Look("de", True), P.Look("nl", True)
 CASH = {"mode": "cash", "hands": 4, "max_buy_in": 10}
 KEPT = (("bought_in", 200), ("net", 0), ("stack", 240))
@@ -166,7 +168,7 @@ class ScreenSeat:
         self.machine, self.config, self.host_key = machine, machine.config, b""
         self.said: list[str] = []
         self.signed: list[dict[str, Any]] = []
-        self.say = self.said.append
+        self.say = lambda n: self.said.append(english(n))
         # Coming back uses neither the join handshake nor catch-up, and signs no segment.
         self.changes = SeatChanges(
             self,

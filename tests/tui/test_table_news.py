@@ -7,6 +7,7 @@ for a few seconds; a way in that keeps failing while the table runs is no news t
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
 import pytest
 
@@ -14,22 +15,36 @@ from dealerless.client.protocol_sim import start_game
 from dealerless.client.tui import presenter as P
 from dealerless.client.tui.i18n import LANGUAGES
 from dealerless.client.tui.node_session import DriverSession
+from dealerless.node.notices import Notice, Who, notice
 from dealerless.protocol.rules.registry import make_config
 
+BOB, CY = Who(seat=1, name="bob"), Who(seat=2, name="cy")
 NEWS = {
-    "seat 1 (bob) quit the table; if they do not come back they are timed out": "bob",
-    "seat 1 (bob) disconnected": "bob",
-    "seat 1 (bob) disconnected; the table waits up to 120 s at their step, then times them out": (
-        "bob"
-    ),
-    "seat 2 (cy) was timed out (play, hand 1)": "cy",
-    "seat 2 (cy) [AB12] comes back after this hand": "cy",
+    notice("peer_quit", who=BOB): "bob",
+    notice("peer_down", who=BOB): "bob",
+    notice("peer_down_wait", who=BOB, seconds=120.0): "bob",
+    notice("timed_out", who=CY, phase="play", hand=1): "cy",
+    notice("comes_back", who=Who(name="cy"), fingerprint="AB12"): "cy",
 }
 NOISE = [
-    "connecting to 10.0.0.5:4000",
-    "direct 10.0.0.5:4000: cannot connect to 10.0.0.5:4000: refused; trying again",
-    "seat 1 (bob) connected",
+    notice("connecting", address="10.0.0.5:4000"),
+    notice(
+        "way_retry",
+        way="direct 10.0.0.5:4000",
+        kind="direct",
+        where="10.0.0.5:4000",
+        error="cannot connect to 10.0.0.5:4000: refused",
+    ),
+    notice("peer_up", who=BOB),
 ]
+BOTS = {"bob": "bot1", "cy": "bot2"}
+
+
+def _bots(said: Notice) -> Notice:
+    """The notice with the bots' names the simulated table seats (bob -> bot1, cy -> bot2)."""
+    who = said.params["who"]
+    assert isinstance(who, Who) and who.name is not None
+    return notice(said.code, **{**said.params, "who": replace(who, name=BOTS[who.name])})
 
 
 def _running(seed: int = 3) -> DriverSession:
@@ -47,8 +62,8 @@ def _log(session: DriverSession, lang: str) -> list[str]:
 def test_news_of_the_people_goes_into_the_move_log_in_order(lang: str) -> None:
     session = _running()
     before = _log(session, lang)
-    for text in NEWS:
-        session.say(text.replace("bob", "bot1").replace("cy", "bot2"))
+    for said in NEWS:
+        session.say(_bots(said))
     added = _log(session, lang)[len(before) :]
     assert len(added) == len(NEWS), added
     for line, who in zip(added, NEWS.values(), strict=True):

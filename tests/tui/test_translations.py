@@ -26,6 +26,7 @@ from dealerless.client.tui.session import LocalSession
 from dealerless.client.tui.settings import Settings
 from dealerless.client.tui.start import LANGUAGE_NAMES, MENU, StartScreen
 from dealerless.client.tui.wording import DEFAULT_NAMES
+from dealerless.node.notices import notice
 from dealerless.protocol.rules.base import ActionKind
 from dealerless.protocol.rules.pottuppen_money import Mode
 from dealerless.protocol.rules.reasons import GameEnd, HandEnd
@@ -138,7 +139,7 @@ def test_the_start_screen_and_the_lobby_are_in_every_language() -> None:
                 screen.setting_rows()
         lobby = LobbyState(role="host", name="ann", game="tuppen", seats=3, invite="dl1:x")
         lobby_text(lobby, lang)
-        lobby.messages = ["the host refused us: the table is full"]
+        lobby.messages = [notice("host_refused", reason="the table is full")]
         lobby_text(lobby, lang)
     assert not i18n.MISSING, sorted(i18n.MISSING)
 
