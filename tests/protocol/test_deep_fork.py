@@ -15,9 +15,8 @@ their branch and seat 0 stayed alone on its own."""
 from __future__ import annotations
 
 import pytest
-from test_late_seat_hears_a_behind_peer import PostOffice, _at_the_result_round
+from test_late_seat_hears_a_behind_peer import PostOffice, _at_the_result_round, play_out
 
-from dealerless.client.protocol_sim import ProtocolSimError, run_game
 from dealerless.protocol.table import TableMachine
 from dealerless.protocol.table.events import SeatSilent, TranscriptCut
 
@@ -57,16 +56,7 @@ def test_a_branch_three_hands_deep_takes_the_certificate(seed: int) -> None:
     assert any(isinstance(e, TranscriptCut) for e in sim.events[BEHIND])
     sim.bus.allow = None
     sim.clock = clock
-    for _ in range(6):
-        try:
-            run_game(sim, rng)
-        except ProtocolSimError:
-            sim.clock += step + 1.0
-            for seat in range(3):
-                sim.events[seat].extend(sim.machines[seat].tick(sim.clock))
-                sim.flush(seat)
-            continue
-        break
+    play_out(sim, rng, 6)
     records = [list(m.records) for m in sim.machines]
     assert records[0] == records[1] == records[2], [len(r) for r in records]
     assert all(m.over for m in sim.machines)

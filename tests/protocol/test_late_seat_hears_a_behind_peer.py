@@ -62,6 +62,21 @@ class PostOffice:
             self.sim.flush(seat)
 
 
+def play_out(sim: ProtocolGame, rng: random.Random, stalls: int) -> None:
+    """Play to the end; where the game stalls (a seat waits for a timeout), let a step pass
+    on every seat's clock, at most ``stalls`` times."""
+    for _ in range(stalls):
+        try:
+            run_game(sim, rng)
+        except ProtocolSimError:
+            sim.clock += sim.table.step_timeout_ms / 1000.0 + 1.0
+            for seat in range(len(sim.machines)):
+                sim.events[seat].extend(sim.machines[seat].tick(sim.clock))
+                sim.flush(seat)
+            continue
+        return
+
+
 def _at_the_result_round(
     seed: int, hands: int = 2
 ) -> tuple[ProtocolGame, random.Random, list[Letter]]:
@@ -114,16 +129,7 @@ def test_a_late_seat_on_a_behind_peers_branch_takes_the_certificate(seed: int) -
     post.deliver(lambda s, t, k: True, later)
     sim.bus.allow = None
     sim.clock = later
-    for _ in range(4):
-        try:
-            run_game(sim, rng)
-        except ProtocolSimError:
-            sim.clock += sim.table.step_timeout_ms / 1000.0 + 1.0
-            for seat in range(3):
-                sim.events[seat].extend(sim.machines[seat].tick(sim.clock))
-                sim.flush(seat)
-            continue
-        break
+    play_out(sim, rng, 4)
     records = [list(m.records) for m in sim.machines]
     assert records[0] == records[1] == records[2], [len(r) for r in records]
     assert all(m.over for m in sim.machines)
