@@ -34,12 +34,11 @@ from dealerless.protocol.messages import (
     IdentityKey,
     MessageError,
     SignedMessage,
-    decode_message,
     sign_message,
-    unpack,
 )
 from dealerless.protocol.rules.base import (
     Action,
+    ConfigError,
     Engine,
     IllegalAction,
 )
@@ -52,6 +51,7 @@ from dealerless.protocol.table.events import (
     LocalProtocolError,
     RemoteProtocolError,
     SeatsChanging,
+    SegmentStarted,
     ShareMissing,
     Stale,
     TableEvent,
@@ -64,11 +64,19 @@ from dealerless.protocol.table.hand_deck import (
     HandDeck,
 )
 from dealerless.protocol.table.hand_state import HandState
+from dealerless.protocol.table.intake import Admitted, Equivocated, FrameIntake, Kept, Refused
 from dealerless.protocol.table.key_shares import KeyShares
 from dealerless.protocol.table.kinds import NEXT_CONFIG, SEAT_CHANGES, SIDE_KINDS, TABLE_REGISTRY
 from dealerless.protocol.table.mode import Mode
 from dealerless.protocol.table.round_frames import RoundFrames
-from dealerless.protocol.table.segment_switch import SegmentSwitch
+from dealerless.protocol.table.segment_switch import SegmentEnd, SegmentLine
+from dealerless.protocol.table.segments import (
+    Newcomer,
+    SeatPlan,
+    SegmentError,
+    open_next_config,
+    sign_next_config,
+)
 from dealerless.protocol.table.step_clock import StepClock
 from dealerless.protocol.table.steps import Phase
 from dealerless.protocol.table.votes import VoteBook
@@ -79,7 +87,7 @@ MAX_VIOLATIONS = 256  # violations kept with their evidence (a flood must not gr
 MAX_ANONYMOUS_EVIDENCE = 1024  # bytes kept of a frame nobody can be blamed for
 
 
-class TableMachine(SegmentSwitch):
+class TableMachine:
     def __init__(
         self,
         config: TableConfig,
@@ -101,36 +109,16 @@ class TableMachine(SegmentSwitch):
         self.seen: set[bytes] = set()
         self.violations: list[Violation] = []
         self.now = now
-        self.segments: list[TableConfig] = [config]  # the configuration of every segment
-        # Sitting out at a change: follow the table as an observer (to come back later) rather
-        # than stop. A node sets it; a replay always follows (its file may go on past that).
-        self.follow_away = replay
-        # A newcomer's machine is rebuilt from the chain it verified, which starts at the
-        # table's first configuration where its key has no seat yet: it follows the table
-        # until the next configuration that seats it (only in a replay, see resume).
-        self.arriving = (
-            replay
-            and key is not None
-            and config.seat_of(key.peer_id.raw) is None
-            and config.carry is None
-        )
+        self.line = SegmentLine(config, key, replay=replay)  # every segment, and our place
         self.check_later = CheckLater()  # a peer's shuffle taken before its proof check
         self._enter(config, now)
 
     def _enter(self, config: TableConfig, now: float) -> None:
         """Start a segment: the table's first, or the next one after a seat change."""
-        key = self.key
         self.config = config
-        self.seat: int | None = None
-        if key is not None:
-            self.seat = config.seat_of(key.peer_id.raw)
-            if self.seat is not None:
-                self.arriving = False
-            elif not self.arriving and not self.sitting_out_in(config):
-                raise LocalProtocolError("this identity key has no seat at the table")
+        self.seat: int | None = self.line.enter(config, self.chain.history)
         self.players = config.players
         self.timeout = config.step_timeout_ms / 1000.0
-        self.earlier_heads = frozenset(self.chain.history)  # of the segments before this one
         self.chain.enter_segment(config.digest())
         self.votes = VoteBook(self)
         # The hands of this segment: their state, the rules engine, how the segment ended.
@@ -154,13 +142,9 @@ class TableMachine(SegmentSwitch):
             check_later=self.check_later,
         )
         self._change_wanted: str | None = None
-        # (seat, prev) -> the first chain frame of that seat at that known head: a second one
-        # is an equivocation (two signed frames of one seat at one head).
-        self.signed_at: dict[tuple[int, bytes], bytes] = {}
         self.future = FutureFrames(MAX_FUTURE)
-        # The furthest (hand, seq) a seat's signed frame of this segment named, applied or
-        # not: a follower far behind sees by it that the table is alive (replays move nothing).
-        self.heard_up_to: tuple[int, int] = (self.hand, self.seq)
+        # Decoding, seat and segment checks and equivocations of the frames peers send.
+        self.intake = FrameIntake(config, chain=self.chain, line=self.line, cycle=self.cycle)
         self.clock = StepClock(self.timeout, now)
         # The open parallel round's frames (key commits and reveals, shares, results).
         self.rounds = RoundFrames(
@@ -177,8 +161,30 @@ class TableMachine(SegmentSwitch):
             state_hash=self.state_hash,
             moved_on=self._moved_on,
         )
+        # The segment's end: a silent next host is timed out.
+        self.segment_end = SegmentEnd(
+            self.seat,
+            line=self.line,
+            cycle=self.cycle,
+            chain=self.chain,
+            votes=self.votes,
+            events=self.events,
+            plan=self.seat_plan,
+            config=config,
+            deadline_passed=self.own_deadline_passed,
+            quiet=lambda: self.mode.replaying or self.mode.held,
+            append=self._append,
+            state_hash=self.state_hash,
+            release_future=self._release_future,
+        )
         self._note_head()
         self._drive()
+
+    @property
+    def heard_up_to(self) -> tuple[int, int]:
+        """The furthest (hand, seq) a seat's signed frame of this segment named, applied or
+        not: a follower far behind sees by it that the table is alive."""
+        return self.intake.heard_up_to
 
     @property
     def held(self) -> bool:
@@ -242,21 +248,11 @@ class TableMachine(SegmentSwitch):
     def history(self) -> set[bytes]:
         return self.chain.history
 
-    def sitting_out_in(self, config: TableConfig) -> bool:
-        """Our key sits out in ``config`` (its carry keeps our ledger): we follow that segment as
-        an observer and may be seated again at a later change."""
-        key = self.key
-        carry = config.carry
-        return (
-            key is not None
-            and carry is not None
-            and any(d.key == key.peer_id.raw for d in carry.away)
-        )
-
     @property
     def sitting_out(self) -> bool:
-        """We follow this segment without a seat in it, sitting out (see :meth:`sitting_out_in`)."""
-        return self.seat is None and self.sitting_out_in(self.config)
+        """We follow this segment without a seat in it, sitting out (its carry keeps our
+        ledger), and may be seated again at a later change."""
+        return self.seat is None and self.line.sitting_out_in(self.config)
 
     @classmethod
     def resume(
@@ -468,7 +464,7 @@ class TableMachine(SegmentSwitch):
         """A complete timeout certificate of this hand, or against the next host at a seat
         change, waits for our own deadline: the end may still move (a late last result of the
         game, protocol.md §5; a silent next host, §9)."""
-        return self.votes.certificate_waits() or self.boundary_certificate_waits()
+        return self.votes.certificate_waits() or self.segment_end.certificate_waits()
 
     @property
     def hand_start_count(self) -> int:
@@ -537,7 +533,7 @@ class TableMachine(SegmentSwitch):
         self.now = now
         self._check_pending()
         if self.over:
-            self.boundary_timeouts()  # the end of a segment: is the next host silent?
+            self.segment_end.timeouts()  # the end of a segment: is the next host silent?
             self.votes.check_certificates()  # the game's last result came late? (§5)
         else:
             self.votes.check_timeouts()
@@ -601,6 +597,92 @@ class TableMachine(SegmentSwitch):
             raise LocalProtocolError(f"chat line refused: {exc}") from None
         self.seen.add(message.frame)
         self._outbox.append(message.frame)
+
+    # ---------------------------------------------------------------- seat changes (§9)
+    @property
+    def segments(self) -> list[TableConfig]:
+        """The configuration of every segment we followed, the running one last."""
+        return self.line.configs
+
+    @property
+    def follow_away(self) -> bool:
+        """Sitting out at a change, we follow the table as an observer rather than stop."""
+        return self.line.follow_away
+
+    @follow_away.setter
+    def follow_away(self, follow: bool) -> None:
+        self.line.follow_away = follow
+
+    @property
+    def left_table(self) -> bool:
+        """The table went on after a seat change without us."""
+        return self.line.left_table
+
+    @property
+    def chain_base(self) -> int:
+        """Where our first record stands in the whole table's chain (see SegmentLine)."""
+        return self.line.chain_base
+
+    @property
+    def chain_count(self) -> int:
+        """How many records of the table's chain we hold, counted from its very start."""
+        return self.chain_base + len(self.chain.records)
+
+    def seat_plan(self) -> SeatPlan:
+        """Who stays, sits out and stands up now that the segment ended (SegmentError if not)."""
+        return SeatPlan.of(self)
+
+    def next_segment(
+        self, newcomers: Sequence[Newcomer] = (), returning: Sequence[bytes] = ()
+    ) -> TableConfig:
+        """The next host: sign the next segment's configuration, queue it for every peer and
+        start the segment. LocalProtocolError if we are not the next host or the seats to add
+        are not allowed."""
+        try:
+            plan = self.seat_plan()
+            if self.key is None or plan.host != self.key.peer_id.raw:
+                raise SegmentError("only the next host signs the next configuration")
+            config = plan.next_config(newcomers, returning)
+        except (SegmentError, ConfigError) as exc:
+            raise LocalProtocolError(f"no next segment: {exc}") from None
+        frame = sign_next_config(self.key, self, config)
+        self.seen.add(frame)
+        self._outbox.append(frame)
+        self._switch(config, frame)
+        return config
+
+    def _on_next_config(self, message: SignedMessage, author: int) -> None:
+        """A ``next-config`` from a seat of this segment (signature already checked)."""
+        if message.prev != self.chain.head or self.cycle.seat_change is None:
+            if message.prev not in self.chain.history:  # early: the segment has not ended here yet
+                self._keep_for_later(message)
+            return
+        plan = self.seat_plan()
+        try:
+            config = open_next_config(self, message.frame)
+        except SegmentError as exc:
+            blamed = author if message.author.raw == plan.host else None
+            self._report(Violation(blamed, f"next configuration refused: {exc}", (message.frame,)))
+            return
+        self._switch(config, message.frame)
+
+    def _switch(self, config: TableConfig, frame: bytes) -> None:
+        seated = self.key is None or config.seat_of(self.key.peer_id.raw) is not None
+        self.events.append(SegmentStarted(config, seated))
+        change = self.cycle.seat_change
+        silent = change is not None and change.silent is not None and change.silent == self.seat
+        if not self.line.follows(config, sat_out_for_silence=silent):
+            # We stood up: our transcript ends with the hands we were part of (the audit calls
+            # it complete), this machine stays over.
+            return
+        # Seated, sitting out, or a newcomer's replay before its seat: a seat that sits out
+        # follows the table as an observer (its transcript stays the whole chain) until a
+        # later change seats it again.
+        self.chain.add_record(frame)
+        early = [f for f in self.future.frames() if f != frame]
+        self._enter(config, self.now)
+        for waiting in early:  # the next segment's frames that came before its configuration
+            self._receive(waiting, again=True)
 
     # ---------------------------------------------------------------- certificates, rollback
     def apply_certificate(
@@ -713,54 +795,41 @@ class TableMachine(SegmentSwitch):
     def _receive(self, frame: bytes, *, again: bool = False) -> None:
         if frame in self.seen and not again:
             return
-        try:
-            message = decode_message(frame, registry=TABLE_REGISTRY)
-        except MessageError as exc:
-            blamed, prev = self._signed_author(frame, exc)
-            if blamed is not None:
-                # Refused once: a copy (a relay, a catch-up) must not be blamed again at a
-                # later head, where it would void a hand the frame was never part of.
+        taken = self.intake.take(frame)
+        if isinstance(taken, Refused):
+            if taken.once:
                 self.seen.add(frame)
-            anchor = prev if prev is not None and prev in self.history else None
-            self._violation(
-                blamed,
-                f"undecodable message: {exc}",
-                (frame,),
-                vote=blamed is not None,
-                anchor=anchor,
-            )
+            evidence = (taken.evidence,)
+            self._violation(taken.culprit, taken.reason, evidence, taken.vote, taken.anchor)
             return
-        if self._not_for_this_segment(message):
-            return
-        culprit = self._author_seat(message)
-        if culprit is None:
+        if isinstance(taken, Kept):
+            self._keep_for_later(taken.message)
+        if not isinstance(taken, Admitted | Equivocated):
             return
         self.seen.add(frame)
-        self.heard_up_to = max(self.heard_up_to, (message.hand, message.seq))
+        if isinstance(taken, Equivocated):
+            self.votes.equivocation(taken.seat, taken.earlier, taken.frame)
+            return
+        message, culprit = taken.message, taken.seat
         if message.kind == NEXT_CONFIG:
             self._on_next_config(message, culprit)
-            return
-        if message.kind in SIDE_KINDS:
+        elif message.kind in SIDE_KINDS:
             self.votes.side_message(message)
             if self.over:
-                self.boundary_certificate()
-            return
-        if message.prev in self.history:
-            key = (culprit, message.prev)
-            earlier = self.signed_at.get(key)
-            if earlier is not None and earlier != frame:
-                self.votes.equivocation(culprit, earlier, frame)
-                return
-            self.signed_at[key] = frame
-        if message.prev == self.head:
+                self.segment_end.take_certificate()
+        elif message.prev == self.head:
             self._accept(message, own=False)
             self._release_future()
         elif message.prev in self.history:
             self._stale(message, culprit)
         else:
-            dropped = self.future.add(message, (self.hand, self.seq))
-            if dropped is not None:
-                self.seen.discard(dropped)  # so that a later copy is taken
+            self._keep_for_later(message)
+
+    def _keep_for_later(self, message: SignedMessage) -> None:
+        """A frame built on a head we have not reached (yet): kept for that head."""
+        dropped = self.future.add(message, (self.hand, self.seq))
+        if dropped is not None:
+            self.seen.discard(dropped)  # so that a later copy is taken
 
     def _stale(self, message: SignedMessage, culprit: int) -> None:
         """A frame built on a head we have left. Written by a seat that did not have to write
@@ -778,43 +847,10 @@ class TableMachine(SegmentSwitch):
             return
         self.events.append(Stale(culprit, message.kind))
 
-    def _author_seat(self, message: SignedMessage) -> int | None:
-        if message.table_id != self.config.table_id:
-            self._violation(None, "message for another table", (message.frame,), vote=False)
-            return None
-        seat = self.config.seat_of(message.author.raw)
-        if seat is None:
-            self._violation(None, "message signed by a key with no seat", (message.frame,), False)
-            return None
-        if message.seat != seat:
-            if message.prev in self.history and message.prev not in self.earlier_heads:
-                self._violation(seat, f"message claims seat {message.seat}", (message.frame,))
-            # Else it may be of a later segment, whose seats are numbered anew (we are behind:
-            # its records come by catch-up): nobody's violation.
-            return None
-        return seat
-
     def _release_future(self) -> None:
         while self.head in self.future:
             for frame in self.future.take(self.head):
                 self._receive(frame, again=True)
-
-    def _signed_author(self, frame: bytes, exc: MessageError) -> tuple[int | None, bytes | None]:
-        """The seat that signed a frame which decodes no further, if it claims this table, and
-        the head it names (``prev``, where it was signed) if that field is readable."""
-        if exc.signed_by is None:
-            return None, None
-        seat = self.config.seat_of(exc.signed_by)
-        if seat is None:
-            return None, None
-        try:
-            header = unpack(frame[:-64])
-        except MessageError:
-            return None, None
-        if not isinstance(header, list) or len(header) < 2 or header[1] != self.config.table_id:
-            return None, None
-        prev = header[4] if len(header) > 4 and isinstance(header[4], bytes) else None
-        return seat, prev
 
     def _violation(
         self,

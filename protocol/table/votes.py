@@ -83,7 +83,9 @@ class VotingTable(Protocol):
     events: list[TableEvent]
     _outbox: list[bytes]
     seen: set[bytes]
-    left_table: bool
+
+    @property
+    def left_table(self) -> bool: ...
 
     @property
     def seat_change(self) -> SeatsChanging | None: ...
@@ -468,4 +470,3 @@ class VoteBook:
     def _complete(self, votes: dict[int, SignedMessage], accused: int) -> bool:
         required = self._voters(accused)
         return bool(required) and required <= set(votes)
-
