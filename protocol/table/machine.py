@@ -14,13 +14,14 @@ Driver loop::
     on a timer: machine.tick(now)
     persist machine.take_records() before acting on the events.
 
-This module holds the chain itself (signing, receiving, accepting one element at the head,
-futures and violations, roll-back). Parts with their own state: :mod:`chain` (records and
-heads), :mod:`hand_cycle` (the running hand, the rules engine, the hands' transitions, one per
-segment), :mod:`check_later` (a shuffle taken before its proof check), :mod:`key_shares` and
-:mod:`votes`. Mixins over the machine's state, still to be made parts (issue 23):
-:mod:`elements` and :mod:`moves` (each kind's body, rules actions), :mod:`round_frames`
-(parallel rounds) and :mod:`segment_switch` (seat changes).
+This module is where the parts meet: the driver's API, the readers, signing and writing,
+accepting one element at the head, the transitions between segments, and roll-back. Parts
+with their own state: :mod:`chain` (records and heads), :mod:`hand_cycle` (the running hand,
+the rules engine, the hands' transitions), :mod:`elements` and :mod:`moves` (each kind's body,
+rules actions), :mod:`round_frames` (parallel rounds), :mod:`intake` (a peer's frame decoded,
+placed and its author checked), :mod:`segment_switch` (the segments followed; a silent next
+host), :mod:`check_later` (a shuffle taken before its proof check), :mod:`key_shares` and
+:mod:`votes`; those of one segment are built anew in :meth:`TableMachine._enter`.
 """
 
 from __future__ import annotations
