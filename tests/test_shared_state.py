@@ -36,6 +36,19 @@ def test_shared_state_does_not_grow() -> None:
     assert counts == BOUNDS, f"lower BOUNDS to {counts}: the shared state went down"
 
 
+def test_no_object_of_the_project_shares_state() -> None:
+    """Every family (a class and its project bases: the rules engines, the hostile seat node)
+    has each attribute assigned by one class only; the table machine has no bases at all."""
+    script = _script()
+    families = script.families(
+        script.source_files([ROOT / "protocol", ROOT / "node", ROOT / "client"])
+    )
+    assert {f.leaf for f in families} >= {"TuppenEngine", "LimitEngine", "BeloteEngine"}
+    assert "TableMachine" not in {f.leaf for f in families}
+    shared = {f.leaf: f.shared_assigned for f in families if f.shared_assigned}
+    assert shared == {}
+
+
 def test_the_count_sees_two_classes_assigning_one_attribute(tmp_path: Path) -> None:
     (tmp_path / "m.py").write_text(
         "class A:\n    def f(self):\n        self.x = 1\n        self.y: int = 2\n"

@@ -356,6 +356,28 @@ class Engine(ABC):
         self.outcome: Outcome | None = None
         self.results: list[HandResult] = []
 
+    # -- the hand count, the dealer, the last result and the outcome --
+    # Assigned only by these methods (the games call them): the four belong to this class.
+    def _hand_begins(self, dealer: int) -> None:
+        """A hand starts: the next number, ``dealer`` deals it, no result yet."""
+        self.dealer = dealer
+        self.hand_number += 1
+        self.hand_result = None
+
+    def _hands_played_before(self, hands: int) -> None:
+        """A game carried on from another segment: ``hands`` were played before it."""
+        self.hand_number = hands
+
+    def _deals_next(self, dealer: int) -> None:
+        self.dealer = dealer
+
+    def _hand_settled(self, result: HandResult) -> None:
+        self.hand_result = result
+        self.results.append(result)
+
+    def _game_settled(self, outcome: Outcome) -> None:
+        self.outcome = outcome
+
     # -- hands --
     @abstractmethod
     def start_hand(self) -> list[Event]:

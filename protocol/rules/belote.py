@@ -194,10 +194,7 @@ class BeloteEngine(Engine):
             raise self._fail("a hand is already running")
         if self.outcome is not None:
             raise self._fail("the game is over")
-        if self.hand_number > 0:
-            self.dealer = self._after(self.dealer)
-        self.hand_number += 1
-        self.hand_result = None
+        self._hand_begins(self._after(self.dealer) if self.hand_number > 0 else self.dealer)
         self._reset_hand()
         order = [self._after(self.dealer, i) for i in range(1, SEATS + 1)]
         positions = iter(self.hands.take_positions(SEATS * FIRST_CARDS))
@@ -452,19 +449,20 @@ class BeloteEngine(Engine):
     def _finish(self, result: HandResult, events: list[Event]) -> None:
         self.team_scores[0] += result.deltas[0]
         self.team_scores[1] += result.deltas[1]
-        self.hand_result = result
-        self.results.append(result)
+        self._hand_settled(result)
         self.phase = "done"
         self._pending = None
         events.append(Event("hand_over", None, {"deltas": list(result.deltas)}))
         a, b = self.team_scores
         if max(a, b) >= self.target and a != b:
             team = 0 if a > b else 1
-            self.outcome = Outcome(
-                team_seats(team),
-                self.scores(),
-                f"team {team} reached {self.target} points",
-                GameEnd.TARGET_REACHED,
+            self._game_settled(
+                Outcome(
+                    team_seats(team),
+                    self.scores(),
+                    f"team {team} reached {self.target} points",
+                    GameEnd.TARGET_REACHED,
+                )
             )
             events.append(Event("game_over", None, {"winners": list(team_seats(team))}))
 

@@ -84,13 +84,13 @@ class LimitEngine(ExchangeFlow, Engine):
             raise self._fail("the game is over", None)
         self.history.append(HistoryStep("start"))
         events: list[Event] = []
+        dealer = self.dealer
         if self.hand_number > 0:
             seats = {s for s in range(self.players) if self.bank.in_game(s)}
-            self.dealer = self._from_left_of(self.dealer, seats)[0]
-        self.hand_number += 1
+            dealer = self._from_left_of(self.dealer, seats)[0]
+        self._hand_begins(dealer)
         for seat, chips in self.bank.before_hand(self.hand_number):
             events.append(Event("refill", seat, {"chips": chips}))
-        self.hand_result = None
         self.active.clear()
         self.active.update(s for s in range(self.players) if self.bank.in_game(s))
         self.hands = Hands(self.players)
@@ -142,12 +142,13 @@ class LimitEngine(ExchangeFlow, Engine):
             self.pending = None
             events = [Event("dealt", None, {"positions": list(request.positions)})]
             if self.phase == "deal":
-                self._advance_exchange()
+                self.phase = self._advance_exchange(hands)
             else:  # the dirty-laundry draw
-                self._open_checks()
+                self.phase = self._open_checks(hands)
         else:
             assert isinstance(request, Reveal)
-            events = self._apply_reveal(request, hands, cards)
+            events, phase = self._apply_reveal(request, hands, cards)
+            self.hands, self.pending, self.phase = hands, None, phase
         self.history.append(HistoryStep("chance", cards=tuple(cards)))
         return events
 
@@ -309,7 +310,10 @@ class LimitEngine(ExchangeFlow, Engine):
         self.history.append(HistoryStep("action", action=action))
         seat, kind = action.seat, action.kind
         if kind in (K.PASS, K.LAUNDRY, K.ACCEPT, K.CHECK):
-            return self._apply_exchange(action)
+            events, self.phase, pending = self._apply_exchange(action)
+            if pending is not None:
+                self.pending = pending
+            return events
         if kind == K.PLAY:
             return self._apply_play(action)
         if kind in (K.KNOCK, K.RAISE):
@@ -372,8 +376,7 @@ class LimitEngine(ExchangeFlow, Engine):
 
     def _close(self, result: HandResult) -> list[Event]:
         self.bank.settle(list(result.deltas))
-        self.hand_result = result
-        self.results.append(result)
+        self._hand_settled(result)
         self.phase = "over"
         self.pending = None
         self.betting.answering = []
@@ -393,12 +396,11 @@ class LimitEngine(ExchangeFlow, Engine):
             best = max(scores)
             winners = tuple(s for s in range(self.players) if scores[s] == best)
             tournament = self.bank.mode == "tournament"
-            self.outcome = Outcome(
-                winners,
-                scores,
-                "one seat has all the chips" if tournament else f"{self.hand_number} hands played",
-                GameEnd.ALL_CHIPS if tournament else GameEnd.HANDS_PLAYED,
+            reason = (
+                "one seat has all the chips" if tournament else f"{self.hand_number} hands played"
             )
+            code = GameEnd.ALL_CHIPS if tournament else GameEnd.HANDS_PLAYED
+            self._game_settled(Outcome(winners, scores, reason, code))
             events.append(Event("game_over", None, {"winners": list(winners)}))
         return events
 
@@ -475,7 +477,7 @@ class LimitEngine(ExchangeFlow, Engine):
         if table:
             raise ConfigError("Limit Tuppen carries nothing but the seats' ledgers")
         self.bank.load(seats)
-        self.hand_number = hands_before
+        self._hands_played_before(hands_before)
 
     def ledger_score(self, ledger: Mapping[str, int]) -> int:
         mode = self.bank.mode

@@ -1,6 +1,7 @@
-"""The dirty-laundry exchange and check rounds of the Limit Tuppen engine (a mixin of
+"""The dirty-laundry exchange and check rounds of the Limit Tuppen engine (a base of
 :class:`~dealerless.protocol.rules.limit.LimitEngine`; the rules are in limit_laundry), plus
-the small helpers both share (seat order, error position)."""
+the small helpers both share (seat order, error position). The engine owns its phase, its
+pending chance step and its hands: these methods read them and return what they become."""
 
 from __future__ import annotations
 
@@ -58,22 +59,24 @@ class ExchangeFlow:
         return IllegalAction(reason, seat=seat, where=self._where())
 
     # ---- exchange round -----------------------------------------------------------------------
-    def _may_declare(self, seat: int) -> bool:
+    def _may_declare(self, seat: int, hands: Hands) -> bool:
         return (
             self.bank.stacks[seat] >= LAUNDRY_PENALTY
-            and self.hands.stock_left >= CARDS_PER_HAND
-            and self.hands.count(seat) == CARDS_PER_HAND
+            and hands.stock_left >= CARDS_PER_HAND
+            and hands.count(seat) == CARDS_PER_HAND
         )
 
-    def _advance_exchange(self) -> None:
-        """Go to the next seat that can declare (skipping seats that cannot), else to play."""
+    def _advance_exchange(self, hands: Hands) -> str:
+        """Go on to the next seat that can declare with ``hands`` (skipping seats that cannot):
+        the exchange phase, else play."""
         lau = self.laundry
-        while lau.deciding is not None and not self._may_declare(lau.deciding):
+        while lau.deciding is not None and not self._may_declare(lau.deciding, hands):
             lau.index += 1
-        self.phase = "exchange" if lau.deciding is not None else "play"
+        return "exchange" if lau.deciding is not None else "play"
 
-    def _open_checks(self) -> None:
-        """After the draw: the other active seats that can pay a penalty may check."""
+    def _open_checks(self, hands: Hands) -> str:
+        """After the draw: the other active seats that can pay a penalty may check (the check
+        phase), else the exchange goes on."""
         declarer = self.laundry.declarer
         assert declarer is not None
         self.laundry.checkers = [
@@ -81,10 +84,10 @@ class ExchangeFlow:
             for s in self._from_left_of(declarer)
             if s != declarer and self.bank.stacks[s] >= LAUNDRY_PENALTY
         ]
-        self.phase = "check"
-        if not self.laundry.checkers:
-            self.laundry.finish_declaration({"seat": declarer, "checked_by": None})
-            self._advance_exchange()
+        if self.laundry.checkers:
+            return "check"
+        self.laundry.finish_declaration({"seat": declarer, "checked_by": None})
+        return self._advance_exchange(hands)
 
     def _verify_exchange(self, action: Action) -> bool:
         """Check an action of the exchange or check round; False in other phases."""
@@ -107,40 +110,39 @@ class ExchangeFlow:
             return True
         return False
 
-    def _apply_exchange(self, action: Action) -> list[Event]:
-        """Perform a checked LAUNDRY, PASS, CHECK or ACCEPT."""
+    def _apply_exchange(self, action: Action) -> tuple[list[Event], str, ChanceRequest | None]:
+        """Perform a checked LAUNDRY, PASS, CHECK or ACCEPT: its events, the phase after it
+        and the chance step it asks for (or None)."""
         seat, kind = action.seat, action.kind
         lau = self.laundry
         if kind == K.PASS:
             lau.index += 1
-            self._advance_exchange()
-            return [Event("pass", seat)]
+            return [Event("pass", seat)], self._advance_exchange(self.hands), None
         if kind == K.LAUNDRY:
             lau.declarer = seat
             lau.set_aside = self.hands.set_aside(seat)
             positions = self.hands.take_positions(CARDS_PER_HAND)
-            self.pending = Deal(tuple((seat, p) for p in positions))
-            self.phase = "draw"
-            return [Event("laundry", seat, {"set_aside": [s.position for s in lau.set_aside]})]
+            event = Event("laundry", seat, {"set_aside": [s.position for s in lau.set_aside]})
+            return [event], "draw", Deal(tuple((seat, p) for p in positions))
         if kind == K.ACCEPT:
             lau.checkers.pop(0)
+            phase = self.phase
             if not lau.checkers:
                 lau.finish_declaration({"seat": lau.declarer, "checked_by": None})
-                self._advance_exchange()
-            return [Event("accept", seat)]
+                phase = self._advance_exchange(self.hands)
+            return [Event("accept", seat)], phase, None
         assert kind == K.CHECK and lau.declarer is not None
         lau.checker = seat
-        self.pending = Reveal(
-            lau.declarer, tuple(s.position for s in lau.set_aside), "dirty laundry check"
-        )
-        self.phase = "reveal"
-        return [Event("check", seat, {"declarer": lau.declarer})]
+        positions = tuple(s.position for s in lau.set_aside)
+        reveal = Reveal(lau.declarer, positions, "dirty laundry check")
+        return [Event("check", seat, {"declarer": lau.declarer})], "reveal", reveal
 
     def _apply_reveal(
         self, request: Reveal, hands: Hands, cards: Sequence[Card | None]
-    ) -> list[Event]:
+    ) -> tuple[list[Event], str]:
         """The checked declarer's discarded cards are shown; ``hands`` is a working copy that
-        replaces the engine's only when the reveal is consistent (atomic apply)."""
+        replaces the engine's only when the reveal is consistent (atomic apply: nothing is
+        changed when this raises). The events and the phase after it."""
         declarer = request.seat
         if any(c is None for c in cards):
             raise self._fail("a reveal must show every card", declarer)
@@ -151,14 +153,12 @@ class ExchangeFlow:
             raise self._fail(e.reason, declarer) from None
         checker = self.laundry.checker
         assert checker is not None
-        self.hands = hands
-        self.pending = None
         true = is_dirty_laundry(shown)
         payer = checker if true else declarer
         self.betting.pay(payer, LAUNDRY_PENALTY)
         if not true:  # the bluffer keeps its original cards; the drawn ones are put away
-            self.hands.set_aside(declarer)
-            self.hands.restore(declarer, revealed)
+            hands.set_aside(declarer)
+            hands.restore(declarer, revealed)
         record = {
             "seat": declarer,
             "checked_by": checker,
@@ -167,5 +167,4 @@ class ExchangeFlow:
             "paid_by": payer,
         }
         self.laundry.finish_declaration(record)
-        self._advance_exchange()
-        return [Event("laundry_checked", declarer, record)]
+        return [Event("laundry_checked", declarer, record)], self._advance_exchange(hands)

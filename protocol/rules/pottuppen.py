@@ -169,7 +169,7 @@ class PottuppenEngine(Engine):
             raise ConfigError("a Pottuppen table ledger is the pot, at least 0")
         self.purse = Purse(self.players, [e["balance"] for e in seats], table["pot"])
         self.balances_at_start = self.balances
-        self.hand_number = hands_before
+        self._hands_played_before(hands_before)
 
     def ledger_score(self, ledger: Mapping[str, int]) -> int:
         return ledger["balance"]
@@ -184,8 +184,7 @@ class PottuppenEngine(Engine):
             raise IllegalAction("the game is over", where=f"after hand {self.hand_number}")
         if self.hand_running:
             raise IllegalAction("a hand is already running", where=self._where())
-        self.hand_number += 1
-        self.hand_result = None
+        self._hand_begins(self.dealer)
         self.balances_at_start = self.balances
         self.hands = Hands(self.players)
         self.bets = [None] * self.players
@@ -409,7 +408,7 @@ class PottuppenEngine(Engine):
             reason, code = "pass round: the last trick pays in", HandEnd.PASS_ROUND
         details = {"mode": self.mode.value, "bets": bets, "last_trick": last_trick}
         self._end_hand(winners, reason, details, code)
-        self.dealer = last_trick
+        self._deals_next(last_trick)
         self._maybe_game_over()
         return [Event("hand_over", last_trick, {"reason": reason, "pot": self.pot})]
 
@@ -431,8 +430,7 @@ class PottuppenEngine(Engine):
             code,
             note,
         )
-        self.hand_result = result
-        self.results.append(result)
+        self._hand_settled(result)
         self.phase = Phase.IDLE
         self.pending = None
 
@@ -445,7 +443,7 @@ class PottuppenEngine(Engine):
         self.purse.split((self.dealer + 1) % self.players)
         top = max(self.purse.balances)
         winners = tuple(s for s, b in enumerate(self.purse.balances) if b == top)
-        self.outcome = Outcome(winners, self.balances, reason, code)
+        self._game_settled(Outcome(winners, self.balances, reason, code))
         self.phase = Phase.OVER
 
     def finish_game(self) -> list[Event]:

@@ -77,6 +77,8 @@ class TuppenEngine(TuppenVerifier):
         super().__init__(config, first_dealer=first_dealer)
         if not 2 <= self.players <= 8:
             raise ConfigError(f"tuppen is for 2 to 8 players, not {self.players}")
+        self._h: HandState | None = None
+        self._scores: list[int] = [0] * config.players
         self.history: list[HistoryEntry] = []
 
     # -- hands ---------------------------------------------------------------------------------
@@ -93,10 +95,9 @@ class TuppenEngine(TuppenVerifier):
         if self.hand_running:
             raise RulesError(f"hand {self.hand_number} is still running")
         playing = self.in_game()
-        if self.dealer not in playing:
-            self.dealer = self._next_in_game(self.dealer)
-        self.hand_number += 1
-        self.hand_result = None
+        self._hand_begins(
+            self.dealer if self.dealer in playing else self._next_in_game(self.dealer)
+        )
         order = clockwise_after(self.players, self.dealer, playing)
         hands = Hands(self.players)
         positions = hands.take_positions(4 * len(order))
@@ -388,18 +389,22 @@ class TuppenEngine(TuppenVerifier):
         h.answer_queue = []
         deltas = tuple(self._scores[s] - h.start_scores[s] for s in range(self.players))
         result = HandResult(self.hand_number, winners, deltas, reason, details, code, note)
-        self.hand_result = result
-        self.results.append(result)
+        self._hand_settled(result)
         if winners and self._scores[winners[0]] < PENALTY_LIMIT:
-            self.dealer = winners[0]
+            self._deals_next(winners[0])
         else:
-            self.dealer = self._next_in_game(self.dealer)
+            self._deals_next(self._next_in_game(self.dealer))
         data = {"reason": reason, "deltas": list(deltas)}
         events = [Event("hand_end", winners[0] if winners else None, data)]
         playing = self.in_game()
         if len(playing) == 1:
-            self.outcome = Outcome(
-                tuple(playing), tuple(self._scores), "one player left under 10", GameEnd.ONE_LEFT
+            self._game_settled(
+                Outcome(
+                    tuple(playing),
+                    tuple(self._scores),
+                    "one player left under 10",
+                    GameEnd.ONE_LEFT,
+                )
             )
             events.append(Event("game_over", playing[0], {"winners": playing}))
         elif not playing:
@@ -409,11 +414,13 @@ class TuppenEngine(TuppenVerifier):
             last = [s for s in range(self.players) if h.start_scores[s] < PENALTY_LIMIT]
             low = min(self._scores[s] for s in last)
             best = [s for s in last if self._scores[s] == low]
-            self.outcome = Outcome(
-                tuple(best),
-                tuple(self._scores),
-                "nobody left under 10: the fewest points of the last hand win",
-                GameEnd.NONE_LEFT,
+            self._game_settled(
+                Outcome(
+                    tuple(best),
+                    tuple(self._scores),
+                    "nobody left under 10: the fewest points of the last hand win",
+                    GameEnd.NONE_LEFT,
+                )
             )
             events.append(Event("game_over", best[0], {"winners": best}))
         return events

@@ -12,7 +12,6 @@ from dealerless.protocol.rules.base import (
     Action,
     ActionKind,
     Engine,
-    GameConfig,
     HandSlot,
     IllegalAction,
     Reveal,
@@ -31,12 +30,11 @@ _CLAIM_PHASES = (Phase.POVERTY, Phase.EXCHANGE, Phase.CHECK, Phase.PLAY)
 
 
 class TuppenVerifier(Engine):
-    """The read-only half of the classic Tuppen engine."""
+    """The read-only half of the classic Tuppen engine: it reads the state that
+    :class:`~dealerless.protocol.rules.tuppen.TuppenEngine` owns and changes."""
 
-    def __init__(self, config: GameConfig, *, first_dealer: int = 0) -> None:
-        super().__init__(config, first_dealer=first_dealer)
-        self._h: HandState | None = None
-        self._scores: list[int] = [0] * config.players
+    _h: HandState | None  # the running (or last) hand
+    _scores: list[int]  # every seat's points
 
     def opt(self, name: str) -> bool:
         return self.config.bool_option(name)
