@@ -9,7 +9,15 @@ import sys
 from pathlib import Path
 
 import pytest
-from test_e2e_tmux import HAND_OVER, TMUX, Terminal, choose, steady, terminal  # noqa: F401
+from test_e2e_tmux import (  # noqa: F401
+    HAND_OVER,
+    TMUX,
+    Terminal,
+    choose,
+    panel_gone,
+    steady,
+    terminal,
+)
 
 pytestmark = [
     pytest.mark.skipif(TMUX is None, reason="tmux is not installed (apt-get install tmux)"),
@@ -52,7 +60,7 @@ def test_eight_seats_result_panels_keep_their_keys_at_80x24(
             if panels == 3 or "The game is over" in screen:
                 break
             terminal.press("Space")
-            screen = terminal.wait_for(lambda s: not HAND_OVER.search(s))
+            screen = terminal.wait_for(panel_gone(screen))
             continue
         key = choose(screen, prefer="pcf")
         before = steady(screen)

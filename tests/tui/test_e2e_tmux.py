@@ -15,7 +15,7 @@ import subprocess
 import sys
 import time
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -86,6 +86,15 @@ CLOCK = re.compile(r"\d+s left")
 HAND_OVER = re.compile(r"Hand \d+ is over")
 
 
+def panel_gone(screen: str) -> Callable[[str], bool]:
+    """After Space on the result panel on ``screen``: that hand's panel is gone. The next
+    hand's may be up already: a hand can end (a Tupp claimed right after the deal, by bots)
+    before a player closes the panel of the one before, and every result is shown in turn."""
+    shown = HAND_OVER.search(screen)
+    assert shown is not None, screen
+    return lambda s: shown.group() not in s
+
+
 def steady(screen: str) -> str:
     """The screen without the countdown line and the seats' clocks (they change every
     second)."""
@@ -139,7 +148,7 @@ def play_first_hand(term: Terminal, game: str, prefer: str) -> str:
                 return screen
             # we folded before playing a card (the deal decides): the next hand
             term.press("Space")
-            screen = term.wait_for(lambda s: not HAND_OVER.search(s))
+            screen = term.wait_for(panel_gone(screen))
             continue
         key = choose(screen, prefer)
         before = steady(screen)
@@ -156,7 +165,7 @@ def check_hand_over(term: Terminal, screen: str) -> None:
     assert "Standings" in screen and "ann" in screen
     assert any(k.isdigit() for k in term.presses), "at least one card played by its number"
     term.press("Space")
-    term.wait_for(lambda s: not HAND_OVER.search(s))
+    term.wait_for(panel_gone(screen))
     term.press("q")
     term.wait_for(lambda s: "Quit? (y/n)" in s)
     term.press("y")
