@@ -310,9 +310,8 @@ class LimitEngine(ExchangeFlow, Engine):
         self.history.append(HistoryStep("action", action=action))
         seat, kind = action.seat, action.kind
         if kind in (K.PASS, K.LAUNDRY, K.ACCEPT, K.CHECK):
-            events, self.phase, pending = self._apply_exchange(action)
-            if pending is not None:
-                self.pending = pending
+            # (No chance step is pending while a seat acts: the move sets the next one or none.)
+            events, self.phase, self.pending = self._apply_exchange(action)
             return events
         if kind == K.PLAY:
             return self._apply_play(action)

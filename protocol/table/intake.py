@@ -89,9 +89,9 @@ class FrameIntake:
             return Kept(message)
         if placement is Placement.DROP:
             return Dropped()
-        seat = self.config.seat_of(message.author.raw)
         if message.table_id != self.config.table_id:
             return Refused(None, "message for another table", frame, vote=False)
+        seat = self.config.seat_of(message.author.raw)
         if seat is None:
             return Refused(None, "message signed by a key with no seat", frame, vote=False)
         if message.seat != seat:

@@ -65,7 +65,7 @@ from dealerless.protocol.table.hand_deck import (
     HandDeck,
 )
 from dealerless.protocol.table.hand_state import HandState
-from dealerless.protocol.table.intake import Admitted, Equivocated, FrameIntake, Kept, Refused
+from dealerless.protocol.table.intake import Dropped, Equivocated, FrameIntake, Kept, Refused
 from dealerless.protocol.table.key_shares import KeyShares
 from dealerless.protocol.table.kinds import NEXT_CONFIG, SEAT_CHANGES, SIDE_KINDS, TABLE_REGISTRY
 from dealerless.protocol.table.mode import Mode
@@ -672,7 +672,7 @@ class TableMachine:
         self.events.append(SegmentStarted(config, seated))
         change = self.cycle.seat_change
         silent = change is not None and change.silent is not None and change.silent == self.seat
-        if not self.line.follows(config, sat_out_for_silence=silent):
+        if not self.line.follows(config, seated=seated, sat_out_for_silence=silent):
             # We stood up: our transcript ends with the hands we were part of (the audit calls
             # it complete), this machine stays over.
             return
@@ -805,7 +805,8 @@ class TableMachine:
             return
         if isinstance(taken, Kept):
             self._keep_for_later(taken.message)
-        if not isinstance(taken, Admitted | Equivocated):
+            return
+        if isinstance(taken, Dropped):
             return
         self.seen.add(frame)
         if isinstance(taken, Equivocated):

@@ -105,12 +105,12 @@ class SegmentLine:
         early = message.hand < first or (message.hand == first and message.kind not in EARLY_KINDS)
         return Placement.DROP if early else Placement.JUDGE
 
-    def follows(self, config: TableConfig, *, sat_out_for_silence: bool) -> bool:
+    def follows(self, config: TableConfig, *, seated: bool, sat_out_for_silence: bool) -> bool:
         """The next segment starts: True if we go on with it (seated, sitting out and
         following, or a newcomer's replay before its seat), and then it is ours; else we stood
         up and the table goes on without us. A seat sat out for its own silence follows too:
-        it is back if it reads this."""
-        seated = self.key is None or config.seat_of(self.key.peer_id.raw) is not None
+        it is back if it reads this. ``seated``: our key has a seat in ``config`` (or we
+        audit, with no key)."""
         following = (self.follow_away or sat_out_for_silence) and self.sitting_out_in(config)
         if not seated and not following and not self.arriving:
             self.left_table = True
@@ -179,7 +179,7 @@ class SegmentEnd:
             (host, self.chain.head), {}
         ):
             self.votes.cast_timeout(host)
-        self.take_certificate()
+        self._take(host, voters)
 
     def certificate_waits(self) -> bool:
         """A complete certificate that the next host is silent waits only for our own deadline
@@ -197,9 +197,10 @@ class SegmentEnd:
         chain element at the segment's last head, that seat sits out (silence, not cheating:
         its ledger is kept) and the next seat that stays is the host."""
         boundary = self.boundary()
-        if boundary is None:
-            return
-        host, voters = boundary
+        if boundary is not None:
+            self._take(*boundary)
+
+    def _take(self, host: int, voters: set[int]) -> None:
         key = (host, self.chain.head)
         votes = self.votes.timeout.get(key, {})
         if not voters or not voters <= set(votes):
