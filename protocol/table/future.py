@@ -35,6 +35,8 @@ class FutureFrames:
         def worth(position: Position) -> tuple[bool, Position]:
             return (position < here, position)  # larger: the first to go
 
+        if message.frame in self._kept:
+            return None  # a copy of a frame kept already (a duplicate, or a catch-up's resend)
         position = (message.hand, message.seq)
         dropped = None
         if len(self._kept) >= self.limit:

@@ -9,8 +9,9 @@ import random
 import secrets
 
 from dealerless.client.protocol_sim import run_game, start_game
-from dealerless.protocol.messages import decode_message, sign_message
+from dealerless.protocol.messages import IdentityKey, decode_message, sign_message
 from dealerless.protocol.rules.registry import make_config
+from dealerless.protocol.table.future import FutureFrames
 from dealerless.protocol.table.kinds import TABLE_REGISTRY
 from dealerless.protocol.table.machine import MAX_FUTURE
 
@@ -58,3 +59,30 @@ def test_a_flood_does_not_crowd_out_the_next_real_frames() -> None:
     sim.flush(PEER)
     run_game(sim, rng)
     assert len({m.state_hash() for m in sim.machines}) == 1 and not sim.violations()
+
+
+
+def test_a_frame_kept_twice_is_released_once() -> None:
+    """A frame that comes again while it waits for its predecessor is kept once. The machine
+    keeps frames of the next segment without marking them seen (intake's ``Kept``), so a
+    duplicate of one reached the buffer twice, and taking them raised a KeyError (the
+    randomized schedules crashed there)."""
+    key = IdentityKey.generate()
+    prev = secrets.token_bytes(32)
+    message = sign_message(
+        key,
+        registry=TABLE_REGISTRY,
+        table_id=secrets.token_bytes(16),
+        hand=0,
+        seq=3,
+        prev=prev,
+        seat=1,
+        kind="config-sign",
+        body={"config_hash": secrets.token_bytes(32)},
+    )
+    future = FutureFrames(4)
+    assert future.add(message, (0, 1)) is None
+    assert future.add(message, (0, 1)) is None
+    assert len(future) == 1 and list(future.frames()) == [message.frame]
+    assert future.take(prev) == [message.frame]
+    assert len(future) == 0 and prev not in future
