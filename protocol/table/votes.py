@@ -26,7 +26,6 @@ from typing import Protocol
 from dealerless.protocol.messages import MessageError, SignedMessage, decode_message
 from dealerless.protocol.table.events import (
     ChatReceived,
-    SeatsChanging,
     TableEvent,
     TimeoutVoted,
     Violation,
@@ -86,9 +85,6 @@ class VotingTable(Protocol):
 
     @property
     def left_table(self) -> bool: ...
-
-    @property
-    def seat_change(self) -> SeatsChanging | None: ...
 
     @property
     def over(self) -> bool: ...
@@ -377,9 +373,9 @@ class VoteBook:
         """The game is over here, but a certificate at a head of its last hand (the last result
         of a seat that reached the others after their deadline) may still complete: it wins
         over the late element as it would in the hand, so every seat ends on one transcript
-        (protocol.md §5). Not at a seat change: the next segment may have begun from there."""
-        m = self.m
-        return m.seat_change is None and not m.left_table
+        (protocol.md §5). The same at a seat change, until the next segment begins here: this
+        book is the ended segment's, and a switch to the next one replaces it."""
+        return not self.m.left_table
 
     def _complete_one(self) -> bool:
         m = self.m
