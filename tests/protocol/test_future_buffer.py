@@ -61,7 +61,6 @@ def test_a_flood_does_not_crowd_out_the_next_real_frames() -> None:
     assert len({m.state_hash() for m in sim.machines}) == 1 and not sim.violations()
 
 
-
 def test_a_frame_kept_twice_is_released_once() -> None:
     """A frame that comes again while it waits for its predecessor is kept once. The machine
     keeps frames of the next segment without marking them seen (intake's ``Kept``), so a
