@@ -372,6 +372,7 @@ class SeatNode:
             # The next host may be silent (a certificate), or the game's last result came
             # late and the others' certificate wins over it (protocol.md §5).
             self.after(machine.tick(now))
+            self.after(self.changes.host_when_settled(machine))
         self.catch_up.pace(machine, now, linked=self.link is not None)
         self.changes.ask_back(now)
         self.messages.say_bye(machine, leaving=getattr(self.driver, "leaving", False))

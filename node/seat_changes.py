@@ -108,10 +108,14 @@ class SeatChanges:
         # We host the next segment but too few seats stay for one: we wait (until the others
         # time us out) for a newcomer whose hello is late, and seat it then.
         self.too_few: SeatsChanging | None = None
+        # We host the next segment, but a certificate of the last hand may still roll the end
+        # back (TableMachine.end_may_move): we sign the next configuration once it cannot.
+        self.end_moving: SeatsChanging | None = None
 
     def segment_started(self, seated: bool) -> None:
         """A segment started that seats us (``seated``) or that we sit out in."""
         self.change_since, self.next_host_missed, self.too_few = None, False, None
+        self.end_moving = None
         machine = self.node.machine
         if machine is not None:  # those seated meanwhile, or known to the table, wait no more
             config, carry = machine.config, machine.config.carry
@@ -398,6 +402,18 @@ class SeatChanges:
         return None if sig is None else (machine.config, sig)
 
     # ---------------------------------------------------------------- the end of a segment
+    def host_when_settled(self, machine: TableMachine) -> list[TableEvent]:
+        """On a tick: host the next segment that waited for the ended one's end to settle.
+        If a certificate rolled the end back meanwhile, the segment ends again later, with
+        its own ``SeatsChanging``."""
+        event = self.end_moving
+        if event is None or machine.end_may_move:
+            return []
+        self.end_moving = None
+        if not machine.over or machine.seat_change is None:
+            return []
+        return self.seats_changing(machine, event)
+
     def seats_changing(self, machine: TableMachine, event: SeatsChanging) -> list[TableEvent]:
         """After a segment ended for a seat change; returns the events of the next segment if
         we started it."""
@@ -417,6 +433,9 @@ class SeatChanges:
             return []
         if plan.host != self.key:
             self.node.say(notice("next_host_wait", hand=event.hand))
+            return []
+        if machine.end_may_move:
+            self.end_moving = event  # host_when_settled tries again on every tick
             return []
         joining = [
             Newcomer(SeatInfo(name, key), buy_in)

@@ -85,6 +85,7 @@ from dealerless.protocol.table.votes import VoteBook
 RECORD_TAG_BYTES = 8  # a record's tag in a node's count (catch-up finds forks by it)
 MAX_FUTURE = 512  # buffered frames (in all) whose predecessor has not arrived yet
 MAX_VIOLATIONS = 256  # violations kept with their evidence (a flood must not grow memory)
+END_HOLD_STEPS = 0.5  # how long a next host holds its next configuration, at most (P-31)
 MAX_ANONYMOUS_EVIDENCE = 1024  # bytes kept of a frame nobody can be blamed for
 
 
@@ -350,13 +351,13 @@ class TableMachine:
         deadline."""
         return self.clock.moved_in_time(head, seat)
 
-    def own_deadline_passed(self, head: bytes | None = None) -> bool:
-        """The deadline at ``head`` (default the current one) passed on our clock. A head we
-        resumed at counts as passed (we were away for an unknown time), and so does one whose
-        arrival we never saw (replayed)."""
+    def own_deadline_passed(self, head: bytes | None = None, *, steps: float = 1) -> bool:
+        """The deadline at ``head`` (default the current one; ``steps`` step timeouts after
+        we reached it) passed on our clock. A head we resumed at counts as passed (we were
+        away for an unknown time), and so does one whose arrival we never saw (replayed)."""
         head = self.head if head is None else head
         since = self.step_since if head == self.head else self.chain.reached_at(head)
-        return self.clock.deadline_passed(head, self.now, since)
+        return self.clock.deadline_passed(head, self.now, since, steps=steps)
 
     @property
     def step_since(self) -> float:
@@ -460,6 +461,19 @@ class TableMachine:
     @property
     def over(self) -> bool:
         return self.phase is Phase.OVER
+
+    @property
+    def end_may_move(self) -> bool:
+        """The segment ended here, but timeout votes at a head of its last hand wait for the
+        rest of their certificate (or a complete one for our deadline): it may still roll the
+        end back (P-31). The next host does not sign the next configuration meanwhile, since
+        its switch could not be undone; for half a step after the end at most, so that the
+        seats that saw the element in time do not time it out at the boundary (§9)."""
+        return (
+            self.over
+            and self.votes.votes_wait_in_last_hand()
+            and not self.own_deadline_passed(steps=END_HOLD_STEPS)
+        )
 
     def certificate_waits(self) -> bool:
         """A complete timeout certificate of this hand, or against the next host at a seat
@@ -643,6 +657,10 @@ class TableMachine:
             plan = self.seat_plan()
             if self.key is None or plan.host != self.key.peer_id.raw:
                 raise SegmentError("only the next host signs the next configuration")
+            if self.end_may_move:
+                raise SegmentError(
+                    "a timeout certificate of the last hand may still complete (try again)"
+                )
             config = plan.next_config(newcomers, returning)
         except (SegmentError, ConfigError) as exc:
             raise LocalProtocolError(f"no next segment: {exc}") from None

@@ -36,10 +36,12 @@ class StepClock:
     def moved_in_time(self, head: bytes, seat: int) -> bool:
         return (seat, head) in self._in_time
 
-    def deadline_passed(self, head: bytes, now: float, reached_at: float | None) -> bool:
-        """The deadline at ``head``, reached at ``reached_at`` (None: its arrival was never
-        seen, it was replayed) passed. A head we resumed at counts as passed (we were away for
-        an unknown time)."""
+    def deadline_passed(
+        self, head: bytes, now: float, reached_at: float | None, *, steps: float = 1
+    ) -> bool:
+        """The deadline at ``head`` (``steps`` step timeouts after it was reached at
+        ``reached_at``; None: its arrival was never seen, it was replayed) passed. A head we
+        resumed at counts as passed (we were away for an unknown time)."""
         if head == self._untimed_head:
             return True
-        return reached_at is None or now - reached_at >= self.timeout
+        return reached_at is None or now - reached_at >= steps * self.timeout

@@ -97,7 +97,7 @@ class VotingTable(Protocol):
 
     def moved_in_time(self, head: bytes, seat: int) -> bool: ...
 
-    def own_deadline_passed(self, head: bytes | None = None) -> bool: ...
+    def own_deadline_passed(self, head: bytes | None = None, *, steps: float = 1) -> bool: ...
 
     def can_rollback_to(self, anchor: bytes, *, across_hand: bool = False) -> bool: ...
 
@@ -367,6 +367,18 @@ class VoteBook:
         return m.seat is not None and any(
             self._complete_here(key, votes) and not m.own_deadline_passed(key[1])
             for key, votes in self.timeout.items()
+        )
+
+    def votes_wait_in_last_hand(self) -> bool:
+        """Votes against a seat at a head of this hand (the last one: the segment is over)
+        wait for the rest of their certificate, or a complete certificate for our deadline:
+        the end may still move (P-31)."""
+        m = self.m
+        return any(
+            key not in self.timed_out
+            and m.can_rollback_to(key[1])
+            and key[0] in m.writers_at(key[1])
+            for key in self.timeout
         )
 
     def _end_may_move(self) -> bool:

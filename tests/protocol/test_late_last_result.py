@@ -13,15 +13,14 @@ from __future__ import annotations
 import random
 
 import pytest
+from late_result_sim import LATE, give, hold_late_result, settle, vote
 from seat_change_sim import next_segment
 
-from dealerless.client.protocol_sim import ProtocolGame, ProtocolSimError, run_game, start_game
-from dealerless.protocol.messages import decode_message
+from dealerless.client.protocol_sim import ProtocolGame, run_game, start_game
 from dealerless.protocol.rules.registry import make_config
 from dealerless.protocol.table import TableMachine
-from dealerless.protocol.table.kinds import TABLE_REGISTRY
+from dealerless.protocol.table.events import LocalProtocolError
 
-LATE = 2  # the seat whose last result is late: the last one of the result round
 ONE_HAND = {"hands": 1}
 CASH = {"mode": "cash", "hands": 4, "max_buy_in": 10}
 
@@ -30,56 +29,12 @@ def _held_result(
     seed: int, options: dict[str, int | str] = ONE_HAND, wishes: dict[int, str] | None = None
 ) -> tuple[ProtocolGame, bytes]:
     """A 3-seat game run until LATE has written its result of the segment's last hand (the
-    game's, or the hand before a seat change asked for by ``wishes``); that frame is held (not
-    delivered), every other frame is."""
+    game's, or the hand before a seat change asked for by ``wishes``); that frame is held."""
     rng = random.Random(seed)
     sim = start_game(make_config("limit-tuppen", 3, options), rng)
     for seat, change in (wishes or {}).items():
         sim.machines[seat].want_change(change)
-    held: list[bytes] = []
-
-    def allow(sender: int, _to: int, frame: bytes) -> bool:
-        if sender == LATE and decode_message(frame, registry=TABLE_REGISTRY).kind == "result":
-            if frame not in held:
-                held.append(frame)
-            return False
-        return True
-
-    sim.bus.allow = allow
-    with pytest.raises(ProtocolSimError, match="stalled"):
-        run_game(sim, rng)  # the others wait for LATE's result: no move is left to make
-    assert held and sim.machines[LATE].over and not sim.machines[0].over
-    sim.bus.allow = None
-    return sim, held[0]
-
-
-def _vote(sim: ProtocolGame, seat: int, at: float) -> list[bytes]:
-    """``seat`` ticks past its deadline: its timeout vote against LATE (not delivered yet)."""
-    machine = sim.machines[seat]
-    sim.events[seat].extend(machine.tick(at))
-    out = machine.take_outgoing()
-    machine.take_records()
-    votes = [f for f in out if decode_message(f, registry=TABLE_REGISTRY).kind == "timeout-vote"]
-    assert votes, f"seat {seat} did not vote"
-    return out
-
-
-def _give(sim: ProtocolGame, seat: int, frames: list[bytes], at: float) -> None:
-    for frame in frames:
-        sim.events[seat].extend(sim.machines[seat].receive(frame, at))
-    sim.flush(seat)
-
-
-def _settle(sim: ProtocolGame, at: float) -> None:
-    """Deliver everything still under way and tick every seat, a few times over."""
-    for _ in range(4):
-        sim.clock = at
-        sim.deliver_all()
-        for seat, machine in enumerate(sim.machines):
-            sim.events[seat].extend(machine.tick(at))
-            sim.flush(seat)
-        at += 1.0
-    sim.deliver_all()
+    return sim, hold_late_result(sim, rng)
 
 
 def _assert_one_transcript(sim: ProtocolGame) -> None:
@@ -90,18 +45,28 @@ def _assert_one_transcript(sim: ProtocolGame) -> None:
     assert auditor.over and auditor.state_hash() == sim.machines[0].state_hash()
 
 
-def _voter_takes_the_late_result_then_the_certificate(sim: ProtocolGame, late: bytes) -> None:
+def _voter_takes_the_late_result_then_the_certificate(
+    sim: ProtocolGame, late: bytes, *, host_holds: bool = False
+) -> None:
     deadline = sim.clock + sim.table.step_timeout_ms / 1000.0 + 1.0
-    vote0, vote1 = _vote(sim, 0, deadline), _vote(sim, 1, deadline)
-    _give(sim, 1, vote0, deadline)  # seat 1: complete, the result stands without LATE's
-    _give(sim, 0, [late], deadline)  # seat 0: the late result first
+    vote0, vote1 = vote(sim, 0, deadline), vote(sim, 1, deadline)
+    give(sim, 1, vote0, deadline)  # seat 1: complete, the result stands without LATE's
+    give(sim, 0, [late], deadline)  # seat 0: the late result first
     assert sim.machines[0].over
+    if host_holds:
+        # Seat 0 hosts the next segment, but its own vote waits in the last hand: it does not
+        # sign the next configuration yet (its switch could not be undone).
+        host = sim.machines[0]
+        assert host.seat_plan().host == sim.keys[0].peer_id.raw and host.end_may_move
+        with pytest.raises(LocalProtocolError, match="may still complete"):
+            host.next_segment()
+        assert not host.take_outgoing() and host.seat_change is not None
     # The result round is parallel (protocol v3): the certificate moved the head, so seat 1
     # signs its result again there and waits for seat 0's, signed again at that head too.
     assert sim.machines[1].phase == "result" and sim.machines[1].writers() == [0]
-    _give(sim, 0, vote1, deadline)  # ... then the certificate completes
-    _give(sim, LATE, vote0 + vote1, deadline)
-    _settle(sim, deadline)
+    give(sim, 0, vote1, deadline)  # ... then the certificate completes
+    give(sim, LATE, vote0 + vote1, deadline)
+    settle(sim, deadline)
 
 
 # covers: P-31
@@ -125,14 +90,15 @@ def test_at_a_seat_change_the_certificate_wins_until_the_next_segment_begins(
     result ends the segment at seat 0 (a seat change, and nobody has signed the next
     configuration yet). The certificate still wins there: every seat ends the segment on one
     transcript, at the same seat change (the randomized schedules diverged here: protocol.md
-    §8). Before this, the seat change's boundary was never rolled back."""
+    §8). Before this, the seat change's boundary was never rolled back. Seat 0, the next host,
+    does not sign the next configuration while its vote waits (P-31)."""
     sim, late_result = _held_result(seed, CASH, {1: change})
-    _voter_takes_the_late_result_then_the_certificate(sim, late_result)
+    _voter_takes_the_late_result_then_the_certificate(sim, late_result, host_holds=True)
     _assert_one_transcript(sim)
     changes = {m.seat_change for m in sim.machines}
     assert len(changes) == 1 and None not in changes
     plans = {m.seat_plan().host for m in sim.machines}
-    assert len(plans) == 1
+    assert len(plans) == 1 and not any(m.end_may_move for m in sim.machines)
     # The next host starts the next segment from there, and its seats play it to the end.
     following = next_segment(sim, random.Random(seed))
     assert following.table.players == 2
@@ -148,11 +114,11 @@ def test_the_late_seat_takes_the_certificate_of_the_two_others(seed: int) -> Non
     LATE, which ended the game with its own result, meets the votes later and takes them."""
     sim, late_result = _held_result(seed)
     deadline = sim.clock + sim.table.step_timeout_ms / 1000.0 + 1.0
-    vote0, vote1 = _vote(sim, 0, deadline), _vote(sim, 1, deadline)
-    _give(sim, 0, vote1, deadline)
-    _give(sim, 1, vote0, deadline)
-    _give(sim, 0, [late_result], deadline)  # late: dropped after the certificate
-    _give(sim, 1, [late_result], deadline)
-    _give(sim, LATE, vote0 + vote1, deadline)
-    _settle(sim, deadline)
+    vote0, vote1 = vote(sim, 0, deadline), vote(sim, 1, deadline)
+    give(sim, 0, vote1, deadline)
+    give(sim, 1, vote0, deadline)
+    give(sim, 0, [late_result], deadline)  # late: dropped after the certificate
+    give(sim, 1, [late_result], deadline)
+    give(sim, LATE, vote0 + vote1, deadline)
+    settle(sim, deadline)
     _assert_one_transcript(sim)
