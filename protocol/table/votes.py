@@ -453,6 +453,11 @@ class VoteBook:
         silent, anchor = key
         if key in self.timed_out or not m.can_rollback_to(anchor, across_hand=True):
             return False
+        if any(taken < silent for taken, at in self.timed_out if at == anchor):
+            # Two seats of a parallel round timed out at one head, each by the other's vote
+            # (each missed the other's frame): the certificate against the lower seat wins,
+            # wherever one took the other first, so that every seat ends on one (P-49).
+            return False
         return silent in m.writers_at(anchor) and self._complete(votes, silent)
 
     def _carry_out_timeout(
