@@ -372,13 +372,16 @@ class VoteBook:
     def votes_wait_in_last_hand(self) -> bool:
         """Votes against a seat at a head of this hand (the last one: the segment is over)
         wait for the rest of their certificate, or a complete certificate for our deadline:
-        the end may still move (P-31)."""
+        the end may still move (P-31). Not counted: a certificate that still lacks the vote of
+        a seat timed out in this hand (it went silent: the table does not wait for it)."""
         m = self.m
+        silent_here = {seat for seat, at in self.timed_out if m.can_rollback_to(at)}
         return any(
             key not in self.timed_out
             and m.can_rollback_to(key[1])
             and key[0] in m.writers_at(key[1])
-            for key in self.timeout
+            and not (self._voters(key[0]) - set(votes)) & silent_here
+            for key, votes in self.timeout.items()
         )
 
     def _end_may_move(self) -> bool:
