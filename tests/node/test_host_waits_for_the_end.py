@@ -27,6 +27,7 @@ from late_result_sim import give, hold_late_result, settle, vote
 GAME = make_config("limit-tuppen", 3, {"mode": "cash", "hands": 4, "max_buy_in": 10})
 
 
+# covers: P-50
 def test_the_next_host_signs_once_the_last_hand_cannot_move(tmp_path: Path) -> None:
     ids = [Identity.generate() for _ in range(3)]
     invite = Invite.create(ids[0].public_key, GAME, 60_000, token=secrets.token_bytes(16))

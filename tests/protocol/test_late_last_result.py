@@ -80,7 +80,7 @@ def test_a_voter_that_took_the_late_result_takes_the_certificate_after_all(seed:
     _assert_one_transcript(sim)
 
 
-# covers: P-31
+# covers: P-31, P-50
 @pytest.mark.parametrize("seed", [1, 2])
 @pytest.mark.parametrize("change", ["sit-out", "stand"])
 def test_at_a_seat_change_the_certificate_wins_until_the_next_segment_begins(
