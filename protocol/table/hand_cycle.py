@@ -318,6 +318,10 @@ class HandCycle:
         to a fork point (the chain was cut there)."""
         hand = self.hand
         self.silent_streak = dict(self.streak_at_start)
+        # If the segment ended with this hand (a seat change), that end is void now: the hand
+        # ends again as its records replayed decide (not rolled back, a stale seat change
+        # turned the game's end into a boundary and the seats parted there).
+        self.seat_change, self.boundary_silent = None, ()
         if self.hand_engine is None:  # the segment's configuration round: before any hand
             self.hand = HandState.before_first(hand.number, self.config.players)
             self.engine = self.new_engine(0)

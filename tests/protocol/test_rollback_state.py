@@ -50,6 +50,8 @@ def _view(m: TableMachine) -> dict[str, Any]:
             "deck": None if hand.deck is None else _deck(hand.deck),
             "arbiter": m.arbiter(),
             "engine": m.engine.public_digest(),
+            "seat change": m.seat_change,
+            "boundary silent": m.boundary_silent,
         }
     )
 
@@ -104,7 +106,6 @@ def test_a_roll_back_to_any_head_of_the_hand_is_a_clean_run_to_it(seat: int | No
         assert view == expected
 
 
-
 def _game_with_certificates() -> tuple[TableConfig, list[bytes]]:
     """A finished game's transcript with timeout certificates inside its hands (frames lost
     and caught up late: seats time each other out), from the schedule simulation."""
@@ -149,11 +150,42 @@ def test_a_roll_back_across_hands_replays_the_certificates_on_the_way() -> None:
     ]
     crossed = _certificate_heads(config, records)
     assert len(reachable) > 5
-    assert any(
-        upto < counts[c] < last_hand_start for c in crossed for _, upto in reachable
-    ), "no certificate between a reachable head and the last hand: the test checks nothing"
+    assert any(upto < counts[c] < last_hand_start for c in crossed for _, upto in reachable), (
+        "no certificate between a reachable head and the last hand: the test checks nothing"
+    )
     for anchor, upto in reachable:
         expected = _view(TableMachine.confirm(config, records[:upto]))
         rolled = TableMachine.confirm(config, records)
         rolled.rollback_to(anchor)
+        assert _view(rolled) == expected
+
+
+def test_a_roll_back_into_a_hand_that_ended_the_segment_voids_its_seat_change() -> None:
+    """A segment that ended for a seat change (seat 1 sits out after the hand), rolled back to
+    every head of its last hand: the machine holds what one fed only up to that head holds,
+    with no seat change (the randomized schedules: a seat change left standing after a roll-back
+    made the game's end a boundary at two seats, and the third ended without it)."""
+    rng = random.Random(4)
+    sim = start_game(make_config("limit-tuppen", 3, {"mode": "cash", "max_buy_in": 10}), rng)
+    sim.machines[1].want_change("sit-out")
+    run_game(sim, rng)
+    records = list(sim.machines[0].records)
+    end = TableMachine.confirm(sim.table, records)
+    assert end.over and end.seat_change is not None
+    clean = TableMachine.confirm(sim.table, [])
+    counts: dict[bytes, int] = {}
+    for upto, frame in enumerate(records, 1):
+        clean.receive(frame, 0.0)
+        counts.setdefault(clean.head, upto)
+    reachable = [
+        (head, upto)
+        for head, upto in counts.items()
+        if upto < len(records) and end.chain.can_rollback_to(head)
+    ]
+    assert len(reachable) > 10
+    for anchor, upto in reachable:
+        expected = _view(TableMachine.confirm(sim.table, records[:upto]))
+        rolled = TableMachine.confirm(sim.table, records)
+        rolled.rollback_to(anchor)
+        assert expected["seat change"] is None
         assert _view(rolled) == expected
