@@ -101,6 +101,7 @@ class CatchUp:
         self.node, self.opt = node, opt
         self.waits_for_seat, self.coming_back = waits_for_seat, coming_back
         self.peer_counts: dict[bytes, int] = {}  # each peer's last signed record count
+        self.peer_lasts: dict[bytes, bytes] = {}  # and the tag of its last record, if it sent one
         self.budgets: dict[bytes, PeerBudget] = {}
         self.resync: Resync | None = None
         self.nonce = secrets.token_bytes(NONCE_BYTES)
@@ -287,6 +288,11 @@ class CatchUp:
                 self._serve(sender, budget, n, now, waiting=True)
             return
         self.peer_counts[sender] = n
+        last = payload.get("last")
+        if isinstance(last, bytes) and len(last) == RECORD_TAG_BYTES:
+            self.peer_lasts[sender] = last
+        else:
+            self.peer_lasts.pop(sender, None)
         every = NONCE_ANSWER_EVERY if nonce else ANSWER_EVERY
         answer = bool(payload.get("ask")) and now - budget.answered >= every
         if self.node.machine is None:

@@ -94,16 +94,22 @@ class SeatEnd:
         """Every other seat (and every seat sitting out that told us its count) has told us it
         holds exactly our records. One that holds more ended otherwise (its certificate against
         a late last result, which reaches us and wins): we stay, within the linger time, until
-        we hold the same."""
+        we hold the same. So does one that holds as many but told us another last record (two
+        branches of one length): catch-up serves it the fork and one of us rolls back."""
         machine = self.node.machine
         assert machine is not None
-        counts = self.catch_up.peer_counts
+        counts, lasts = self.catch_up.peer_counts, self.catch_up.peer_lasts
         n = machine.chain_count
+        ours = machine.record_tag(n)
         keys = [s.key for s in machine.config.seats]
         # A seat sitting out that follows the table and told us its count fetches the last
         # records from us too (one that never spoke is not waited for: silence).
         keys += [k for k in away_keys(machine) if k in counts]
-        return all(counts.get(k, -1) == n for k in keys if k != self.node.key)
+        return all(
+            counts.get(k, -1) == n and lasts.get(k, ours) == ours
+            for k in keys
+            if k != self.node.key
+        )
 
     def _check(self, machine: TableMachine) -> None:
         """Replay the whole transcript as an auditor would, in a worker thread: it takes

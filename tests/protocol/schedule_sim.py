@@ -162,11 +162,13 @@ class ScheduledTable:
     def run(self, max_clock: float) -> Outcome:
         while self.clock < max_clock:
             # Over, with nothing in flight, no certificate waiting for a seat's own clock and
-            # every seat holding as many records (a node lingers for those: node/seat_end.py).
+            # every seat holding the same records, by count and last record (a node lingers for
+            # those: node/seat_end.py).
             if (
                 not self.queue
                 and all(m.over and not m.certificate_waits() for m in self.machines)
-                and len({m.chain_count for m in self.machines}) == 1
+                and len({(m.chain_count, m.record_tag(m.chain_count)) for m in self.machines})
+                == 1
             ):
                 break
             self.clock += TICK

@@ -198,3 +198,23 @@ def test_a_lingering_seat_waits_for_a_follower_that_told_its_count(tmp_path: Pat
     assert not node.ending.peers_caught_up()
     node.catch_up.peer_counts[follower_key] = n
     assert node.ending.peers_caught_up()
+
+
+def test_a_lingering_seat_waits_for_a_seat_with_as_many_records_on_another_branch(
+    tmp_path: Path,
+) -> None:
+    """Two branches of one length (a randomized schedule: a certificate against one seat's
+    last result, and that seat's own end): the counts agree, the last records do not. The seat
+    stays (within its linger time) until catch-up has brought one of them onto the other's."""
+    table = behind()
+    host = table.host
+    node, _lines = follower_node(tmp_path / "host", host)
+    n = host.chain_count
+    node.catch_up.peer_counts = {s.key: n for s in host.config.seats}
+    other = host.config.seats[1].key
+    node.catch_up.peer_lasts[other] = bytes(8)  # another last record than ours
+    assert not node.ending.peers_caught_up()
+    ours = host.record_tag(n)
+    assert ours is not None and ours != bytes(8)
+    node.catch_up.peer_lasts[other] = ours
+    assert node.ending.peers_caught_up()
