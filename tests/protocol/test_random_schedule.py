@@ -73,4 +73,5 @@ def test_random_schedules_with_late_seats_keep_one_transcript() -> None:
         if not _converged(out):
             diverged.append(out)
         seed += 1
+    print(f"{seed} randomized schedules, {len(diverged)} diverged")  # shown with -s
     assert not diverged, f"{len(diverged)} of {seed} runs diverged, first: {diverged[0]}"
