@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -36,6 +37,19 @@ def _keys_shown(screen: str) -> None:
     assert BOTTOM.search("\n".join(lines[at[0] + 1 :])), "the frame is cut:\n" + screen
 
 
+def _drawn(term: Terminal, screen: str) -> str:
+    """The screen once two captures a moment apart agree: under load a panel can be captured
+    half drawn (CI: its top over the last lines of the moves below, its key line not yet)."""
+    deadline = time.monotonic() + 10.0
+    while time.monotonic() < deadline:
+        time.sleep(0.2)
+        again = term.screen()
+        if again == screen:
+            break
+        screen = again
+    return screen
+
+
 def test_eight_seats_result_panels_keep_their_keys_at_80x24(
     terminal: Terminal,  # noqa: F811
     tmp_path: Path,
@@ -52,9 +66,10 @@ def test_eight_seats_result_panels_keep_their_keys_at_80x24(
     panels = 0
     for _ in range(600):
         if HAND_OVER.search(screen) or "The game is over" in screen:
-            _keys_shown(screen)
+            _keys_shown(_drawn(terminal, screen))
             terminal.press("s")
             screen = terminal.wait_for(lambda s: "Transcript saved" in s)
+            screen = _drawn(terminal, screen)
             _keys_shown(screen)
             panels += 1
             if panels == 3 or "The game is over" in screen:
