@@ -17,7 +17,7 @@ from dealerless.protocol.messages import decode_message
 from dealerless.protocol.rules.registry import make_config
 from dealerless.protocol.table import TableMachine
 from dealerless.protocol.table.audit import audit_records
-from dealerless.protocol.table.events import Accepted, HandEnded
+from dealerless.protocol.table.events import Accepted, HandEnded, HandSigned, SeatSilent
 from dealerless.protocol.table.kinds import TABLE_REGISTRY
 
 # (game, players, options): every game and variant, 2..8 peers; short games keep CI fast.
@@ -176,12 +176,17 @@ def test_a_silent_seat_is_folded_or_the_hand_aborted_by_timeout_certificate() ->
             continue
         action = bot(sim.machines[mover].engine, mover, rng, True)
         assert action is not None
-        sim.machines[mover].act(action, sim.clock)
+        # Its events too: when seat 0's own move ends a hand, HandEnded comes back from act
+        # (dropped, the test failed on deals where seat 0 played both hands' last card).
+        sim.events[mover].extend(sim.machines[mover].act(action, sim.clock))
         sim.flush(mover)
     honest = [m for s, m in enumerate(sim.machines) if s != silent]
     assert all(m.records == honest[0].records for m in honest)
+    silenced = [e.seat for e in sim.events[0] if isinstance(e, SeatSilent)]
+    assert silenced and set(silenced) == {silent}
     ended = [e for e in sim.events[0] if isinstance(e, HandEnded)]
-    assert ended, "hands must still end"
+    assert len(ended) == 2, "hands must still end"
+    assert [e.hand for e in sim.events[0] if isinstance(e, HandSigned)] == [1, 2]
     scores = honest[0].engine.scores()
     assert scores[silent] <= 0, "the silent seat never gains"
 
