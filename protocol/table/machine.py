@@ -471,8 +471,8 @@ class TableMachine:
         seats that saw the element in time do not time it out at the boundary (§9)."""
         return (
             self.over
-            and self.votes.votes_wait_in_last_hand()
             and not self.own_deadline_passed(steps=END_HOLD_STEPS)
+            and self.votes.votes_wait_in_last_hand()  # the dearest check last
         )
 
     def certificate_waits(self) -> bool:

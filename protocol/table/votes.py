@@ -377,9 +377,7 @@ class VoteBook:
         m = self.m
         silent_here = {seat for seat, at in self.timed_out if m.can_rollback_to(at)}
         return any(
-            key not in self.timed_out
-            and m.can_rollback_to(key[1])
-            and key[0] in m.writers_at(key[1])
+            self._open(key, across_hand=False)
             and not (self._voters(key[0]) - set(votes)) & silent_here
             for key, votes in self.timeout.items()
         )
@@ -452,16 +450,26 @@ class VoteBook:
     def _complete_here(self, key: tuple[int, bytes], votes: dict[int, SignedMessage]) -> bool:
         """A complete, not yet applied certificate against a seat that had to write at a head
         of this hand (whether we take it depends on our clock and what reached us)."""
-        m = self.m
         silent, anchor = key
-        if key in self.timed_out or not m.can_rollback_to(anchor, across_hand=True):
+        if not self._open(key, across_hand=True):
             return False
         if any(taken < silent for taken, at in self.timed_out if at == anchor):
             # Two seats of a parallel round timed out at one head, each by the other's vote
             # (each missed the other's frame): the certificate against the lower seat wins,
             # wherever one took the other first, so that every seat ends on one (P-49).
             return False
-        return silent in m.writers_at(anchor) and self._complete(votes, silent)
+        return self._complete(votes, silent)
+
+    def _open(self, key: tuple[int, bytes], *, across_hand: bool) -> bool:
+        """Votes against a seat that had to write at a head we can still roll back to (of this
+        hand, or ``across_hand`` of the hands a roll-back reaches), not carried out there."""
+        silent, anchor = key
+        m = self.m
+        return (
+            key not in self.timed_out
+            and m.can_rollback_to(anchor, across_hand=across_hand)
+            and silent in m.writers_at(anchor)
+        )
 
     def _carry_out_timeout(
         self, silent: int, anchor: bytes, votes: dict[int, SignedMessage]

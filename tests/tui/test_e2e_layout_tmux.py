@@ -38,14 +38,15 @@ def _keys_shown(screen: str) -> None:
 
 
 def _drawn(term: Terminal, screen: str) -> str:
-    """The screen once two captures a moment apart agree: under load a panel can be captured
-    half drawn (CI: its top over the last lines of the moves below, its key line not yet)."""
+    """The screen once two captures a moment apart agree (but for the clocks, which tick):
+    under load a panel can be captured half drawn (CI: its top over the last lines of the
+    moves below, its key line not yet)."""
     deadline = time.monotonic() + 10.0
     while time.monotonic() < deadline:
         time.sleep(0.2)
         again = term.screen()
-        if again == screen:
-            break
+        if steady(again) == steady(screen):
+            return again
         screen = again
     return screen
 
