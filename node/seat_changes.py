@@ -407,12 +407,28 @@ class SeatChanges:
         If a certificate rolled the end back meanwhile, the segment ends again later, with
         its own ``SeatsChanging``."""
         event = self.end_moving
-        if event is None or machine.end_may_move:
+        if event is None or self._end_unsettled(machine):
             return []
         self.end_moving = None
         if not machine.over or machine.seat_change is None:
             return []
         return self.seats_changing(machine, event)
+
+    def _end_unsettled(self, machine: TableMachine) -> bool:
+        """The next host does not sign yet (P-50): a certificate of the last hand may still
+        roll its end back, or our own frame closed its last round and no other seat of that
+        round has told us it holds the round (each would have voted our frame silent had it
+        come late everywhere, and that certificate needs them all)."""
+        if machine.end_may_move:
+            return True
+        others = machine.unconfirmed_last_round
+        if not others:
+            return False
+        n = machine.chain_count
+        ours = machine.record_tag(n)
+        counts, lasts = self.catch_up.peer_counts, self.catch_up.peer_lasts
+        keys = [machine.config.seats[s].key for s in others]
+        return not any(counts.get(k) == n and lasts.get(k, ours) == ours for k in keys)
 
     def seats_changing(self, machine: TableMachine, event: SeatsChanging) -> list[TableEvent]:
         """After a segment ended for a seat change; returns the events of the next segment if
@@ -425,6 +441,8 @@ class SeatChanges:
             # next segment already, and its host was someone else.
             self._moved_on(machine, event)
             return []
+        # Tell every seat we hold the ended hand: the next host waits to hear it (P-50).
+        self.catch_up.have(machine.chain_count, False)
         staying = {machine.config.seats[s].key for s in plan.stays}
         if self.key not in staying:
             self.change_taken = self.change_taken or machine.change_wanted is not None
@@ -434,7 +452,7 @@ class SeatChanges:
         if plan.host != self.key:
             self.node.say(notice("next_host_wait", hand=event.hand))
             return []
-        if machine.end_may_move:
+        if self._end_unsettled(machine):
             self.end_moving = event  # host_when_settled tries again on every tick
             return []
         joining = [

@@ -174,6 +174,8 @@ class TableMachine:
             plan=self.seat_plan,
             config=config,
             deadline_passed=self.own_deadline_passed,
+            deadline_at=lambda head, steps: self.own_deadline_passed(head, steps=steps),
+            moved_in_time=self.moved_in_time,
             quiet=lambda: self.mode.replaying or self.mode.held,
             append=self._append,
             state_hash=self.state_hash,
@@ -474,6 +476,13 @@ class TableMachine:
             and not self.own_deadline_passed(steps=END_HOLD_STEPS)
             and self.votes.votes_wait_in_last_hand()  # the dearest check last
         )
+
+    @property
+    def unconfirmed_last_round(self) -> frozenset[int]:
+        """The segment ended here with our own frame in its last round: the other seats of
+        that round while their votes against our frame could still reach us. The next host
+        signs the next configuration once one of them holds the round (P-50)."""
+        return self.segment_end.unconfirmed_last_round(END_HOLD_STEPS)
 
     def certificate_waits(self) -> bool:
         """A complete timeout certificate of this hand, or against the next host at a seat

@@ -22,7 +22,12 @@ from dealerless.protocol.table.events import (
 from dealerless.protocol.table.hand_cycle import HandCycle
 from dealerless.protocol.table.segments import SeatPlan, SegmentError
 from dealerless.protocol.table.steps import Phase
-from dealerless.protocol.table.votes import TIMEOUT_LABEL, VoteBook, certificate_digest
+from dealerless.protocol.table.votes import (
+    LONE_VOTER_WAIT,
+    TIMEOUT_LABEL,
+    VoteBook,
+    certificate_digest,
+)
 
 # Before a segment's first hand only its configuration round and votes exist.
 EARLY_KINDS = ("config-sign", "timeout-vote", "abort-vote", "chat")
@@ -135,17 +140,22 @@ class SegmentEnd:
         plan: Callable[[], SeatPlan],
         config: TableConfig,
         deadline_passed: Callable[[], bool],
+        deadline_at: Callable[[bytes, float], bool],
+        moved_in_time: Callable[[bytes, int], bool],
         quiet: Callable[[], bool],
         append: Callable[[Sequence[bytes], bytes], None],
         state_hash: Callable[[], bytes],
         release_future: Callable[[], None],
     ) -> None:
-        """``deadline_passed``: our deadline at the current head passed; ``quiet``: the
+        """``deadline_passed``: our deadline at the current head passed; ``deadline_at(head,
+        steps)``: ``steps`` step timeouts passed since we reached ``head``;
+        ``moved_in_time(head, seat)``: that seat's element there was in time for us; ``quiet``: the
         machine writes nothing now (a replay, or held after a restart); ``append`` adds an
         element to the chain; ``release_future``: take frames that waited for the new head."""
         self.seat, self.line, self.cycle, self.chain = seat, line, cycle, chain
         self.votes, self.events, self.config = votes, events, config
         self._plan, self._deadline_passed, self._quiet = plan, deadline_passed, quiet
+        self._deadline_at, self._moved_in_time = deadline_at, moved_in_time
         self._append, self._state_hash, self._release_future = append, state_hash, release_future
 
     def boundary(self) -> tuple[int, set[int]] | None:
@@ -164,6 +174,31 @@ class SegmentEnd:
             return None
         host = None if plan.host is None else self.config.seat_of(plan.host)
         return None if host is None else (host, {s for s in plan.stays if s != host})
+
+    def unconfirmed_last_round(self, hold_steps: float) -> frozenset[int]:
+        """At the end of a segment, when our own frame was part of the last hand's last
+        element (a parallel round: the results): the other seats of that round, as long as
+        their timeout votes against our frame could still reach us (``hold_steps`` after their
+        deadline). Empty otherwise, and where one other seat's vote alone would be the
+        certificate and we wrote in time (we would refuse it, P-26).
+
+        A seat whose own frame reached every other seat late closes the round itself, and no
+        vote against it has come when the segment ends here: the next host waits for one of
+        these seats to say it holds the round (any one of them: the certificate needs them
+        all), P-50."""
+        heads = self.cycle.seat_change is not None and self.chain.hand_heads()
+        if not heads or self.seat is None or self.cycle.hand.phase is not Phase.OVER:
+            return frozenset()
+        mark = self.chain.hand_mark
+        at = heads[-2] if len(heads) > 1 else (mark.head if mark is not None else b"")
+        writers = self.chain.writers_at(at) or frozenset()
+        if self.seat not in writers or len(writers) < 2:  # not ours, or not a round
+            return frozenset()
+        others = writers - {self.seat}
+        if len(others) == 1 and self._moved_in_time(at, self.seat):
+            return frozenset()
+        wait = (LONE_VOTER_WAIT if len(others) == 1 else 1) + hold_steps
+        return frozenset() if self._deadline_at(at, wait) else others
 
     def timeouts(self) -> None:
         """A seat that stays votes the next host silent once its deadline for the next

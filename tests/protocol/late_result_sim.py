@@ -16,14 +16,14 @@ from dealerless.protocol.table.kinds import TABLE_REGISTRY
 LATE = 2  # the seat whose last result is late: the last one of the result round
 
 
-def hold_late_result(sim: ProtocolGame, rng: random.Random) -> bytes:
-    """Run ``sim`` until LATE has written its result of the segment's last hand (the game's,
-    or the hand before a seat change); that frame is held (returned, not delivered), every
-    other frame is."""
+def hold_late_result(sim: ProtocolGame, rng: random.Random, late: int = LATE) -> bytes:
+    """Run ``sim`` until ``late`` has written its result of the segment's last hand (the
+    game's, or the hand before a seat change); that frame is held (returned, not delivered),
+    every other frame is."""
     held: list[bytes] = []
 
     def allow(sender: int, _to: int, frame: bytes) -> bool:
-        if sender == LATE and decode_message(frame, registry=TABLE_REGISTRY).kind == "result":
+        if sender == late and decode_message(frame, registry=TABLE_REGISTRY).kind == "result":
             if frame not in held:
                 held.append(frame)
             return False
@@ -32,7 +32,8 @@ def hold_late_result(sim: ProtocolGame, rng: random.Random) -> bytes:
     sim.bus.allow = allow
     with pytest.raises(ProtocolSimError, match="stalled"):
         run_game(sim, rng)  # the others wait for LATE's result: no move is left to make
-    assert held and sim.machines[LATE].over and not sim.machines[0].over
+    others = [m for seat, m in enumerate(sim.machines) if seat != late]
+    assert held and sim.machines[late].over and not any(m.over for m in others)
     sim.bus.allow = None
     return held[0]
 
