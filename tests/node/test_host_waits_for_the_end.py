@@ -101,7 +101,7 @@ def test_the_next_host_signs_once_the_last_hand_cannot_move(tmp_path: Path) -> N
     assert [s.key for s in host.config.seats] == [t.ids[0].public_key, t.ids[2].public_key]
 
 
-# covers: P-50
+# covers: P-51
 def test_the_next_host_whose_own_result_was_late_everywhere_takes_the_certificate(
     tmp_path: Path,
 ) -> None:
@@ -139,7 +139,7 @@ def test_the_next_host_whose_own_result_was_late_everywhere_takes_the_certificat
         assert started and started[0].config == host.config
 
 
-# covers: P-50
+# covers: P-51
 def test_the_next_host_signs_when_a_seat_of_the_round_holds_it(tmp_path: Path) -> None:
     """Nothing late: the next host closed the round with its own result in it, and signs the
     next configuration once one other seat of the round says it holds the round (its count
