@@ -289,6 +289,7 @@ def summarize(events: list[list[dict[str, Any]]], codes: list[int]) -> dict[str,
         "between_hands_median_s": round(statistics.median(between), 3) if between else None,
         "between_hands_s": [round(b, 3) for b in between],
         "between_hands_hops": round(statistics.median(between_hops)) if between_hops else None,
+        "result_trips_per_hand": result_trips(events[0]) if events else [],
         "cpu_per_seat_per_hand_s": round(statistics.mean(cpu) / hands, 3)
         if cpu and hands
         else None,
@@ -329,6 +330,32 @@ def hops_between_hands(events: list[dict[str, Any]]) -> list[int]:
                 last_action = len(chain) - 1
         elif kind == "dealt" and last_action is not None:
             out.append(_runs([a for _, a in chain[last_action + 1 :]]))
+            last_action = None
+    return out
+
+
+def result_trips(events: list[dict[str, Any]]) -> list[int]:
+    """Per hand: the sequential trips of its result round (protocol v3 signs it in parallel:
+    one; in seat order it was one per seat), counted as :func:`critical_path_hops` counts
+    them, over the ``result`` elements after the hand's last move."""
+    out = []
+    chain: Chain = []
+    kinds: list[str] = []  # the kind of each element of ``chain``
+    last_action: int | None = None
+    for e in events:
+        kind = e["ev"]
+        if kind == "acc":
+            before = len(chain)
+            _add_element(chain, e)
+            if len(chain) > before:
+                kinds.append(str(e.get("kind")))
+            if e.get("kind") == "action":
+                last_action = len(chain) - 1
+        elif kind in ("dealt", "over") and last_action is not None:
+            after = range(last_action + 1, len(chain))
+            results = [chain[i][1] for i in after if kinds[i] == "result"]
+            if results:
+                out.append(_runs(results))
             last_action = None
     return out
 
@@ -402,7 +429,8 @@ def run(args: argparse.Namespace) -> int:
                 f"{r['moves']} moves; {r['bytes_per_player_per_hand']} bytes per player per "
                 f"hand (max {r['bytes_per_player_per_hand_max']}); between hands (last card to "
                 f"every seat's next cards) median {r['between_hands_median_s']} s "
-                f"({r['between_hands_hops']} sequential hops); CPU "
+                f"({r['between_hands_hops']} sequential hops, result trips per hand "
+                f"{r['result_trips_per_hand']}); CPU "
                 f"{r['cpu_per_seat_per_hand_s']} s per seat per hand; exit codes {r['exit_codes']}"
                 + extra
             )

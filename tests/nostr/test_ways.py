@@ -322,3 +322,26 @@ def test_the_wait_between_hands_counts_results_and_setup() -> None:
     assert report["between_hands_s"] == [1.2]  # 11.4 - 10.2
     assert report["between_hands_hops"] == 7
     assert report["cpu_per_seat_per_hand_s"] == 0.5  # (0.8 + 1.2) / 2 seats / 2 hands
+    assert report["result_trips_per_hand"] == [2]  # the seat-order results of hand 1
+
+
+def test_a_parallel_result_round_is_one_trip_per_hand() -> None:
+    """Protocol v3 signs every result at once: the bench counts one result trip per hand,
+    the game's last hand too (it ends with the ``over`` event, no deal after it)."""
+    from dealerless.client.bench.hand import result_trips
+
+    def acc(seat: int, seq: int, kind: str) -> dict[str, Any]:
+        return {"ev": "acc", "seat": seat, "seq": seq, "kind": kind}
+
+    events = [
+        acc(0, 10, "action"),
+        acc(1, 11, "action"),
+        *[acc(s, 12, "result") for s in (0, 1, 2)],  # one element: one trip
+        *[acc(s, 13, "key-commit") for s in (0, 1, 2)],
+        {"ev": "dealt", "hand": 2},
+        acc(2, 20, "action"),
+        acc(2, 21, "timeout-certificate"),  # seat 0 timed out there: no result trip
+        *[acc(s, 22, "result") for s in (1, 2)],
+        {"ev": "over", "sent": 0, "hands": 2},
+    ]
+    assert result_trips(events) == [1, 1]
