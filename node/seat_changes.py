@@ -415,14 +415,14 @@ class SeatChanges:
         return self.seats_changing(machine, event)
 
     def _end_unsettled(self, machine: TableMachine) -> bool:
-        """The next host does not sign yet (P-50): a certificate of the last hand may still
-        roll its end back, or our own frame closed its last round and no other seat of that
-        round has told us it holds the round (each would have voted our frame silent had it
-        come late everywhere, and that certificate needs them all)."""
+        """The next host does not sign yet: a certificate of the last hand may still roll its
+        end back (P-50), or our own frame closed its last round and no seat of that round that
+        did not vote against it has told us it holds the round (P-51: the certificate against
+        our frame would need that seat's vote)."""
         if machine.end_may_move:
             return True
         others = machine.unconfirmed_last_round
-        if not others:
+        if others is None:
             return False
         n = machine.chain_count
         ours = machine.record_tag(n)

@@ -478,10 +478,11 @@ class TableMachine:
         )
 
     @property
-    def unconfirmed_last_round(self) -> frozenset[int]:
-        """The segment ended here with our own frame in its last round: the other seats of
-        that round while their votes against our frame could still reach us. The next host
-        signs the next configuration once one of them holds the round (P-50)."""
+    def unconfirmed_last_round(self) -> frozenset[int] | None:
+        """The segment ended here with our own frame in its last round, and votes against it
+        could still reach us: the seats of that round whose word that they hold the round
+        settles the end (None: nothing waits). The next host signs the next configuration
+        once one of them said so (P-51)."""
         return self.segment_end.unconfirmed_last_round(END_HOLD_STEPS)
 
     def certificate_waits(self) -> bool:

@@ -175,30 +175,34 @@ class SegmentEnd:
         host = None if plan.host is None else self.config.seat_of(plan.host)
         return None if host is None else (host, {s for s in plan.stays if s != host})
 
-    def unconfirmed_last_round(self, hold_steps: float) -> frozenset[int]:
+    def unconfirmed_last_round(self, hold_steps: float) -> frozenset[int] | None:
         """At the end of a segment, when our own frame was part of the last hand's last
-        element (a parallel round: the results): the other seats of that round, as long as
-        their timeout votes against our frame could still reach us (``hold_steps`` after their
-        deadline). Empty otherwise, and where one other seat's vote alone would be the
-        certificate and we wrote in time (we would refuse it, P-26).
+        element (a parallel round: the results), and timeout votes against our frame could
+        still reach us (until ``hold_steps`` after the voters' deadline): the seats of that
+        round whose word that they hold it settles the end, those that have not voted against
+        our frame (the certificate would need each one's vote). None when nothing waits: no
+        such frame, the time passed, or one other seat's vote alone would be the certificate
+        and we wrote in time (we would refuse it, P-26).
 
         A seat whose own frame reached every other seat late closes the round itself, and no
-        vote against it has come when the segment ends here: the next host waits for one of
-        these seats to say it holds the round (any one of them: the certificate needs them
-        all), P-50."""
+        vote against it has come when the segment ends here: the next host waits (P-51). A
+        voter's word does not count: it may have taken our late frame after it voted, and the
+        certificate may still complete there."""
         heads = self.cycle.seat_change is not None and self.chain.hand_heads()
         if not heads or self.seat is None or self.cycle.hand.phase is not Phase.OVER:
-            return frozenset()
+            return None
         mark = self.chain.hand_mark
         at = heads[-2] if len(heads) > 1 else (mark.head if mark is not None else b"")
         writers = self.chain.writers_at(at) or frozenset()
         if self.seat not in writers or len(writers) < 2:  # not ours, or not a round
-            return frozenset()
+            return None
         others = writers - {self.seat}
         if len(others) == 1 and self._moved_in_time(at, self.seat):
-            return frozenset()
+            return None
         wait = (LONE_VOTER_WAIT if len(others) == 1 else 1) + hold_steps
-        return frozenset() if self._deadline_at(at, wait) else others
+        if self._deadline_at(at, wait):
+            return None
+        return others - set(self.votes.timeout.get((self.seat, at), {}))
 
     def timeouts(self) -> None:
         """A seat that stays votes the next host silent once its deadline for the next

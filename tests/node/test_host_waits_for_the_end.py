@@ -128,7 +128,8 @@ def test_the_next_host_whose_own_result_was_late_everywhere_takes_the_certificat
     settle(sim, deadline)
     assert len({tuple(m.records) for m in sim.machines}) == 1
     assert all(m.over and m.seat_change is not None for m in sim.machines)
-    assert host.seat_plan().host == t.ids[0].public_key and not host.unconfirmed_last_round
+    assert host.seat_plan().host == t.ids[0].public_key
+    assert host.unconfirmed_last_round is None
     node.changes.host_when_settled(host)
     assert node.changes.end_moving is None and t.hosted()
     frame = host.take_outgoing()[0]
@@ -137,6 +138,37 @@ def test_the_next_host_whose_own_result_was_late_everywhere_takes_the_certificat
             e for e in sim.machines[seat].receive(frame, deadline) if isinstance(e, SegmentStarted)
         ]
         assert started and started[0].config == host.config
+
+
+# covers: P-51
+def test_the_word_of_a_seat_that_voted_against_the_hosts_result_does_not_count(
+    tmp_path: Path,
+) -> None:
+    """Seat 1 voted the host's result silent, then took it late (its round closed, its vote
+    waits) and told the host it holds the round. The host still holds: seat 2's vote may
+    complete the certificate at seat 1, which then rolls back. It does, and every seat ends on
+    the certificate."""
+    t = _Table(tmp_path, late=0)
+    sim, host, node, deadline = t.sim, t.host, t.node, t.deadline
+    change = host.seat_change
+    assert change is not None
+    assert node.changes.seats_changing(host, change) == [] and not t.hosted()
+    vote1, vote2 = vote(sim, 1, deadline), vote(sim, 2, deadline)
+    give(sim, 1, [t.late], deadline)  # after its vote: the round closes at seat 1
+    assert sim.machines[1].over
+    give(sim, 0, vote1, deadline)
+    assert not host.end_may_move  # half a step after the host's end: P-50 no longer holds
+    t.have_from(1)
+    assert host.unconfirmed_last_round == frozenset({2})  # seat 1 voted: its word is void
+    assert node.changes.host_when_settled(host) == [] and not t.hosted()
+    give(sim, 1, vote2, deadline)  # complete at seat 1: the certificate wins (P-31)
+    give(sim, 2, [*vote1, t.late], deadline)
+    give(sim, 0, vote2, deadline)
+    settle(sim, deadline)
+    assert len({tuple(m.records) for m in sim.machines}) == 1
+    assert host.unconfirmed_last_round is None
+    node.changes.host_when_settled(host)
+    assert t.hosted()
 
 
 # covers: P-51
