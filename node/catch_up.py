@@ -102,6 +102,7 @@ class CatchUp:
         self.waits_for_seat, self.coming_back = waits_for_seat, coming_back
         self.peer_counts: dict[bytes, int] = {}  # each peer's last signed record count
         self.peer_lasts: dict[bytes, bytes] = {}  # and the tag of its last record, if it sent one
+        self.peers_voted: set[bytes] = set()  # seats whose last count said their vote waits
         self.budgets: dict[bytes, PeerBudget] = {}
         self.resync: Resync | None = None
         self.nonce = secrets.token_bytes(NONCE_BYTES)
@@ -219,6 +220,8 @@ class CatchUp:
         tag = machine.record_tag(n) if machine is not None else None
         if tag is not None:
             payload["last"] = tag  # our last record: a peer whose own differs serves the fork
+        if machine is not None and machine.own_vote_waits:
+            payload["voted"] = True  # our word that we hold the end proves nothing (P-51)
         if ask and self.waiting_for_records():
             payload["nonce"] = self.nonce
         if echo:
@@ -293,6 +296,10 @@ class CatchUp:
             self.peer_lasts[sender] = last
         else:
             self.peer_lasts.pop(sender, None)
+        if payload.get("voted") is True:
+            self.peers_voted.add(sender)
+        else:
+            self.peers_voted.discard(sender)
         every = NONCE_ANSWER_EVERY if nonce else ANSWER_EVERY
         answer = bool(payload.get("ask")) and now - budget.answered >= every
         if self.node.machine is None:

@@ -418,7 +418,8 @@ class SeatChanges:
         """The next host does not sign yet: a certificate of the last hand may still roll its
         end back (P-50), or our own frame closed its last round and no seat of that round that
         did not vote against it has told us it holds the round (P-51: the certificate against
-        our frame would need that seat's vote)."""
+        our frame would need that seat's vote). A seat says with its count that its own vote
+        waits (``voted``): its vote may reach us after its count."""
         if machine.end_may_move:
             return True
         others = machine.unconfirmed_last_round
@@ -428,6 +429,7 @@ class SeatChanges:
         ours = machine.record_tag(n)
         counts, lasts = self.catch_up.peer_counts, self.catch_up.peer_lasts
         keys = [machine.config.seats[s].key for s in others]
+        keys = [k for k in keys if k not in self.catch_up.peers_voted]  # a voter's word: void
         return not any(counts.get(k) == n and lasts.get(k, ours) == ours for k in keys)
 
     def seats_changing(self, machine: TableMachine, event: SeatsChanging) -> list[TableEvent]:

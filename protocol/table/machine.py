@@ -485,6 +485,12 @@ class TableMachine:
         once one of them said so (P-51)."""
         return self.segment_end.unconfirmed_last_round(END_HOLD_STEPS)
 
+    @property
+    def own_vote_waits(self) -> bool:
+        """The segment is over here, and our own timeout vote at a head of its last hand
+        waits for its certificate: a node says so with its count (P-51)."""
+        return self.over and self.votes.own_vote_waits()
+
     def certificate_waits(self) -> bool:
         """A complete timeout certificate of this hand, or against the next host at a seat
         change, waits for our own deadline: the end may still move (a late last result of the

@@ -382,6 +382,16 @@ class VoteBook:
             for key, votes in self.timeout.items()
         )
 
+    def own_vote_waits(self) -> bool:
+        """Our own timeout vote at a head of this hand waits for the rest of its certificate:
+        we may still roll back to it, so our word that we hold the hand's end is no proof
+        that the certificate cannot complete (P-51)."""
+        seat = self.m.seat
+        return any(
+            seat in votes and self._open(key, across_hand=False)
+            for key, votes in self.timeout.items()
+        )
+
     def _end_may_move(self) -> bool:
         """The game is over here, but a certificate at a head of its last hand (the last result
         of a seat that reached the others after their deadline) may still complete: it wins

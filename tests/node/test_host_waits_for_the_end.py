@@ -15,6 +15,7 @@ import random
 import secrets
 import sys
 from pathlib import Path
+from typing import Any
 
 from dealerless.client.protocol_sim import Bus, ProtocolGame
 from dealerless.node.app import meta_for_invite
@@ -22,6 +23,7 @@ from dealerless.node.identity import Identity
 from dealerless.node.invite import Invite
 from dealerless.node.seat import SeatNode
 from dealerless.node.store import TableStore
+from dealerless.node.wire import decode, unseal, verify_sealed
 from dealerless.protocol.rules.registry import make_config
 from dealerless.protocol.table import SeatInfo, TableConfig, TableMachine
 
@@ -63,13 +65,26 @@ class _Table:
         self.node.machine, self.node.config = self.host, self.table
         self.deadline = self.sim.clock + 61.0
         self.node.now = lambda: self.deadline  # type: ignore[method-assign]  # no trio clock
+        self.nodes = {0: self.node}
+        for seat in (1, 2):
+            meta = meta_for_invite(invite, name=f"p{seat}", bot=True, transcript="")
+            store = TableStore(tmp_path / f"p{seat}", invite.table_id)
+            other = SeatNode(self.ids[seat], store, meta, connector=None, driver=None, say=print)  # type: ignore[arg-type]
+            other.machine, other.config = self.sim.machines[seat], self.table
+            self.nodes[seat] = other
 
-    def have_from(self, seat: int) -> None:
-        """``seat``'s node tells ours how many records it holds, and its last one."""
-        machine = self.sim.machines[seat]
-        n = machine.chain_count
-        payload = {"t": "have", "n": n, "ask": False, "last": machine.record_tag(n)}
-        self.node.catch_up.on_have(self.ids[seat].public_key, payload)
+    def have_from(self, seat: int) -> dict[str, Any]:
+        """``seat``'s node tells ours how many records it holds, and its last one: its own
+        signed ``have``, as it goes on the wire, reaches our node."""
+        node = self.nodes[seat]
+        node.outbox.clear()
+        node.catch_up.have(self.sim.machines[seat].chain_count, False)
+        (message, _), *_ = node.outbox
+        payload, body, signature = unseal(decode(message["data"]))
+        sender = self.ids[seat].public_key
+        assert verify_sealed(sender, self.table.table_id, body, signature)
+        self.node.catch_up.on_have(sender, payload)
+        return payload
 
     def hosted(self) -> bool:
         return self.host.config != self.table
@@ -167,6 +182,33 @@ def test_the_word_of_a_seat_that_voted_against_the_hosts_result_does_not_count(
     settle(sim, deadline)
     assert len({tuple(m.records) for m in sim.machines}) == 1
     assert host.unconfirmed_last_round is None
+    node.changes.host_when_settled(host)
+    assert t.hosted()
+
+
+# covers: P-51
+def test_a_seat_whose_vote_waits_says_so_and_its_word_does_not_count(tmp_path: Path) -> None:
+    """As above, but seat 1's count reaches the host before its vote (over Nostr, events of
+    one author may come out of order): the count says that its vote waits, and the host
+    holds on."""
+    t = _Table(tmp_path, late=0)
+    sim, host, node, deadline = t.sim, t.host, t.node, t.deadline
+    change = host.seat_change
+    assert change is not None
+    assert node.changes.seats_changing(host, change) == []
+    vote1, vote2 = vote(sim, 1, deadline), vote(sim, 2, deadline)
+    give(sim, 1, [t.late], deadline)
+    assert sim.machines[1].over and sim.machines[1].own_vote_waits
+    assert t.have_from(1).get("voted") is True
+    assert host.unconfirmed_last_round == frozenset({1, 2})  # no vote here yet
+    assert node.changes.host_when_settled(host) == [] and not t.hosted()
+    give(sim, 1, vote2, deadline)
+    give(sim, 2, [*vote1, t.late], deadline)
+    give(sim, 0, vote1 + vote2, deadline)
+    settle(sim, deadline)
+    assert len({tuple(m.records) for m in sim.machines}) == 1
+    assert not sim.machines[1].own_vote_waits
+    assert "voted" not in t.have_from(1)  # carried out: its word counts again
     node.changes.host_when_settled(host)
     assert t.hosted()
 
