@@ -21,7 +21,7 @@ from __future__ import annotations
 import collections
 import functools
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -332,13 +332,14 @@ def run_table(
     honest_driver: Callable[[int], Driver] | None = None,
     hub: Hub | None = None,
     host_options: NodeOptions | None = None,
+    joiner_options: Mapping[int, NodeOptions] | None = None,
 ) -> TableRun:
     """Seat 0 hosts; joiners ``1..n-1`` join in order; joiner ``hostile_index`` runs ``attack``
     (None: every seat honest); ``bot(seed)`` makes a bot driver (the caller's: node/ does
     not import the client's bots; node ``i`` gets ``bot(seed + i)``), ``honest_driver(i)``
     the driver of honest node ``i`` (default the bot), ``host_options`` the host's node
-    options (default ``options``). Returns when every honest node has exited (the hostile
-    node is then cancelled)."""
+    options (default ``options``), ``joiner_options`` those of single joiners by join order.
+    Returns when every honest node has exited (the hostile node is then cancelled)."""
     opts = options or NodeOptions(linger=1.5, stall=0.5, sync_wait=1.0, min_step_timeout_ms=0)
     n = game.players
     ids = [Identity.generate() for _ in range(n)]
@@ -408,7 +409,7 @@ def run_table(
                 driver=bot(seed + i) if hostile is not None else driver(i),
                 say=say,
                 log=None,
-                options=opts,
+                options=(joiner_options or {}).get(i, opts),
                 make_node=SeatNode
                 if hostile is None
                 else functools.partial(HostileSeatNode, attack=hostile),

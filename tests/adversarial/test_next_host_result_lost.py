@@ -1,0 +1,97 @@
+"""The next host's own last result lost on its way to every other seat, at a seat change
+(spec/protocol.md P-51, §8), over real nodes: the host's process and hub, two joiners, bots.
+
+Seat 2 stands up after hand 1, so seat 0 hosts the next segment. The hub loses everything
+seat 0 sends from its result of hand 1 on, until both others' timeout votes have passed: seat 0
+closes the result round with every result and ends the segment, while seats 1 and 2 never get
+its result and vote it silent. Seat 0 must not sign the next configuration before it hears that
+a seat of the round holds the round (none does): it meets their certificate, takes it, and the
+table goes on with seats 0 and 1 on one transcript. On the code before P-51 seat 0 signed at
+once, into a segment the others never reached."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+
+from dealerless.client.bots.driver import BotDriver
+from dealerless.node.hostile import run_table
+from dealerless.node.hub import Hub, Member
+from dealerless.node.options import NodeOptions
+from dealerless.node.wire import decode
+from dealerless.protocol.messages import MessageError, decode_message
+from dealerless.protocol.rules.registry import make_config
+from dealerless.protocol.table import TableMachine
+from dealerless.protocol.table.audit import audit_records
+from dealerless.protocol.table.kinds import TABLE_REGISTRY
+
+STEP_MS = 3000
+
+
+def _table_frame(out: bytes) -> tuple[str, int] | None:
+    """The kind and hand of the table frame a hub message carries (None: no table frame)."""
+    try:
+        message = decode(out)
+        inner = decode(message["data"]) if message.get("t") == "msg" else None
+        if not isinstance(inner, dict) or inner.get("t") != "f":
+            return None
+        frame = decode_message(inner["f"], registry=TABLE_REGISTRY)
+    except (MessageError, KeyError, TypeError, ValueError):
+        return None
+    return frame.kind, frame.hand
+
+
+class HostResultLosingHub(Hub):
+    """Loses every message the host (seat 0) sends, from its result of hand 1 on, until both
+    other seats' timeout votes have passed through."""
+
+    def __init__(self) -> None:
+        super().__init__(say=lambda _s: None)
+        self.losing = False
+        self.voters: set[bytes] = set()
+        self.lost = 0
+
+    def _relay(self, sender: Member, target: Member, out: bytes) -> None:
+        if sender.table is None:
+            return super()._relay(sender, target, out)
+        frame = _table_frame(out)
+        if sender.key == sender.table.host:
+            if frame == ("result", 1) and not self.voters:
+                self.losing = True
+            if self.losing:
+                self.lost += 1
+                return None
+        elif self.losing and frame is not None and frame[0] == "timeout-vote":
+            self.voters.add(sender.key)
+            self.losing = len(self.voters) < 2
+        return super()._relay(sender, target, out)
+
+
+# covers: P-51
+def test_the_next_hosts_lost_result_ends_on_the_others_certificate(tmp_path: Path) -> None:
+    hub = HostResultLosingHub()
+    game = make_config("limit-tuppen", 3, {"mode": "cash", "hands": 3, "max_buy_in": 10})
+    options = NodeOptions(linger=6.0, stall=0.5, sync_wait=1.0, min_step_timeout_ms=0)
+    run = run_table(
+        tmp_path,
+        game,
+        None,
+        bot=BotDriver,
+        hub=hub,
+        step_timeout_ms=STEP_MS,
+        timeout=120,
+        options=options,
+        joiner_options={2: replace(options, change_after=("stand", 1))},
+    )
+    assert hub.lost > 0 and len(hub.voters) == 2
+    assert run.config is not None
+    assert all(code == 0 for code in run.codes.values()), run.log()
+    host, other, left = (run.records(seat) for seat in range(3))
+    assert host == other, f"{len(host)} against {len(other)} records\n{run.log()}"
+    assert host[: len(left)] == left  # the seat that stood up holds the table up to the change
+    report = audit_records(run.config, host)
+    assert report.ok and report.complete, report.to_json()
+    final = TableMachine.resume(run.config, None, host)
+    assert len(final.segments) == 2 and final.config.players == 2
+    for node in (0, 1):  # seat 0 took the others' certificate against its result
+        assert "seat 0 (n0) was timed out (result, hand 1)" in run.lines[node], run.log()
