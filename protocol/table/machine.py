@@ -759,6 +759,7 @@ class TableMachine:
         else:
             self.cycle.restart_hand()
         mode, self.mode = self.mode, Mode.ROLLBACK
+        reported = len(self.events)
         try:
             for frames, head in elements:
                 # A certificate we took is carried out again as it stands in our records (no
@@ -769,6 +770,9 @@ class TableMachine:
                     self._receive(frame, again=True)
         finally:
             self.mode = mode
+        # The replay's events were all reported when those elements first came: a node would
+        # say "hand N starts" again, and a bench would count their trips twice.
+        del self.events[reported:]
         assert self.chain.head == anchor, "a roll-back replays our own records up to the anchor"
         # What we hold now is a prefix of what the node stored: it cuts its file there.
         self.chain.forget_unsaved()

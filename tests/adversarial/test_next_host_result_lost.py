@@ -95,3 +95,6 @@ def test_the_next_hosts_lost_result_ends_on_the_others_certificate(tmp_path: Pat
     assert len(final.segments) == 2 and final.config.players == 2
     for node in (0, 1):  # seat 0 took the others' certificate against its result
         assert "seat 0 (n0) was timed out (result, hand 1)" in run.lines[node], run.log()
+    # Its roll-back replayed hand 1 up to the votes' head; it says nothing of that hand twice.
+    starts = [line for line in run.lines[0] if line.startswith("hand 1 starts")]
+    assert len(starts) == 1, run.log()
