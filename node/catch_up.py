@@ -214,8 +214,15 @@ class CatchUp:
             self.have(machine.chain_count, True)
 
     # ---------------------------------------------------------------- counts and records
-    def have(self, n: int, ask: bool, to: bytes | None = None, echo: bytes = b"") -> None:
+    def have(
+        self, n: int, ask: bool, to: bytes | None = None, echo: bytes = b"", *, end: bool = False
+    ) -> None:
+        """Tell our count (and last record). ``end``: our segment ended for a seat change, and
+        the next host waits for this count (P-51): over Nostr it goes with the table's
+        messages, not at catch-up's pace."""
         payload: dict[str, Any] = {"t": "have", "n": n, "ask": ask}
+        if end:
+            payload["end"] = True
         machine = self.node.machine
         tag = machine.record_tag(n) if machine is not None else None
         if tag is not None:

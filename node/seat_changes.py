@@ -444,7 +444,7 @@ class SeatChanges:
             self._moved_on(machine, event)
             return []
         # Tell every seat we hold the ended hand: the next host waits to hear it (P-50).
-        self.catch_up.have(machine.chain_count, False)
+        self.catch_up.have(machine.chain_count, False, end=True)
         staying = {machine.config.seats[s].key for s in plan.stays}
         if self.key not in staying:
             self.change_taken = self.change_taken or machine.change_wanted is not None

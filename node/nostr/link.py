@@ -147,13 +147,17 @@ class NostrLink:
         message_kind = str(payload.get("t"))
         # A count that answers a seat's nonce is what that seat waits for before it writes
         # again: never replaced by a newer count, never dropped for its age.
-        plain_count = message_kind == "have" and "echo" not in payload
+        plain_count = message_kind == "have" and "echo" not in payload and "end" not in payload
         to = message.get("to")
         to = to if isinstance(to, bytes) else None
         # Catch-up rides events at its own slow pace, except what a seat waits for before it
         # can go on: an ask with its nonce, and records that echo one (a newcomer fetching the
-        # chain it must check within the step timeout, a seat back from a crash).
-        urgent = "nonce" in payload if message_kind == "have" else "echo" in payload
+        # chain it must check within the step timeout, a seat back from a crash); the count at
+        # a segment's end, which the next host waits for before it signs (protocol.md P-51).
+        if message_kind == "have":
+            urgent = "nonce" in payload or payload.get("end") is True
+        else:
+            urgent = "echo" in payload
         catch_up = message_kind in CATCH_UP_KINDS and not urgent
         self.table.pool.stats[f"published_{message_kind}"] += 1
         await self.table.pool.publish(
