@@ -214,6 +214,13 @@ class CatchUp:
             self.have(machine.chain_count, True)
 
     # ---------------------------------------------------------------- counts and records
+    def holds_ours(self, key: bytes, machine: TableMachine) -> bool:
+        """The seat ``key`` last told us it holds exactly our records: our count, and our last
+        record (or no tag at all)."""
+        n = machine.chain_count
+        ours = machine.record_tag(n)
+        return self.peer_counts.get(key, -1) == n and self.peer_lasts.get(key, ours) == ours
+
     def have(
         self, n: int, ask: bool, to: bytes | None = None, echo: bytes = b"", *, end: bool = False
     ) -> None:

@@ -425,12 +425,12 @@ class SeatChanges:
         others = machine.unconfirmed_last_round
         if others is None:
             return False
-        n = machine.chain_count
-        ours = machine.record_tag(n)
-        counts, lasts = self.catch_up.peer_counts, self.catch_up.peer_lasts
         keys = [machine.config.seats[s].key for s in others]
-        keys = [k for k in keys if k not in self.catch_up.peers_voted]  # a voter's word: void
-        return not any(counts.get(k) == n and lasts.get(k, ours) == ours for k in keys)
+        return not any(
+            self.catch_up.holds_ours(k, machine)
+            for k in keys
+            if k not in self.catch_up.peers_voted  # a voter's word is void
+        )
 
     def seats_changing(self, machine: TableMachine, event: SeatsChanging) -> list[TableEvent]:
         """After a segment ended for a seat change; returns the events of the next segment if
@@ -443,7 +443,7 @@ class SeatChanges:
             # next segment already, and its host was someone else.
             self._moved_on(machine, event)
             return []
-        # Tell every seat we hold the ended hand: the next host waits to hear it (P-50).
+        # Tell every seat we hold the ended hand: the next host waits to hear it (P-51).
         self.catch_up.have(machine.chain_count, False, end=True)
         staying = {machine.config.seats[s].key for s in plan.stays}
         if self.key not in staying:

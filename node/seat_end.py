@@ -98,18 +98,11 @@ class SeatEnd:
         branches of one length): catch-up serves it the fork and one of us rolls back."""
         machine = self.node.machine
         assert machine is not None
-        counts, lasts = self.catch_up.peer_counts, self.catch_up.peer_lasts
-        n = machine.chain_count
-        ours = machine.record_tag(n)
         keys = [s.key for s in machine.config.seats]
         # A seat sitting out that follows the table and told us its count fetches the last
         # records from us too (one that never spoke is not waited for: silence).
-        keys += [k for k in away_keys(machine) if k in counts]
-        return all(
-            counts.get(k, -1) == n and lasts.get(k, ours) == ours
-            for k in keys
-            if k != self.node.key
-        )
+        keys += [k for k in away_keys(machine) if k in self.catch_up.peer_counts]
+        return all(self.catch_up.holds_ours(k, machine) for k in keys if k != self.node.key)
 
     def _check(self, machine: TableMachine) -> None:
         """Replay the whole transcript as an auditor would, in a worker thread: it takes

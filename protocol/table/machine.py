@@ -173,7 +173,6 @@ class TableMachine:
             events=self.events,
             plan=self.seat_plan,
             config=config,
-            deadline_passed=self.own_deadline_passed,
             deadline_at=lambda head, steps: self.own_deadline_passed(head, steps=steps),
             moved_in_time=self.moved_in_time,
             quiet=lambda: self.mode.replaying or self.mode.held,

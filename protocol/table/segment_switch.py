@@ -139,7 +139,6 @@ class SegmentEnd:
         events: list[TableEvent],
         plan: Callable[[], SeatPlan],
         config: TableConfig,
-        deadline_passed: Callable[[], bool],
         deadline_at: Callable[[bytes, float], bool],
         moved_in_time: Callable[[bytes, int], bool],
         quiet: Callable[[], bool],
@@ -147,16 +146,20 @@ class SegmentEnd:
         state_hash: Callable[[], bytes],
         release_future: Callable[[], None],
     ) -> None:
-        """``deadline_passed``: our deadline at the current head passed; ``deadline_at(head,
-        steps)``: ``steps`` step timeouts passed since we reached ``head``;
+        """``deadline_at(head, steps)``: ``steps`` step timeouts passed since we reached
+        ``head``, on our clock;
         ``moved_in_time(head, seat)``: that seat's element there was in time for us; ``quiet``: the
         machine writes nothing now (a replay, or held after a restart); ``append`` adds an
         element to the chain; ``release_future``: take frames that waited for the new head."""
         self.seat, self.line, self.cycle, self.chain = seat, line, cycle, chain
         self.votes, self.events, self.config = votes, events, config
-        self._plan, self._deadline_passed, self._quiet = plan, deadline_passed, quiet
+        self._plan, self._quiet = plan, quiet
         self._deadline_at, self._moved_in_time = deadline_at, moved_in_time
         self._append, self._state_hash, self._release_future = append, state_hash, release_future
+
+    def _deadline_passed(self) -> bool:
+        """Our deadline at the current head (the segment's last) passed."""
+        return self._deadline_at(self.chain.head, 1)
 
     def boundary(self) -> tuple[int, set[int]] | None:
         """At the end of a segment, if the table goes on: the seat that must sign the next
@@ -188,11 +191,13 @@ class SegmentEnd:
         vote against it has come when the segment ends here: the next host waits (P-51). A
         voter's word does not count: it may have taken our late frame after it voted, and the
         certificate may still complete there."""
-        heads = self.cycle.seat_change is not None and self.chain.hand_heads()
-        if not heads or self.seat is None or self.cycle.hand.phase is not Phase.OVER:
+        ended = self.cycle.seat_change is not None and self.cycle.hand.phase is Phase.OVER
+        heads = self.chain.hand_heads()
+        if not ended or not heads or self.seat is None:
             return None
         mark = self.chain.hand_mark
-        at = heads[-2] if len(heads) > 1 else (mark.head if mark is not None else b"")
+        walk = heads if mark is None else [mark.head, *heads]  # the hand's heads, start first
+        at = walk[-2] if len(walk) > 1 else b""  # where the last element was written
         writers = self.chain.writers_at(at) or frozenset()
         if self.seat not in writers or len(writers) < 2:  # not ours, or not a round
             return None
