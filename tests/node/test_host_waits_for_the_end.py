@@ -86,6 +86,13 @@ class _Table:
         self.node.catch_up.on_have(sender, payload)
         return payload
 
+    def end_held(self) -> None:
+        """The host's segment ended: its node holds the next configuration (P-51)."""
+        change = self.host.seat_change
+        assert change is not None
+        assert self.node.changes.seats_changing(self.host, change) == []
+        assert self.node.changes.end_moving is change and not self.hosted()
+
     def hosted(self) -> bool:
         return self.host.config != self.table
 
@@ -165,9 +172,7 @@ def test_the_word_of_a_seat_that_voted_against_the_hosts_result_does_not_count(
     the certificate."""
     t = _Table(tmp_path, late=0)
     sim, host, node, deadline = t.sim, t.host, t.node, t.deadline
-    change = host.seat_change
-    assert change is not None
-    assert node.changes.seats_changing(host, change) == [] and not t.hosted()
+    t.end_held()
     vote1, vote2 = vote(sim, 1, deadline), vote(sim, 2, deadline)
     give(sim, 1, [t.late], deadline)  # after its vote: the round closes at seat 1
     assert sim.machines[1].over
@@ -193,9 +198,7 @@ def test_a_seat_whose_vote_waits_says_so_and_its_word_does_not_count(tmp_path: P
     holds on."""
     t = _Table(tmp_path, late=0)
     sim, host, node, deadline = t.sim, t.host, t.node, t.deadline
-    change = host.seat_change
-    assert change is not None
-    assert node.changes.seats_changing(host, change) == []
+    t.end_held()
     vote1, vote2 = vote(sim, 1, deadline), vote(sim, 2, deadline)
     give(sim, 1, [t.late], deadline)
     assert sim.machines[1].over and sim.machines[1].own_vote_waits
@@ -223,9 +226,7 @@ def test_the_next_host_signs_when_a_seat_of_the_round_holds_it(tmp_path: Path) -
     sim, host, node = t.sim, t.host, t.node
     give(sim, 1, [t.late], sim.clock)  # in time this time
     assert sim.machines[1].over
-    change = host.seat_change
-    assert change is not None
-    assert node.changes.seats_changing(host, change) == [] and not t.hosted()
+    t.end_held()
     t.have_from(2)  # seat 2 lacks the host's result: its count is one element short
     assert node.changes.host_when_settled(host) == [] and not t.hosted()
     t.have_from(1)
