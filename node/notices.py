@@ -172,6 +172,8 @@ ENGLISH: Mapping[str, English] = {
     "newcomer_came": "{who} [{fingerprint}] came: the table goes on",
     "comes_back": "{who} [{fingerprint}] comes back after this hand",
     "next_host_wait": "seats change after hand {hand}: waiting for the next host",
+    "segment_voided": "the segment after hand {hand} is void: the others' certificate of that"
+    " hand reached us after we had started it; the seats change again from there",
     "newcomers_refused": "the newcomers cannot sit down ({reason}); the table goes on without them",
     "cannot_go_on_yet": (
         "the table cannot go on yet ({reason}): waiting for a newcomer to sit down"

@@ -45,6 +45,7 @@ from dealerless.protocol.table.events import (
     LocalProtocolError,
     SeatsChanging,
     SeatSilent,
+    SegmentVoided,
     TableEvent,
     TranscriptCut,
 )
@@ -148,8 +149,15 @@ class SeatNode:
         return trio.current_time()
 
     def seat_keys(self) -> frozenset[bytes]:
+        """The keys whose table frames we take: the running segment's seats, and while our
+        last switch may still be undone (P-52) those of the segment it ended (a seat that
+        stood up there may hold a vote that undoes it)."""
         config = self.seating
-        return frozenset() if config is None else frozenset(s.key for s in config.seats)
+        if config is None:
+            return frozenset()
+        keys = frozenset(s.key for s in config.seats)
+        ended = None if self.machine is None else self.machine.undoable_from
+        return keys if ended is None else keys | {s.key for s in ended.seats}
 
     def _audience(self) -> frozenset[bytes]:
         """Whom a message to every member is for: the seats, the seats away that follow the
@@ -468,7 +476,9 @@ class SeatNode:
         machine = self.machine
         assert machine is not None
         for event in list(events):
-            if isinstance(event, SeatsChanging):
+            if isinstance(event, SegmentVoided):
+                self.changes.segment_voided(event.config)
+            elif isinstance(event, SeatsChanging):
                 self.reports.segment_ended(SeatChanges.ended_config(machine, event.hand))
                 events = events + self.changes.seats_changing(machine, event)
             elif (

@@ -99,6 +99,10 @@ class SeatChanges:
         self.waiting: dict[bytes, tuple[str, int]] = {}
         self.heard: dict[bytes, tuple[str, int]] = {}
         self.segment_sigs: dict[bytes, bytes] = {}  # config digest -> our host signature
+        # The segment we host: its digest, and the newcomers and returners it seated (they
+        # wait again if a late certificate voids it, P-52).
+        self.seated_by_us: tuple[bytes, dict[bytes, tuple[str, int]], dict[bytes, str]] | None
+        self.seated_by_us = None
         self.change_since: float | None = None  # when our segment ended for a seat change
         self.next_host_missed = False
         self.returners: dict[bytes, str] = {}  # host: seats sitting out that asked to come back
@@ -161,7 +165,8 @@ class SeatChanges:
         if self.handshake.lobby_name(key) is not None:
             return True
         machine = self.node.machine
-        configs = [c for c in (self.node.config, machine and machine.config) if c]
+        ended = machine and machine.undoable_from  # a vote there may undo our switch (P-52)
+        configs = [c for c in (self.node.config, machine and machine.config, ended) if c]
         return any(s.key == key for c in configs for s in c.seats) or key in away_keys(machine)
 
     def admitted(self) -> list[bytes]:
@@ -477,6 +482,10 @@ class SeatChanges:
                 else:
                     self.node.say(notice("cannot_go_on", reason=str(again)))
                 return []
+        newcomers = {**self.heard, **self.waiting}
+        seated = {k: v for k, v in newcomers.items() if config.seat_of(k) is not None}
+        back = {k: v for k, v in self.returners.items() if config.seat_of(k) is not None}
+        self.seated_by_us = (config.digest(), seated, back)
         self._forget_newcomers(lambda key: config.seat_of(key) is not None)
         self.returners = {k: v for k, v in self.returners.items() if config.seat_of(k) is None}
         signature = self.sign(CONFIG_LABEL + config.digest())
@@ -491,6 +500,21 @@ class SeatChanges:
                 self.node.queue_signed(payload, to=seat.seat.key)
                 self.catch_up.send_chain_tail(seat.seat.key, carry.records)
         return machine.take_events()
+
+    def segment_voided(self, config: TableConfig) -> None:
+        """A certificate of the ended segment's last hand voided our switch to ``config``
+        (P-52): our signature on it is withdrawn, and the newcomers and returners it seated
+        wait again (if we host the segment once more, we seat them there). The segment ends
+        again with its own ``SeatsChanging``."""
+        digest = config.digest()
+        self.segment_sigs.pop(digest, None)
+        ours = self.seated_by_us
+        if ours is not None and ours[0] == digest:
+            self.waiting.update(ours[1])
+            self.returners.update(ours[2])
+            self.seated_by_us = None
+        self.change_since, self.next_host_missed, self.too_few = None, False, None
+        self.end_moving = None
 
     @staticmethod
     def ended_config(machine: TableMachine, hand: int) -> TableConfig:

@@ -24,6 +24,7 @@ from dealerless.protocol.table.events import (
     SeatsChanging,
     SeatSilent,
     SegmentStarted,
+    SegmentVoided,
     ShareMissing,
     TableEvent,
     TimeoutVoted,
@@ -100,6 +101,9 @@ class SeatReports:
                 )
             )
             emit(ev="change", hand=event.hand)
+        elif isinstance(event, SegmentVoided):
+            say(notice("segment_voided", hand=event.hand))
+            emit(ev="voided", hand=event.hand)
         elif isinstance(event, SegmentStarted):
             config = event.config
             assert isinstance(config, TableConfig)

@@ -225,6 +225,7 @@ RULES: Mapping[str, Show] = {
     "newcomer_came": _name("node.newcomer_came"),
     "cannot_reform": _say("node.cannot_reform"),
     "next_host_wait": _numbers("node.next_host_wait", n="hand"),
+    "segment_voided": _numbers("node.segment_voided", n="hand"),
     "newcomers_refused": _say("node.newcomers_refused"),
     "cannot_go_on_yet": _say("node.cannot_go_on_yet"),
     "cannot_go_on": _say("node.cannot_go_on"),

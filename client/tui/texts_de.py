@@ -559,6 +559,8 @@ TEXTS: dict[str, str] = {
     "node.cannot_reform": "die Neuen können hier nicht Platz nehmen (Einzelheiten in der "
     "Protokolldatei)",
     "node.next_host_wait": "nach Hand {n} wechseln die Plätze: warte auf den nächsten Gastgeber",
+    "node.segment_voided": "der Platzwechsel nach Hand {n} ist ungültig: die Stimmen der anderen"
+    " zu dieser Hand kamen erst, als wir schon weiter waren; die Plätze wechseln von dort neu",
     "node.newcomers_refused": (
         "die Neuen konnten sich nicht setzen: der Tisch spielt ohne sie weiter (Einzelheiten in "
         "der Protokolldatei)"

@@ -503,6 +503,8 @@ TEXTS: dict[str, str] = {
     "node.newcomer_waits": "{name} waits to sit down with {chips} chips after this hand",
     "node.cannot_reform": "the newcomers cannot be seated at this table (details in the log file)",
     "node.next_host_wait": "the seats change after hand {n}: waiting for the next host",
+    "node.segment_voided": "the seat change after hand {n} is void: the others' votes on that"
+    " hand reached us after we had gone on; the seats change again from there",
     "node.newcomers_refused": (
         "the newcomers could not sit down: the table goes on without them (details in the log file)"
     ),

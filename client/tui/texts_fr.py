@@ -572,6 +572,9 @@ _TEXTS: dict[str, str] = {
         "journal)"
     ),
     "node.next_host_wait": "les places changent après la donne {n} : en attente du prochain hôte",
+    "node.segment_voided": "le changement de places après la donne {n} est annulé : les votes"
+    " des autres sur cette donne nous sont parvenus après notre départ ; les places changent"
+    " à nouveau depuis là",
     "node.newcomers_refused": (
         "les nouveaux venus n'ont pas pu s'asseoir : la table continue sans eux (détails dans le "
         "fichier journal)"

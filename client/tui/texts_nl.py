@@ -539,6 +539,8 @@ TEXTS: dict[str, str] = {
     "node.newcomer_waits": "{name} wacht met {chips} fiches op een plaats na deze hand",
     "node.cannot_reform": "de nieuwkomers kunnen hier niet gaan zitten (details in het logbestand)",
     "node.next_host_wait": "na hand {n} wisselen de plaatsen: wacht op de volgende gastheer",
+    "node.segment_voided": "de plaatswissel na hand {n} vervalt: de stemmen van de anderen over"
+    " die hand kwamen pas toen wij al verder waren; de plaatsen wisselen van daar opnieuw",
     "node.newcomers_refused": (
         "de nieuwkomers konden niet gaan zitten: de tafel speelt zonder hen verder (details in "
         "het logbestand)"

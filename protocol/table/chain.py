@@ -41,6 +41,29 @@ class _HandLog:
     writers: dict[bytes, frozenset[int]]
     since: dict[bytes, float]
 
+    def copy(self) -> _HandLog:
+        return _HandLog(
+            self.mark, list(self.frames), list(self.heads), dict(self.writers), dict(self.since)
+        )
+
+
+@dataclass(frozen=True)
+class ChainState:
+    """Everything a :class:`Chain` holds, copied: a seat change's switch can be undone (a
+    certificate of the ended segment's last hand that reached us after it, P-52)."""
+
+    records: tuple[bytes, ...]
+    history: frozenset[bytes]
+    head: bytes
+    seq: int
+    hand_mark: HandMark | None
+    unsaved: tuple[bytes, ...]
+    hand_frames: tuple[bytes, ...]
+    hand_heads: tuple[tuple[bytes, int], ...]
+    writers: tuple[tuple[bytes, frozenset[int]], ...]
+    since: tuple[tuple[bytes, float], ...]
+    previous: tuple[_HandLog, ...]
+
 
 class Chain:
     def __init__(self) -> None:
@@ -55,6 +78,38 @@ class Chain:
         self._writers: dict[bytes, frozenset[int]] = {}  # heads of the hand -> who writes next
         self._since: dict[bytes, float] = {}  # heads of the hand -> when we reached them
         self._previous: list[_HandLog] = []  # the hands before the running one, oldest first
+
+    def state(self) -> ChainState:
+        """A copy of everything this chain holds (its records and heads, hand by hand)."""
+        return ChainState(
+            tuple(self.records),
+            frozenset(self.history),
+            self.head,
+            self.seq,
+            self.hand_mark,
+            tuple(self._unsaved),
+            tuple(self._hand_frames),
+            tuple(self._hand_heads),
+            tuple(self._writers.items()),
+            tuple(self._since.items()),
+            tuple(log.copy() for log in self._previous),
+        )
+
+    def restore(self, state: ChainState) -> None:
+        """Hold exactly what ``state`` held (a copy of it: ``state`` stays as it is)."""
+        self.records[:] = state.records  # in place: the machine hands this list out
+        self.history.clear()
+        self.history.update(state.history)
+        self.head, self.seq, self.hand_mark = state.head, state.seq, state.hand_mark
+        self._unsaved, self._hand_frames = list(state.unsaved), list(state.hand_frames)
+        self._hand_heads = list(state.hand_heads)
+        self._writers, self._since = dict(state.writers), dict(state.since)
+        self._previous = [log.copy() for log in state.previous]
+
+    def hand_heads_from_start(self) -> frozenset[bytes]:
+        """The running hand's start and every head after it."""
+        start = () if self.hand_mark is None else (self.hand_mark.head,)
+        return frozenset((*start, *self.hand_heads()))
 
     # ---------------------------------------------------------------- moving on
     def enter_segment(self, head: bytes) -> None:

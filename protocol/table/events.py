@@ -118,6 +118,18 @@ class SegmentStarted(TableEvent):
 
 
 @dataclass(frozen=True)
+class SegmentVoided(TableEvent):
+    """A certificate of the ended segment's last hand reached us after we started the next
+    segment (``config``): that switch is void, and so is what was done for that segment (a
+    host's signature on it, the newcomers it seated). The table is back at the end of the
+    ended segment, with the certificate (a :class:`TranscriptCut` came first), and that
+    segment ends again (a new :class:`SeatsChanging`). P-52. ``hand``: its last hand."""
+
+    config: Any
+    hand: int
+
+
+@dataclass(frozen=True)
 class Violation(TableEvent):
     """A peer broke the rules, a proof, the order, the chain or a signature."""
 

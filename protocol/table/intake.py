@@ -32,7 +32,11 @@ class Refused:
 
 @dataclass(frozen=True)
 class Dropped:
-    """Of another segment (nobody's violation) or of a key we do not judge here: ignored."""
+    """Of another segment (nobody's violation) or of a key we do not judge here: ignored.
+    ``message``: when it is of an earlier segment (a late vote there may undo our switch,
+    P-52)."""
+
+    message: SignedMessage | None = None
 
 
 @dataclass(frozen=True)
@@ -88,7 +92,7 @@ class FrameIntake:
         if placement is Placement.KEEP:
             return Kept(message)
         if placement is Placement.DROP:
-            return Dropped()
+            return Dropped(message)
         if message.table_id != self.config.table_id:
             return Refused(None, "message for another table", frame, vote=False)
         seat = self.config.seat_of(message.author.raw)

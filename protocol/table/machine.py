@@ -53,6 +53,7 @@ from dealerless.protocol.table.events import (
     RemoteProtocolError,
     SeatsChanging,
     SegmentStarted,
+    SegmentVoided,
     ShareMissing,
     Stale,
     TableEvent,
@@ -80,6 +81,12 @@ from dealerless.protocol.table.segments import (
 )
 from dealerless.protocol.table.step_clock import StepClock
 from dealerless.protocol.table.steps import Phase
+from dealerless.protocol.table.switch_undo import (
+    EndedSegment,
+    SegmentParts,
+    SwitchUndo,
+    TableState,
+)
 from dealerless.protocol.table.votes import VoteBook
 
 RECORD_TAG_BYTES = 8  # a record's tag in a node's count (catch-up finds forks by it)
@@ -113,6 +120,7 @@ class TableMachine:
         self.now = now
         self.line = SegmentLine(config, key, replay=replay)  # every segment, and our place
         self.check_later = CheckLater()  # a peer's shuffle taken before its proof check
+        self.undo = SwitchUndo()  # the segment our last switch ended, while it may be undone
         self._enter(config, now)
 
     def _enter(self, config: TableConfig, now: float) -> None:
@@ -557,6 +565,7 @@ class TableMachine:
         self._check_pending()
         self._receive(frame)
         self.votes.check_timeouts()
+        self._try_undo()
         return self.take_events()
 
     def tick(self, now: float) -> list[TableEvent]:
@@ -567,6 +576,7 @@ class TableMachine:
             self.votes.check_certificates()  # the game's last result came late? (§5)
         else:
             self.votes.check_timeouts()
+        self._try_undo()
         return self.take_events()
 
     def act(self, action: Action, now: float) -> list[TableEvent]:
@@ -705,10 +715,15 @@ class TableMachine:
         self.events.append(SegmentStarted(config, seated))
         change = self.cycle.seat_change
         silent = change is not None and change.silent is not None and change.silent == self.seat
+        ended = self._table_state()
+        self.undo.keep(None)
         if not self.line.follows(config, seated=seated, sat_out_for_silence=silent):
             # We stood up: our transcript ends with the hands we were part of (the audit calls
             # it complete), this machine stays over.
             return
+        if self.seat is not None and self.mode is not Mode.REPLAY:
+            heads = self.chain.hand_heads_from_start()
+            self.undo.keep(EndedSegment(ended, config, self.hand, heads))
         # Seated, sitting out, or a newcomer's replay before its seat: a seat that sits out
         # follows the table as an observer (its transcript stays the whole chain) until a
         # later change seats it again.
@@ -717,6 +732,66 @@ class TableMachine:
         self._enter(config, self.now)
         for waiting in early:  # the next segment's frames that came before its configuration
             self._receive(waiting, again=True)
+
+    @property
+    def undoable_from(self) -> TableConfig | None:
+        """The configuration of the segment our last switch ended, while that switch may still
+        be undone by a late certificate there (P-52); else None."""
+        ended = self.undo.ended
+        return None if ended is None else ended.state.parts.config
+
+    def _table_state(self) -> TableState:
+        parts = SegmentParts(
+            self.config,
+            self.seat,
+            self.votes,
+            self.cycle,
+            self.elements,
+            self._change_wanted,
+            self.future,
+            self.intake,
+            self.clock,
+            self.rounds,
+            self.segment_end,
+        )
+        return TableState(parts, self.chain.state(), self.line.state())
+
+    def _put_back(self, state: TableState) -> None:
+        """Hold ``state``'s segment, chain and line of segments again."""
+        p = state.parts
+        self.config, self.seat, self.votes, self.cycle = p.config, p.seat, p.votes, p.cycle
+        self.players, self.timeout = p.config.players, p.config.step_timeout_ms / 1000.0
+        self.elements, self._change_wanted, self.future = p.elements, p.change_wanted, p.future
+        self.intake, self.clock, self.rounds = p.intake, p.clock, p.rounds
+        self.segment_end = p.segment_end
+        self.chain.restore(state.chain)
+        self.line.restore(state.line)
+
+    def _try_undo(self) -> None:
+        """Late timeout votes of the segment our last switch ended: tried there. If they
+        complete a certificate it takes, the switch is void (P-52): the table is back in that
+        segment with the certificate, and that segment ends again. Else all is as before."""
+        due = self.undo.to_try(self.now, self.timeout / 4)
+        if due is None or self.mode is not Mode.LIVE:
+            return
+        ended, late = due
+        now, end = self._table_state(), ended.state.chain.head
+        reported = len(self.events)
+        self._put_back(ended.state)
+        for frame in late:
+            self._receive(frame)
+        self.votes.check_certificates()
+        if self.over:
+            self.segment_end.take_certificate()  # the next host silent at the boundary
+        if self.chain.head == end:
+            self._put_back(now)  # nothing taken: the votes wait in the ended segment's book
+            return
+        self.undo.keep(None)
+        # Reported before what the certificate did: the node drops the void segment first.
+        self.events.insert(reported, SegmentVoided(ended.next_config, ended.hand))
+        # Built on the others' heads, which may be ours now.
+        for frame in [*ended.after, *now.parts.future.frames()]:
+            self._receive(frame, again=True)
 
     # ---------------------------------------------------------------- certificates, rollback
     def apply_certificate(
@@ -844,6 +919,8 @@ class TableMachine:
             self._keep_for_later(taken.message)
             return
         if isinstance(taken, Dropped):
+            if taken.message is not None:  # a late vote may undo our switch (P-52)
+                self.undo.note(taken.message, known_head=taken.message.prev in self.history)
             return
         self.seen.add(frame)
         if isinstance(taken, Equivocated):

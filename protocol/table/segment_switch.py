@@ -8,6 +8,7 @@ enters it."""
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from enum import Enum
 
 from dealerless.protocol.messages import IdentityKey, SignedMessage
@@ -41,6 +42,15 @@ class Placement(Enum):
     KEEP = "keep"  # of the next segment, before its configuration reached us: kept for it
 
 
+@dataclass(frozen=True)
+class LineState:
+    """What a :class:`SegmentLine` holds that a switch changes (to undo the switch)."""
+
+    segments: int
+    earlier_heads: frozenset[bytes]
+    arriving: bool
+
+
 class SegmentLine:
     """The segments of the table as this machine follows them."""
 
@@ -62,6 +72,13 @@ class SegmentLine:
         # The table went on after a seat change without us (set once, never reset).
         self.left_table = False
         self.earlier_heads: frozenset[bytes] = frozenset()  # of the segments before this one
+
+    def state(self) -> LineState:
+        return LineState(len(self.configs), self.earlier_heads, self.arriving)
+
+    def restore(self, state: LineState) -> None:
+        del self.configs[state.segments :]
+        self.earlier_heads, self.arriving = state.earlier_heads, state.arriving
 
     def sitting_out_in(self, config: TableConfig) -> bool:
         """Our key sits out in ``config`` (its carry keeps our ledger): we follow that segment

@@ -7,7 +7,13 @@ closes the result round with every result and ends the segment, while seats 1 an
 its result and vote it silent. Seat 0 must not sign the next configuration before it hears that
 a seat of the round holds the round (none does): it meets their certificate, takes it, and the
 table goes on with seats 0 and 1 on one transcript. On the code before P-51 seat 0 signed at
-once, into a segment the others never reached."""
+once, into a segment the others never reached.
+
+The second test also holds everything the others send seat 0 from their first vote on, until
+seat 0 has signed the next configuration (its hold ran out: it heard nothing). Their
+certificate then reaches it after its switch, which is void (P-52): it takes the certificate,
+hosts the segment again, and the table goes on on one transcript. On the code before P-52 it
+went on alone."""
 
 from __future__ import annotations
 
@@ -15,7 +21,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from dealerless.client.bots.driver import BotDriver
-from dealerless.node.hostile import run_table
+from dealerless.node.hostile import TableRun, run_table
 from dealerless.node.hub import Hub, Member
 from dealerless.node.options import NodeOptions
 from dealerless.node.wire import decode
@@ -67,23 +73,38 @@ class HostResultLosingHub(Hub):
         return super()._relay(sender, target, out)
 
 
-# covers: P-51
-def test_the_next_hosts_lost_result_ends_on_the_others_certificate(tmp_path: Path) -> None:
-    hub = HostResultLosingHub()
-    game = make_config("limit-tuppen", 3, {"mode": "cash", "hands": 3, "max_buy_in": 10})
-    options = NodeOptions(linger=6.0, stall=0.5, sync_wait=1.0, min_step_timeout_ms=0)
-    run = run_table(
-        tmp_path,
-        game,
-        None,
-        bot=BotDriver,
-        hub=hub,
-        step_timeout_ms=STEP_MS,
-        timeout=120,
-        options=options,
-        joiner_options={2: replace(options, change_after=("stand", 1))},
-    )
-    assert hub.lost > 0 and len(hub.voters) == 2
+class HostDeafHub(HostResultLosingHub):
+    """As :class:`HostResultLosingHub`, and the others' messages to the host are held from
+    their first timeout vote until the host has sent its next configuration; then they all
+    come, in order."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.holding = False
+        self.held: list[tuple[Member, Member, bytes]] = []
+        self.voided_at = 0
+
+    def _relay(self, sender: Member, target: Member, out: bytes) -> None:
+        table = sender.table
+        if table is None:
+            return super()._relay(sender, target, out)
+        frame = _table_frame(out)
+        if sender.key != table.host and frame is not None and frame[0] == "timeout-vote":
+            self.holding = self.holding or not self.voided_at
+        if self.holding and target.key == table.host and sender.key != table.host:
+            self.held.append((sender, target, out))
+            return None
+        super()._relay(sender, target, out)
+        if self.holding and sender.key == table.host and frame == ("next-config", 1):
+            self.holding, self.voided_at = False, len(self.held)
+            for late in self.held:
+                Hub._relay(self, *late)
+        return None
+
+
+def _table_ends_on_one_transcript(run: TableRun) -> list[bytes]:
+    """Every node exits well; seats 0 and 1 hold one transcript, seat 2 (stood up after hand
+    1) its start; the audit passes, and the table had two segments."""
     assert run.config is not None
     assert all(code == 0 for code in run.codes.values()), run.log()
     host, other, left = (run.records(seat) for seat in range(3))
@@ -95,6 +116,43 @@ def test_the_next_hosts_lost_result_ends_on_the_others_certificate(tmp_path: Pat
     assert len(final.segments) == 2 and final.config.players == 2
     for node in (0, 1):  # seat 0 took the others' certificate against its result
         assert "seat 0 (n0) was timed out (result, hand 1)" in run.lines[node], run.log()
+    return host
+
+
+def _run(tmp_path: Path, hub: Hub) -> TableRun:
+    game = make_config("limit-tuppen", 3, {"mode": "cash", "hands": 3, "max_buy_in": 10})
+    options = NodeOptions(linger=6.0, stall=0.5, sync_wait=1.0, min_step_timeout_ms=0)
+    return run_table(
+        tmp_path,
+        game,
+        None,
+        bot=BotDriver,
+        hub=hub,
+        step_timeout_ms=STEP_MS,
+        timeout=120,
+        options=options,
+        joiner_options={2: replace(options, change_after=("stand", 1))},
+    )
+
+
+# covers: P-52
+def test_a_next_host_that_heard_nothing_takes_the_certificate_after_its_switch(
+    tmp_path: Path,
+) -> None:
+    hub = HostDeafHub()
+    run = _run(tmp_path, hub)
+    assert hub.lost > 0 and len(hub.voters) == 2 and hub.voided_at > 0, run.log()
+    _table_ends_on_one_transcript(run)
+    voided = [line for line in run.lines[0] if "after hand 1 is void" in line]
+    assert len(voided) == 1, run.log()
+
+
+# covers: P-51
+def test_the_next_hosts_lost_result_ends_on_the_others_certificate(tmp_path: Path) -> None:
+    hub = HostResultLosingHub()
+    run = _run(tmp_path, hub)
+    assert hub.lost > 0 and len(hub.voters) == 2
+    _table_ends_on_one_transcript(run)
     # Its roll-back replayed hand 1 up to the votes' head; it says nothing of that hand twice.
     starts = [line for line in run.lines[0] if line.startswith("hand 1 starts")]
     assert len(starts) == 1, run.log()

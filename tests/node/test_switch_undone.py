@@ -1,0 +1,74 @@
+"""A next host whose own last result reached no other seat, and which heard nothing from them
+until its hold ran out (P-51's bound), signs the next configuration and starts that segment
+alone. The others' certificate against its result then reaches it: the switch is void (P-52),
+the host is back at the ended segment with the certificate, hosts the next segment again from
+there, and every seat ends on one transcript. Before P-52 the host kept its own branch
+(spec/protocol.md §8). (In memory: real keys, deck and signatures, the node's real seat-change
+handling.)"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from host_end_table import HostEndTable
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "protocol"))
+from late_result_sim import give, settle, vote
+
+from dealerless.protocol.table.events import (
+    SeatsChanging,
+    SegmentStarted,
+    SegmentVoided,
+    TranscriptCut,
+)
+
+
+def _sign_alone(t: HostEndTable, at: float) -> None:
+    """The host held (P-51) and nothing came: past the bound it signs and switches."""
+    t.end_held()
+    t.sim.events[0].extend(t.host.tick(at))
+    assert t.host.unconfirmed_last_round is None  # the hold ran out
+    t.node.changes.host_when_settled(t.host)
+    assert t.hosted()
+
+
+# covers: P-52
+def test_a_certificate_after_the_next_hosts_switch_voids_it(tmp_path: Path) -> None:
+    t = HostEndTable(tmp_path, late=0)
+    sim, host, node, deadline = t.sim, t.host, t.node, t.deadline
+    vote1, vote2 = vote(sim, 1, deadline), vote(sim, 2, deadline)
+    give(sim, 1, vote2, deadline)
+    give(sim, 2, vote1, deadline)  # both others took the certificate
+    later = deadline + 60.0  # past half a step after their deadline on the host's clock
+    _sign_alone(t, later)
+    void = host.config
+    records_then = len(host.records)
+    sim.clock = later
+    sim.flush(0)  # its next configuration, on its way: the others cannot take it
+    sim.deliver_all()  # their results of the round signed again without the host's come first
+    assert t.hosted() and sim.machines[1].records == sim.machines[2].records != host.records
+    events = host.receive(vote1[0], later) + host.receive(vote2[0], later)
+    cut = [e for e in events if isinstance(e, TranscriptCut)]
+    voided = [e for e in events if isinstance(e, SegmentVoided)]
+    ends = [e for e in events if isinstance(e, SeatsChanging)]
+    assert voided and voided[0].config == void
+    assert cut and cut[-1].keep < records_then  # the switch and its segment are cut
+    assert not t.hosted() and host.over and ends and ends[-1].silent is None
+    assert len({tuple(m.records) for m in sim.machines}) == 1  # one transcript again
+
+    node.changes.seats_changing(host, ends[-1])  # its node hosts the segment again
+    assert t.hosted() and host.config != void
+    frame, *rest = host.take_outgoing()
+    for seat in (1, 2):
+        started = [
+            e for e in sim.machines[seat].receive(frame, later) if isinstance(e, SegmentStarted)
+        ]
+        assert started and started[0].config == host.config
+    sim.bus.broadcast(0, rest)
+    settle(sim, later)
+    # The host and seat 2 play the next segment on one chain; seat 1 sat out (it does not
+    # follow here), and its transcript is theirs up to the change.
+    ours, seat1 = host.records, sim.machines[1].records
+    assert ours == sim.machines[2].records and host.hand == 2
+    assert ours[: len(seat1)] == seat1 and len(ours) > len(seat1)
