@@ -81,8 +81,17 @@ class Arrival:
         """Keep a new offer (empty), or say why not."""
         if offer.sender in self.refused:
             return "its sender's chain did not check before"
-        if offer.sender in self.offers:
+        held = self.offers.get(offer.sender)
+        if held is not None and held.config == offer.config:
             return "we are fetching its sender's chain already"
+        if held is not None:
+            # Its sender now offers another configuration: the one before is void (a late
+            # certificate undid that seat change, protocol.md P-52). The records we hold
+            # count as far as they are the same chain (_extend cuts where they are not).
+            offer.records = held.records[: offer.wanted]
+            offer.size = sum(len(f) for f in offer.records)
+            self.offers[offer.sender] = offer
+            return ""
         if offer.wanted > PREFIX_RECORDS_MAX:
             return (
                 f"its chain holds {offer.wanted} records before our seat, more than the "
@@ -173,9 +182,15 @@ class Arrival:
 
 def _extend(held: Early | Offer, start: int, frames: list[bytes], end: int | None = None) -> bool:
     """Keep the frames that continue ``held.records`` (up to the chain count ``end``); False,
-    keeping nothing, when they would pass the byte bound."""
+    keeping nothing, when they would pass the byte bound. Frames that differ from records we
+    hold replace them from there on: the sender's chain changed (a roll-back, a void seat
+    change); the whole chain is checked before we sit down."""
     if start > len(held.records):
         return True  # a gap: not ours to fill
+    overlap = held.records[start : start + len(frames)]
+    if overlap != frames[: len(overlap)]:
+        del held.records[start:]
+        held.size = sum(len(f) for f in held.records)
     fresh = frames[len(held.records) - start : None if end is None else end - start]
     size = sum(len(f) for f in fresh)
     if held.size + size > PREFIX_BYTES_MAX:

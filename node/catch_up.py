@@ -390,6 +390,12 @@ class CatchUp:
         budget.served = (n, now)
         self._send_records(sender, budget, n, records)
 
+    def sent_upto(self, to: bytes, count: int) -> None:
+        """What we sent ``to`` beyond ``count`` is void (our transcript was cut there): the
+        next chain tail we send it starts there."""
+        budget = self._budget(to)
+        budget.upto = min(budget.upto, count)
+
     def send_chain_tail(self, to: bytes, end: int) -> None:
         """With the offer of a seat to a newcomer: the chain records up to ``end`` that it lacks
         as far as we know (those since we last sent it any, while it waited), so it needs no

@@ -303,6 +303,10 @@ class TableRun:
     def records(self, seat: int) -> list[bytes]:
         return TableStore(self.home_of_seat(seat), self.table_id).stored_records()
 
+    def node_records(self, node: int) -> list[bytes]:
+        """The transcript of node ``node`` (join order: a newcomer has no seat at first)."""
+        return TableStore(self.homes[node], self.table_id).stored_records()
+
     def transcript_path(self, seat: int) -> Path:
         return TableStore(self.home_of_seat(seat), self.table_id).transcript_path
 
@@ -333,17 +337,21 @@ def run_table(
     hub: Hub | None = None,
     host_options: NodeOptions | None = None,
     joiner_options: Mapping[int, NodeOptions] | None = None,
+    newcomer_after: str | None = None,
 ) -> TableRun:
     """Seat 0 hosts; joiners ``1..n-1`` join in order; joiner ``hostile_index`` runs ``attack``
     (None: every seat honest); ``bot(seed)`` makes a bot driver (the caller's: node/ does
     not import the client's bots; node ``i`` gets ``bot(seed + i)``), ``honest_driver(i)``
     the driver of honest node ``i`` (default the bot), ``host_options`` the host's node
     options (default ``options``), ``joiner_options`` those of single joiners by join order.
+    ``newcomer_after``: one more node (node ``n``) says hello to the running table once the host
+    said a line that starts with this (a hand-by-hand game seats it at a seat change).
     Returns when every honest node has exited (the hostile node is then cancelled)."""
     opts = options or NodeOptions(linger=1.5, stall=0.5, sync_wait=1.0, min_step_timeout_ms=0)
     n = game.players
-    ids = [Identity.generate() for _ in range(n)]
-    homes = [root / f"node{i}" for i in range(n)]
+    nodes = n + (newcomer_after is not None)
+    ids = [Identity.generate() for _ in range(nodes)]
+    homes = [root / f"node{i}" for i in range(nodes)]
     for home, ident in zip(homes, ids, strict=True):
         home.mkdir(parents=True, exist_ok=True)
         (home / "key").write_bytes(ident.public_key)
@@ -362,6 +370,7 @@ def run_table(
         ready = trio.Event()
         invite: list[Invite] = []
         lobby = [trio.Event() for _ in range(n)]
+        newcomer_go = trio.Event()
 
         def on_ready(meta: TableMeta) -> None:
             invite.append(Invite.decode(meta.invite))
@@ -372,6 +381,8 @@ def run_table(
 
         def host_lines(said: Notice) -> None:
             host_say(said)
+            if newcomer_after is not None and english(said).startswith(newcomer_after):
+                newcomer_go.set()
             count = said.params.get("count")
             if said.code == "joined" and isinstance(count, int):  # joiner count-1 is seated
                 k = count - 1
@@ -396,7 +407,9 @@ def run_table(
 
         async def join(i: int, cancel: trio.CancelScope | None = None) -> None:
             await ready.wait()
-            if i > 1:
+            if i == n:
+                await newcomer_go.wait()
+            elif i > 1:
                 await lobby[i - 1].wait()  # seat order = join order
             meta = meta_for_invite(invite[0], name=f"n{i}", bot=True, transcript="")
             say = sayer(i)
@@ -428,7 +441,7 @@ def run_table(
                     outer.start_soon(join, hostile_index, hostile_scope)
                 async with trio.open_nursery() as honest:
                     honest.start_soon(host)
-                    for i in range(1, n):
+                    for i in range(1, nodes):
                         if i != hostile_index or attack is None:
                             honest.start_soon(join, i)
                 hostile_scope.cancel()

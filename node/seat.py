@@ -477,7 +477,7 @@ class SeatNode:
         assert machine is not None
         for event in list(events):
             if isinstance(event, SegmentVoided):
-                self.changes.segment_voided(event.config)
+                self.changes.segment_voided(event.config, event.kept)
             elif isinstance(event, SeatsChanging):
                 self.reports.segment_ended(SeatChanges.ended_config(machine, event.hand))
                 events = events + self.changes.seats_changing(machine, event)

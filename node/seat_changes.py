@@ -501,11 +501,13 @@ class SeatChanges:
                 self.catch_up.send_chain_tail(seat.seat.key, carry.records)
         return machine.take_events()
 
-    def segment_voided(self, config: TableConfig) -> None:
+    def segment_voided(self, config: TableConfig, kept: int) -> None:
         """A certificate of the ended segment's last hand voided our switch to ``config``
         (P-52): our signature on it is withdrawn, and the newcomers and returners it seated
-        wait again (if we host the segment once more, we seat them there). The segment ends
-        again with its own ``SeatsChanging``."""
+        wait again (if we host the segment once more, we seat them there). A newcomer may
+        have sat down in the void segment already: the records we send it with the next offer
+        start where our transcript was cut (``kept``), so that it meets the certificate and
+        undoes that switch as we did. The segment ends again with its own ``SeatsChanging``."""
         digest = config.digest()
         self.segment_sigs.pop(digest, None)
         ours = self.seated_by_us
@@ -513,6 +515,8 @@ class SeatChanges:
             self.waiting.update(ours[1])
             self.returners.update(ours[2])
             self.seated_by_us = None
+            for key in ours[1]:
+                self.catch_up.sent_upto(key, kept)
         self.change_since, self.next_host_missed, self.too_few = None, False, None
         self.end_moving = None
 
@@ -553,7 +557,8 @@ class SeatChanges:
             return False
         staying = {machine.config.seats[s].key for s in plan.stays}
         away = {d.key for d in plan.away}
-        following = self.key in away and self.follows_away()
+        # A newcomer whose seat's segment was void (P-52) waits to be seated afresh.
+        following = (self.key in away and self.follows_away()) or machine.arriving
         if (self.key not in staying and not following) or plan.host is None:
             return False
         if self.change_since is None:

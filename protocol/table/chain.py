@@ -64,6 +64,10 @@ class ChainState:
     since: tuple[tuple[bytes, float], ...]
     previous: tuple[_HandLog, ...]
 
+    def rollback_floor(self) -> int:
+        """As :meth:`Chain.rollback_floor`, for the chain as it stood."""
+        return _floor(self.previous, self.hand_mark, len(self.records))
+
 
 class Chain:
     def __init__(self) -> None:
@@ -180,9 +184,7 @@ class Chain:
 
     def rollback_floor(self) -> int:
         """The number of records before the earliest hand a roll-back can reach."""
-        if self._previous:
-            return self._previous[0].mark.records
-        return self.hand_mark.records if self.hand_mark is not None else len(self.records)
+        return _floor(self._previous, self.hand_mark, len(self.records))
 
     # ---------------------------------------------------------------- records to store
     @property
@@ -280,3 +282,9 @@ class Chain:
         self._unsaved = []
         self._hand_frames, self._hand_heads = [], []
         return elements
+
+
+def _floor(previous: Sequence[_HandLog], mark: HandMark | None, records: int) -> int:
+    if previous:
+        return previous[0].mark.records
+    return mark.records if mark is not None else records

@@ -123,10 +123,12 @@ class SegmentVoided(TableEvent):
     segment (``config``): that switch is void, and so is what was done for that segment (a
     host's signature on it, the newcomers it seated). The table is back at the end of the
     ended segment, with the certificate (a :class:`TranscriptCut` came first), and that
-    segment ends again (a new :class:`SeatsChanging`). P-52. ``hand``: its last hand."""
+    segment ends again (a new :class:`SeatsChanging`). P-52. ``hand``: its last hand;
+    ``kept``: the records that stayed (the transcript was cut there)."""
 
     config: Any
     hand: int
+    kept: int
 
 
 @dataclass(frozen=True)

@@ -517,8 +517,15 @@ class TableMachine:
     @property
     def rollback_floor_count(self) -> int:
         """How many records of the table's chain come before the earliest hand a roll-back
-        can reach: a peer whose transcript forks after them can still be brought onto ours."""
-        return self.chain_base + self.chain.rollback_floor()
+        can reach: a peer whose transcript forks after them can still be brought onto ours.
+        In the first hand after a switch that may still be undone, that reaches into the ended
+        segment (P-52): a peer that went on into a void segment (a newcomer the void
+        configuration seated) meets the certificate there."""
+        floor = self.chain.rollback_floor()
+        ended = self.undo.ended
+        if ended is not None and self.hand <= self.first_hand:
+            floor = min(floor, ended.state.chain.rollback_floor())
+        return self.chain_base + floor
 
     def record_tag(self, count: int) -> bytes | None:
         """A short tag of the record that ends the table's first ``count`` records (None if
@@ -715,13 +722,15 @@ class TableMachine:
         self.events.append(SegmentStarted(config, seated))
         change = self.cycle.seat_change
         silent = change is not None and change.silent is not None and change.silent == self.seat
-        ended = self._table_state()
+        # A seat's machine (not an auditor's) keeps the segment this switch ends, also in a
+        # replay (a newcomer's, a resume): a late certificate there may still void the switch.
+        ended = None if self.key is None else self._table_state()
         self.undo.keep(None)
         if not self.line.follows(config, seated=seated, sat_out_for_silence=silent):
             # We stood up: our transcript ends with the hands we were part of (the audit calls
             # it complete), this machine stays over.
             return
-        if self.seat is not None and self.mode is not Mode.REPLAY:
+        if ended is not None:
             heads = self.chain.hand_heads_from_start()
             self.undo.keep(EndedSegment(ended, config, self.hand, heads))
         # Seated, sitting out, or a newcomer's replay before its seat: a seat that sits out
@@ -732,6 +741,12 @@ class TableMachine:
         self._enter(config, self.now)
         for waiting in early:  # the next segment's frames that came before its configuration
             self._receive(waiting, again=True)
+
+    @property
+    def arriving(self) -> bool:
+        """A newcomer's machine that follows the table until a configuration seats it (after
+        a void switch, P-52, the next one may seat it again)."""
+        return self.line.arriving
 
     @property
     def undoable_from(self) -> TableConfig | None:
@@ -787,8 +802,10 @@ class TableMachine:
             self._put_back(now)  # nothing taken: the votes wait in the ended segment's book
             return
         self.undo.keep(None)
+        cuts = [e.keep for e in self.events[reported:] if isinstance(e, TranscriptCut)]
+        kept = min(cuts, default=len(self.records))
         # Reported before what the certificate did: the node drops the void segment first.
-        self.events.insert(reported, SegmentVoided(ended.next_config, ended.hand))
+        self.events.insert(reported, SegmentVoided(ended.next_config, ended.hand, kept))
         # Built on the others' heads, which may be ours now.
         for frame in [*ended.after, *now.parts.future.frames()]:
             self._receive(frame, again=True)

@@ -74,13 +74,18 @@ class HostResultLosingHub(Hub):
 
 
 class HostDeafHub(HostResultLosingHub):
-    """As :class:`HostResultLosingHub`, and the others' messages to the host are held from
-    their first timeout vote until the host has sent its next configuration; then they all
-    come, in order."""
+    """As :class:`HostResultLosingHub`, and the messages of each seat that votes are held on
+    their way to the host from its first vote on, until the host has sent its next
+    configuration (``until`` "next-config"), or until a newcomer has signed it, so it sat down
+    there ("newcomer-signed"), or until the newcomer's first message after it, so it is
+    fetching the chain the offer names ("newcomer-asked"); then they all come, in order."""
 
-    def __init__(self) -> None:
+    def __init__(self, until: str = "next-config") -> None:
         super().__init__()
+        self.until = until
+        self.signed = False  # the host's next configuration passed
         self.holding = False
+        self.deaf_to: set[bytes] = set()  # the voters, whose messages to the host are held
         self.held: list[tuple[Member, Member, bytes]] = []
         self.voided_at = 0
 
@@ -89,17 +94,29 @@ class HostDeafHub(HostResultLosingHub):
         if table is None:
             return super()._relay(sender, target, out)
         frame = _table_frame(out)
-        if sender.key != table.host and frame is not None and frame[0] == "timeout-vote":
+        host = table.host
+        if sender.key != host and frame is not None and frame[0] == "timeout-vote":
             self.holding = self.holding or not self.voided_at
-        if self.holding and target.key == table.host and sender.key != table.host:
+            self.deaf_to.add(sender.key)
+        if self.holding and target.key == host and sender.key in self.deaf_to:
             self.held.append((sender, target, out))
             return None
         super()._relay(sender, target, out)
-        if self.holding and sender.key == table.host and frame == ("next-config", 1):
+        kind = None if frame is None else frame[0]
+        self.signed = self.signed or (sender.key == host and kind == "next-config")
+        if self.holding and self._releases(sender.key, host, kind):
             self.holding, self.voided_at = False, len(self.held)
             for late in self.held:
                 Hub._relay(self, *late)
         return None
+
+    def _releases(self, sender: bytes, host: bytes, kind: str | None) -> bool:
+        newcomer = sender != host and sender not in self.deaf_to
+        if self.until == "newcomer-signed":
+            return newcomer and kind == "config-sign"
+        if self.until == "newcomer-asked":
+            return newcomer and self.signed
+        return self.signed
 
 
 def _table_ends_on_one_transcript(run: TableRun) -> list[bytes]:
@@ -119,9 +136,12 @@ def _table_ends_on_one_transcript(run: TableRun) -> list[bytes]:
     return host
 
 
-def _run(tmp_path: Path, hub: Hub) -> TableRun:
+def _run(tmp_path: Path, hub: Hub, *, both_stand: bool = False) -> TableRun:
+    """Seat 2 stands up after hand 1; with ``both_stand`` seat 1 too, and a newcomer says
+    hello while hand 1 is played (seated at the change: too few seats stay)."""
     game = make_config("limit-tuppen", 3, {"mode": "cash", "hands": 3, "max_buy_in": 10})
     options = NodeOptions(linger=6.0, stall=0.5, sync_wait=1.0, min_step_timeout_ms=0)
+    stand = replace(options, change_after=("stand", 1))
     return run_table(
         tmp_path,
         game,
@@ -131,7 +151,8 @@ def _run(tmp_path: Path, hub: Hub) -> TableRun:
         step_timeout_ms=STEP_MS,
         timeout=120,
         options=options,
-        joiner_options={2: replace(options, change_after=("stand", 1))},
+        joiner_options={1: stand, 2: stand} if both_stand else {2: stand},
+        newcomer_after="hand 1 starts" if both_stand else None,
     )
 
 
@@ -139,12 +160,59 @@ def _run(tmp_path: Path, hub: Hub) -> TableRun:
 def test_a_next_host_that_heard_nothing_takes_the_certificate_after_its_switch(
     tmp_path: Path,
 ) -> None:
-    hub = HostDeafHub()
+    hub = HostDeafHub("next-config")
     run = _run(tmp_path, hub)
     assert hub.lost > 0 and len(hub.voters) == 2 and hub.voided_at > 0, run.log()
     _table_ends_on_one_transcript(run)
     voided = [line for line in run.lines[0] if "after hand 1 is void" in line]
     assert len(voided) == 1, run.log()
+
+
+# covers: P-52
+def test_a_newcomer_seated_by_the_void_configuration_goes_on_with_the_table(
+    tmp_path: Path,
+) -> None:
+    """Seats 1 and 2 stand up after hand 1 and a newcomer waits; the host, deaf to seats 1
+    and 2, seats it in a configuration the others' certificate voids. The newcomer sat down
+    there already: the host's records from its cut reach it with the next offer, it undoes
+    its switch too, and the two play the rest of the game on one transcript."""
+    hub = HostDeafHub("newcomer-signed")
+    run = _run(tmp_path, hub, both_stand=True)
+    assert hub.lost > 0 and len(hub.voters) == 2 and hub.voided_at > 0, run.log()
+    _host_and_newcomer_on_one_transcript(run)
+    for node in (0, 3):
+        voided = [line for line in run.lines[node] if "after hand 1 is void" in line]
+        assert len(voided) == 1, run.log()
+    # Back at the ended segment without a seat, the newcomer waited for the next
+    # configuration: it did not end its part of the table there (and file it as finished).
+    ends = [line for line in run.lines[3] if line.startswith("transcript:")]
+    assert len(ends) == 1, run.log()
+
+
+# covers: P-52
+def test_a_newcomer_checking_the_void_configurations_chain_takes_the_next_one(
+    tmp_path: Path,
+) -> None:
+    """As above, but the certificate reaches the host while the newcomer fetches and checks
+    the chain of the void configuration. Its next offer replaces that one (records that
+    differ are fetched again); if the newcomer sat down in the void one first, the host's
+    records reach it and it undoes that switch. Either way the two end on one transcript."""
+    hub = HostDeafHub("newcomer-asked")
+    run = _run(tmp_path, hub, both_stand=True)
+    assert hub.lost > 0 and len(hub.voters) == 2 and hub.voided_at > 0, run.log()
+    _host_and_newcomer_on_one_transcript(run)
+    assert any("after hand 1 is void" in line for line in run.lines[0]), run.log()
+
+
+def _host_and_newcomer_on_one_transcript(run: TableRun) -> None:
+    assert run.config is not None
+    assert all(code == 0 for code in run.codes.values()), run.log()
+    host, newcomer = run.node_records(0), run.node_records(3)
+    assert host == newcomer, f"{len(host)} against {len(newcomer)} records\n{run.log()}"
+    report = audit_records(run.config, host)
+    assert report.ok and report.complete, report.to_json()
+    final = TableMachine.resume(run.config, None, host)
+    assert len(final.segments) == 2 and final.config.players == 2 and final.hand == 3
 
 
 # covers: P-51

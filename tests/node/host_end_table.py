@@ -31,7 +31,8 @@ class HostEndTable:
     """A 3-seat cash table whose seat 1 sits out after this hand, run until ``late``'s
     result of that hand is written and held; seat 0 hosts the next segment and has a node."""
 
-    def __init__(self, tmp_path: Path, late: int) -> None:
+    def __init__(self, tmp_path: Path, late: int, *, reseat: bool = False) -> None:
+        """``reseat``: seat 2 asks to re-form the table too (newcomers may sit down)."""
         self.ids = [Identity.generate() for _ in range(3)]
         invite = Invite.create(self.ids[0].public_key, GAME, 60_000, token=secrets.token_bytes(16))
         seats = tuple(SeatInfo(f"p{i}", ident.public_key) for i, ident in enumerate(self.ids))
@@ -43,6 +44,8 @@ class HostEndTable:
         for seat in range(3):
             self.sim.flush(seat)
         self.sim.machines[1].want_change("sit-out")
+        if reseat:
+            self.sim.machines[2].want_change("reseat")
         self.late = hold_late_result(self.sim, rng, late)
         self.host = self.sim.machines[0]
         meta = meta_for_invite(invite, name="p0", bot=True, transcript="")

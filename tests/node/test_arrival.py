@@ -75,3 +75,21 @@ def test_the_chain_fetched_early_counts_for_that_seats_offer_only() -> None:
     from_host = offer(3, host)
     arrival.take(from_host)
     assert from_host.records == [b"a", b"b"] and host not in arrival.early
+
+
+def test_a_senders_new_configuration_replaces_its_offer_and_its_changed_records() -> None:
+    """A seat offers another configuration than before (a late certificate voided the one it
+    offered, protocol.md P-52): the new offer replaces the old and keeps the records fetched so
+    far; records that differ from those held replace them from there on."""
+    arrival = Arrival()
+    first = offer(4)
+    arrival.take(first)
+    arrival.add(first.sender, 0, [b"a", b"b", b"x"], 1.0)
+    again = offer(4, first.sender)
+    assert arrival.take(offer(4, first.sender)) == ""  # another configuration: taken
+    assert arrival.take(again) == "" and arrival.offers[first.sender] is again
+    assert again.records == [b"a", b"b", b"x"]
+    assert "already" in arrival.take(again)  # the same configuration again: nothing new
+    arrival.add(first.sender, 2, [b"c", b"d"], 2.0)  # its chain from the fork on
+    assert again.records == [b"a", b"b", b"c", b"d"] and again.complete
+    assert again.size == 4

@@ -16,12 +16,16 @@ from host_end_table import HostEndTable
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "protocol"))
 from late_result_sim import give, settle, vote
 
+from dealerless.node.identity import Identity
+from dealerless.protocol.table import SeatInfo
 from dealerless.protocol.table.events import (
     SeatsChanging,
     SegmentStarted,
     SegmentVoided,
     TranscriptCut,
 )
+from dealerless.protocol.table.joining import join_table
+from dealerless.protocol.table.segments import Newcomer
 
 
 def _sign_alone(t: HostEndTable, at: float) -> None:
@@ -72,3 +76,51 @@ def test_a_certificate_after_the_next_hosts_switch_voids_it(tmp_path: Path) -> N
     ours, seat1 = host.records, sim.machines[1].records
     assert ours == sim.machines[2].records and host.hand == 2
     assert ours[: len(seat1)] == seat1 and len(ours) > len(seat1)
+
+
+# covers: P-52
+def test_a_newcomer_seated_by_the_void_configuration_meets_the_certificate_too(
+    tmp_path: Path,
+) -> None:
+    """The void configuration seated a newcomer, which checked the chain and sat down. The
+    host's node sends it the records from where its own transcript was cut, with its offer of
+    a seat in the next configuration: the newcomer meets the certificate, undoes its switch
+    and takes the next configuration; it ends on the others' transcript."""
+    t = HostEndTable(tmp_path, late=0, reseat=True)
+    sim, host, deadline = t.sim, t.host, t.deadline
+    vote1, vote2 = vote(sim, 1, deadline), vote(sim, 2, deadline)
+    give(sim, 1, vote2, deadline)
+    give(sim, 2, vote1, deadline)
+    later = deadline + 60.0
+    t.end_held()
+    sim.events[0].extend(host.tick(later))
+    assert host.unconfirmed_last_round is None
+    newcomer = Identity.generate()
+    seat = Newcomer(SeatInfo("p3", newcomer.public_key), 10)
+    void = host.next_segment([seat])
+    frames = host.take_outgoing()
+    assert void.carry is not None
+    offered = host.records[: void.carry.records]  # through the next configuration
+    joined = join_table(t.table, offered, void, newcomer.wire_key(), now=later)
+    assert joined.config == void and joined.undoable_from == t.table
+    joined.take_outgoing()  # its first frame in the void segment: nobody takes it
+    sim.clock = later
+    sim.bus.broadcast(0, frames)
+    sim.deliver_all()
+
+    events = host.receive(vote1[0], later) + host.receive(vote2[0], later)
+    voided = next(e for e in events if isinstance(e, SegmentVoided))
+    assert host.over and host.seat_change is not None
+    config = host.next_segment([seat])  # the host seats the newcomer afresh
+    assert config != void and config.seat_of(newcomer.public_key) is not None
+    outgoing = host.take_outgoing()
+    # The host's node: records from the cut, then its frames (the next configuration first).
+    seen = [
+        event
+        for frame in [*host.records[voided.kept - joined.chain_base :], *outgoing]
+        for event in joined.receive(frame, later)
+    ]
+    assert any(isinstance(e, SegmentVoided) and e.config == void for e in seen)
+    assert joined.config == config and joined.seat is not None
+    assert joined.records == host.records[: len(joined.records)]
+    assert joined.records[-1] == host.records[-1]
