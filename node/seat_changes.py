@@ -103,6 +103,9 @@ class SeatChanges:
         # wait again if a late certificate voids it, P-52).
         self.seated_by_us: tuple[bytes, dict[bytes, tuple[str, int]], dict[bytes, str]] | None
         self.seated_by_us = None
+        # Those it seated wait again: the next hand's result asks to re-form the table (the
+        # void segment's ask is gone with it; a newcomer seated there says no hello again).
+        self.reseat_again = False
         self.change_since: float | None = None  # when our segment ended for a seat change
         self.next_host_missed = False
         self.returners: dict[bytes, str] = {}  # host: seats sitting out that asked to come back
@@ -259,6 +262,13 @@ class SeatChanges:
         machine = self.node.machine
         if machine is not None and machine.sitting_out:
             return  # coming back (back_after) is the ticker's: _ask_back
+        if self.reseat_again and machine is not None:
+            self.reseat_again = False
+            if (self.waiting or self.returners) and machine.change_wanted is None:
+                try:
+                    machine.want_change("reseat")
+                except LocalProtocolError as exc:
+                    self.node.say(notice("cannot_reform", reason=str(exc)))
         wish = self.opt.change_after
         if wish is None or machine is None or machine.change_wanted == wish[0]:
             return
@@ -515,6 +525,7 @@ class SeatChanges:
             self.waiting.update(ours[1])
             self.returners.update(ours[2])
             self.seated_by_us = None
+            self.reseat_again = bool(ours[1] or ours[2])
             for key in ours[1]:
                 self.catch_up.sent_upto(key, kept)
         self.change_since, self.next_host_missed, self.too_few = None, False, None

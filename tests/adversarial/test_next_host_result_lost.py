@@ -75,10 +75,10 @@ class HostResultLosingHub(Hub):
 
 class HostDeafHub(HostResultLosingHub):
     """As :class:`HostResultLosingHub`, and the messages of each seat that votes are held on
-    their way to the host from its first vote on, until the host has sent its next
-    configuration (``until`` "next-config"), or until a newcomer has signed it, so it sat down
-    there ("newcomer-signed"), or until the newcomer's first message after it, so it is
-    fetching the chain the offer names ("newcomer-asked"); then they all come, in order."""
+    their way to the host (and to a newcomer) from its first vote on, until the host has sent
+    its next configuration (``until`` "next-config"), or until a newcomer has signed it, so it
+    sat down there ("newcomer-signed"), or until the newcomer's first message after it, so it
+    is fetching the chain the offer names ("newcomer-asked"); then they all come, in order."""
 
     def __init__(self, until: str = "next-config") -> None:
         super().__init__()
@@ -86,6 +86,7 @@ class HostDeafHub(HostResultLosingHub):
         self.signed = False  # the host's next configuration passed
         self.holding = False
         self.deaf_to: set[bytes] = set()  # the voters, whose messages to the host are held
+        self.others: set[bytes] = set()  # the other seats of hand 1's result round
         self.held: list[tuple[Member, Member, bytes]] = []
         self.voided_at = 0
 
@@ -95,10 +96,12 @@ class HostDeafHub(HostResultLosingHub):
             return super()._relay(sender, target, out)
         frame = _table_frame(out)
         host = table.host
-        if sender.key != host and frame is not None and frame[0] == "timeout-vote":
+        if sender.key != host and frame == ("result", 1):
+            self.others.add(sender.key)
+        if sender.key in self.others and frame is not None and frame[0] == "timeout-vote":
             self.holding = self.holding or not self.voided_at
             self.deaf_to.add(sender.key)
-        if self.holding and target.key == host and sender.key in self.deaf_to:
+        if self.holding and sender.key in self.deaf_to and target.key not in self.others:
             self.held.append((sender, target, out))
             return None
         super()._relay(sender, target, out)
@@ -111,7 +114,7 @@ class HostDeafHub(HostResultLosingHub):
         return None
 
     def _releases(self, sender: bytes, host: bytes, kind: str | None) -> bool:
-        newcomer = sender != host and sender not in self.deaf_to
+        newcomer = sender != host and sender not in self.others
         if self.until == "newcomer-signed":
             return newcomer and kind == "config-sign"
         if self.until == "newcomer-asked":
@@ -136,12 +139,19 @@ def _table_ends_on_one_transcript(run: TableRun) -> list[bytes]:
     return host
 
 
-def _run(tmp_path: Path, hub: Hub, *, both_stand: bool = False) -> TableRun:
-    """Seat 2 stands up after hand 1; with ``both_stand`` seat 1 too, and a newcomer says
-    hello while hand 1 is played (seated at the change: too few seats stay)."""
-    game = make_config("limit-tuppen", 3, {"mode": "cash", "hands": 3, "max_buy_in": 10})
+def _run(
+    tmp_path: Path,
+    hub: Hub,
+    *,
+    stand: tuple[int, ...] = (2,),
+    newcomer: bool = False,
+    hands: int = 3,
+) -> TableRun:
+    """The seats ``stand`` stand up after hand 1; with ``newcomer`` a newcomer says hello
+    while hand 1 is played (seated at the change)."""
+    game = make_config("limit-tuppen", 3, {"mode": "cash", "hands": hands, "max_buy_in": 10})
     options = NodeOptions(linger=6.0, stall=0.5, sync_wait=1.0, min_step_timeout_ms=0)
-    stand = replace(options, change_after=("stand", 1))
+    standing = replace(options, change_after=("stand", 1))
     return run_table(
         tmp_path,
         game,
@@ -151,8 +161,8 @@ def _run(tmp_path: Path, hub: Hub, *, both_stand: bool = False) -> TableRun:
         step_timeout_ms=STEP_MS,
         timeout=120,
         options=options,
-        joiner_options={1: stand, 2: stand} if both_stand else {2: stand},
-        newcomer_after="hand 1 starts" if both_stand else None,
+        joiner_options={seat: standing for seat in stand},
+        newcomer_after="hand 1 starts" if newcomer else None,
     )
 
 
@@ -177,7 +187,7 @@ def test_a_newcomer_seated_by_the_void_configuration_goes_on_with_the_table(
     there already: the host's records from its cut reach it with the next offer, it undoes
     its switch too, and the two play the rest of the game on one transcript."""
     hub = HostDeafHub("newcomer-signed")
-    run = _run(tmp_path, hub, both_stand=True)
+    run = _run(tmp_path, hub, stand=(1, 2), newcomer=True)
     assert hub.lost > 0 and len(hub.voters) == 2 and hub.voided_at > 0, run.log()
     _host_and_newcomer_on_one_transcript(run)
     for node in (0, 3):
@@ -198,10 +208,31 @@ def test_a_newcomer_checking_the_void_configurations_chain_takes_the_next_one(
     differ are fetched again); if the newcomer sat down in the void one first, the host's
     records reach it and it undoes that switch. Either way the two end on one transcript."""
     hub = HostDeafHub("newcomer-asked")
-    run = _run(tmp_path, hub, both_stand=True)
+    run = _run(tmp_path, hub, stand=(1, 2), newcomer=True)
     assert hub.lost > 0 and len(hub.voters) == 2 and hub.voided_at > 0, run.log()
     _host_and_newcomer_on_one_transcript(run)
     assert any("after hand 1 is void" in line for line in run.lines[0]), run.log()
+
+
+# covers: P-52
+def test_a_newcomer_the_void_configuration_seated_alone_is_seated_at_the_next_change(
+    tmp_path: Path,
+) -> None:
+    """Seat 2 stands up after hand 1, seat 1 stays, and a newcomer waits: the host's result
+    asked to re-form the table, so its void configuration seated the newcomer, and the
+    certificate took that ask with the host's result. The next configuration has seats 0 and 1
+    only; the newcomer, back at the ended segment, follows the table, the host asks again in
+    hand 2, and the newcomer sits down after it. All three end on one transcript."""
+    hub = HostDeafHub("newcomer-asked")
+    run = _run(tmp_path, hub, newcomer=True, hands=4)
+    assert hub.lost > 0 and len(hub.voters) == 2 and hub.voided_at > 0, run.log()
+    assert run.config is not None
+    assert all(code == 0 for code in run.codes.values()), run.log()
+    host, other, newcomer = run.node_records(0), run.node_records(1), run.node_records(3)
+    assert host == other == newcomer, run.log()
+    final = TableMachine.resume(run.config, None, host)
+    assert [c.players for c in final.segments] == [3, 2, 3] and final.hand == 4, run.log()
+    assert audit_records(run.config, host).ok
 
 
 def _host_and_newcomer_on_one_transcript(run: TableRun) -> None:
