@@ -97,14 +97,18 @@ class FrameIntake:
             return Refused(None, "message for another table", frame, vote=False)
         seat = self.config.seat_of(message.author.raw)
         if seat is None:
+            if self.line.seated_before(message.author.raw):
+                # A seat of the segment before ours (it stood up there): its late frame of that
+                # segment is nobody's violation, and may undo our switch (P-52).
+                return Dropped(message)
             return Refused(None, "message signed by a key with no seat", frame, vote=False)
         if message.seat != seat:
             history = self.chain.history
             if message.prev in history and message.prev not in self.line.earlier_heads:
                 return Refused(seat, f"message claims seat {message.seat}", frame, vote=True)
-            # Else it may be of a later segment, whose seats are numbered anew (we are behind:
-            # its records come by catch-up): nobody's violation.
-            return Dropped()
+            # Else it may be of another segment, whose seats are numbered otherwise (we are
+            # behind: its records come by catch-up; or it is late): nobody's violation.
+            return Dropped(message)
         self.heard_up_to = max(self.heard_up_to, (message.hand, message.seq))
         if message.kind == NEXT_CONFIG or message.kind in SIDE_KINDS:
             return Admitted(message, seat)

@@ -786,8 +786,10 @@ class TableMachine:
         """Late timeout votes of the segment our last switch ended: tried there. If they
         complete a certificate it takes, the switch is void (P-52): the table is back in that
         segment with the certificate, and that segment ends again. Else all is as before."""
+        if self.mode is not Mode.LIVE:
+            return  # kept for when it is (a held node hears from a peer first)
         due = self.undo.to_try(self.now, self.timeout / 4)
-        if due is None or self.mode is not Mode.LIVE:
+        if due is None:
             return
         ended, late = due
         now, end = self._table_state(), ended.state.chain.head
@@ -936,8 +938,11 @@ class TableMachine:
             self._keep_for_later(taken.message)
             return
         if isinstance(taken, Dropped):
-            if taken.message is not None:  # a late vote may undo our switch (P-52)
-                self.undo.note(taken.message, known_head=taken.message.prev in self.history)
+            message = taken.message
+            if message is not None and frame not in self.seen:  # may undo our switch (P-52)
+                # A certificate at the segment's last head waits for our deadline there.
+                until = self.now + 2 * self.timeout
+                self.undo.note(message, known_head=message.prev in self.history, retry_until=until)
             return
         self.seen.add(frame)
         if isinstance(taken, Equivocated):

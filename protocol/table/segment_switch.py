@@ -80,6 +80,10 @@ class SegmentLine:
         del self.configs[state.segments :]
         self.earlier_heads, self.arriving = state.earlier_heads, state.arriving
 
+    def seated_before(self, key: bytes) -> bool:
+        """``key`` had a seat in the segment before the one we follow."""
+        return len(self.configs) > 1 and self.configs[-2].seat_of(key) is not None
+
     def sitting_out_in(self, config: TableConfig) -> bool:
         """Our key sits out in ``config`` (its carry keeps our ledger): we follow that segment
         as an observer and may be seated again at a later change."""

@@ -74,6 +74,7 @@ class EndedSegment:
     # signed again after the certificate): taken if the switch is undone.
     after: list[bytes] = field(default_factory=list)
     tried_at: float = -1e9  # when the kept votes were last tried (a tick tries again)
+    retry_until: float = -1e9  # a tick tries the kept votes again until then
     noted: int = 0  # late votes kept so far (bounded)
 
 
@@ -88,15 +89,18 @@ class SwitchUndo:
         reached: a roll-back never crosses two switches)."""
         self.ended = ended
 
-    def note(self, message: SignedMessage, *, known_head: bool) -> None:
-        """A frame our segment does not judge: kept if it is of the ended segment's last
-        hand, a timeout vote at one of its heads (tried there) or a frame built on a head we
-        never had (``known_head`` False: taken if the switch is undone)."""
+    def note(self, message: SignedMessage, *, known_head: bool, retry_until: float) -> None:
+        """A frame our segment does not judge (and that we never took): kept if it is of the
+        ended segment's last hand, a timeout vote at one of its heads (tried there, and on
+        ticks until ``retry_until``: a certificate there may wait for our own deadline) or a
+        frame built on a head we never had (``known_head`` False: taken if the switch is
+        undone)."""
         ended = self.ended
         if ended is None or message.hand != ended.hand or ended.noted >= MAX_LATE_VOTES:
             return
         if message.kind == "timeout-vote" and message.prev in ended.heads:
             kept = ended.late
+            ended.retry_until = max(ended.retry_until, retry_until)
         elif not known_head:
             kept = ended.after
         else:
@@ -107,9 +111,13 @@ class SwitchUndo:
 
     def to_try(self, now: float, every: float) -> tuple[EndedSegment, list[bytes]] | None:
         """The ended segment and the late votes to try in it now: new ones at once, and
-        those kept (a certificate waits for our deadline there) once every ``every`` s."""
+        those kept (a certificate waits for our deadline there) once every ``every`` s for a
+        while after the last one came."""
         ended = self.ended
-        if ended is None or (not ended.late and (not ended.noted or now - ended.tried_at < every)):
+        if ended is None:
+            return None
+        again = now <= ended.retry_until and now - ended.tried_at >= every
+        if not ended.late and not again:
             return None
         late, ended.late = ended.late, []
         ended.tried_at = now

@@ -230,6 +230,10 @@ def test_a_newcomer_the_void_configuration_seated_alone_is_seated_at_the_next_ch
     assert all(code == 0 for code in run.codes.values()), run.log()
     host, other, newcomer = run.node_records(0), run.node_records(1), run.node_records(3)
     assert host == other == newcomer, run.log()
+    # The late frames of seat 2, which stood up, are nobody's violation on any seat.
+    for node in (0, 1, 3):
+        (end,) = [line for line in run.lines[node] if line.startswith("transcript:")]
+        assert "violation" not in end, run.log()
     final = TableMachine.resume(run.config, None, host)
     assert [c.players for c in final.segments] == [3, 2, 3] and final.hand == 4, run.log()
     assert audit_records(run.config, host).ok

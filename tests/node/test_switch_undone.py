@@ -23,9 +23,12 @@ from dealerless.protocol.table.events import (
     SegmentStarted,
     SegmentVoided,
     TranscriptCut,
+    Violation,
 )
 from dealerless.protocol.table.joining import join_table
+from dealerless.protocol.table.kinds import TABLE_REGISTRY
 from dealerless.protocol.table.segments import Newcomer
+from dealerless.protocol.wire.envelope import sign_message
 
 
 def _sign_alone(t: HostEndTable, at: float) -> None:
@@ -124,3 +127,32 @@ def test_a_newcomer_seated_by_the_void_configuration_meets_the_certificate_too(
     assert joined.config == config and joined.seat is not None
     assert joined.records == host.records[: len(joined.records)]
     assert joined.records[-1] == host.records[-1]
+
+
+def test_a_late_frame_of_a_seat_that_left_at_the_change_is_nobodys_violation(
+    tmp_path: Path,
+) -> None:
+    """While the switch may be undone a node takes frames of the ended segment's seats; one
+    of a seat that has no seat in the new segment, built on a head we never had (the others'
+    branch), is kept for the undo, not refused as a stranger's."""
+    t = HostEndTable(tmp_path, late=0)
+    sim, host = t.sim, t.host
+    give(sim, 1, [t.late], sim.clock)  # in time: seat 1 holds the round and says so
+    t.end_held()
+    t.have_from(1)
+    t.node.changes.host_when_settled(host)
+    assert t.hosted() and host.config.seat_of(t.ids[1].public_key) is None  # seat 1 sat out
+    frame = sign_message(
+        t.ids[1].wire_key(),
+        table_id=t.table.table_id,
+        hand=1,
+        seq=host.seq,
+        prev=bytes(32),  # a head of another branch
+        seat=1,
+        kind="timeout-vote",
+        body={"silent": 0, "head": bytes(32)},
+        registry=TABLE_REGISTRY,
+    ).frame
+    events = host.receive(frame, sim.clock)
+    assert not [e for e in events if isinstance(e, Violation)]
+    assert host.undoable_from == t.table
