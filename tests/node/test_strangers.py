@@ -5,7 +5,9 @@ joiner to a full table gets a signed refusal and stops."""
 
 from __future__ import annotations
 
+import os
 import secrets
+import signal
 from collections.abc import Callable
 from typing import Any
 
@@ -153,8 +155,16 @@ def test_a_joiner_to_a_full_table_is_refused_and_stops(cluster: Cluster) -> None
     cluster.join(1, linger=3.0)
     cluster.homes.append(cluster.root / "seat2")
     cluster.wait_for_config(0)
-    cluster.join(2)
-    codes = cluster.wait(["seat2"], 60)
+    # Seat 1 pauses (a slow peer: the table waits at its step), so the game is surely still
+    # running when the third joiner says hello; on a loaded machine the bots' game could end
+    # first, and a finished table refuses for that reason instead (CI, 2026-12-05).
+    seat1 = cluster.procs["seat1"].pid
+    os.kill(seat1, signal.SIGSTOP)
+    try:
+        cluster.join(2)
+        codes = cluster.wait(["seat2"], 60)
+    finally:
+        os.kill(seat1, signal.SIGCONT)
     assert codes["seat2"] == 1
     log = cluster.logs["seat2#0"].read_text()
     assert "the host refused us: the table is full" in log, log

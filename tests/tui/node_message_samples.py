@@ -123,6 +123,7 @@ SAMPLES: dict[str, tuple[Notice, ...]] = {
     "newcomer_came": (notice("newcomer_came", who=LOBBY_BOB, fingerprint="ab12 cd34 ef56 7890"),),
     "comes_back": (notice("comes_back", who=LOBBY_BOB, fingerprint="ab12 cd34 ef56 7890"),),
     "next_host_wait": (notice("next_host_wait", hand=6),),
+    "segment_voided": (notice("segment_voided", hand=6),),
     "newcomers_refused": (notice("newcomers_refused", reason="no next segment: not new"),),
     "cannot_go_on_yet": (
         notice("cannot_go_on_yet", reason="no next segment: too few seats for the game"),
