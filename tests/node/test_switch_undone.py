@@ -20,6 +20,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "protocol"))
 from late_result_sim import give, settle, vote
 
 from dealerless.node.identity import Identity
+from dealerless.protocol.messages import decode_message
 from dealerless.protocol.table import SeatInfo
 from dealerless.protocol.table.events import (
     SeatsChanging,
@@ -87,6 +88,51 @@ def test_a_certificate_after_the_next_hosts_switch_voids_it(tmp_path: Path) -> N
     ours, seat1 = host.records, sim.machines[1].records
     assert ours == sim.machines[2].records and host.hand == 2
     assert ours[: len(seat1)] == seat1 and len(ours) > len(seat1)
+
+
+# covers: P-52
+def test_only_a_complete_certificate_that_the_ended_segment_takes_voids_the_switch(
+    tmp_path: Path,
+) -> None:
+    """After the host signed alone: one vote, the same vote again, a vote of seat 2 against
+    another seat at that head, a vote of a seat that did not write there, and a vote signed at
+    a head the ended hand never had void nothing; the real second vote does."""
+    t = HostEndTable(tmp_path, late=0)
+    sim, host, deadline = t.sim, t.host, t.deadline
+    vote1, vote2 = vote(sim, 1, deadline), vote(sim, 2, deadline)
+    give(sim, 1, vote2, deadline)
+    give(sim, 2, vote1, deadline)
+    later = deadline + 60.0
+    _sign_alone(t, later)
+    void = host.config
+    head = decode_message(vote1[0], registry=TABLE_REGISTRY).prev
+
+    def forged(seat: int, silent: int, prev: bytes) -> bytes:
+        return sign_message(
+            t.ids[seat].wire_key(),
+            table_id=t.table.table_id,
+            hand=1,
+            seq=decode_message(vote1[0], registry=TABLE_REGISTRY).seq,
+            prev=prev,
+            seat=seat,
+            kind="timeout-vote",
+            body={"silent": silent, "head": prev},
+            registry=TABLE_REGISTRY,
+        ).frame
+
+    wrong = [
+        vote1[0],
+        vote1[0],
+        forged(2, 1, head),  # against seat 1, which is not the accused
+        forged(0, 1, head),  # the host's own key: it cannot vote itself out
+        forged(2, 0, bytes(32)),  # at a head of no hand of ours
+    ]
+    for frame in wrong:
+        events = host.receive(frame, later) + host.tick(later + 1.0)
+        assert not [e for e in events if isinstance(e, SegmentVoided)]
+        assert host.config == void and t.hosted()
+    events = host.receive(vote2[0], later + 2.0)
+    assert [e for e in events if isinstance(e, SegmentVoided)] and not t.hosted()
 
 
 # covers: P-52
