@@ -199,6 +199,15 @@ class Chain:
             out, self._unsaved = self._unsaved[:limit], self._unsaved[limit:]
         return out
 
+    @property
+    def saved_count(self) -> int:
+        """How many records the node has taken to store (the unsaved ones are a suffix)."""
+        return len(self.records) - len(self._unsaved)
+
+    def unsaved_from(self, count: int) -> None:
+        """The node holds our first ``count`` records and none after them."""
+        self._unsaved = self.records[count:]
+
     def forget_unsaved(self) -> None:
         """The node holds these records already (a resume replayed them from its file)."""
         self._unsaved = []

@@ -122,9 +122,10 @@ class SegmentVoided(TableEvent):
     """A certificate of the ended segment's last hand reached us after we started the next
     segment (``config``): that switch is void, and so is what was done for that segment (a
     host's signature on it, the newcomers it seated). The table is back at the end of the
-    ended segment, with the certificate (a :class:`TranscriptCut` came first), and that
-    segment ends again (a new :class:`SeatsChanging`). P-52. ``hand``: its last hand;
-    ``kept``: the records that stayed (the transcript was cut there)."""
+    ended segment, with the certificate (:class:`TranscriptCut` events follow: to the switch,
+    and further back if the certificate rolled the hand back), and that segment ends again (a
+    new :class:`SeatsChanging`). P-52. ``hand``: its last hand; ``kept``: the records that
+    stayed."""
 
     config: Any
     hand: int

@@ -794,7 +794,12 @@ class TableMachine:
         ended, late = due
         now, end = self._table_state(), ended.state.chain.head
         reported = len(self.events)
+        # The node stored the records up to the switch (and perhaps past it): after an undo
+        # it keeps those up to the switch and stores what the certificate adds.
+        switched = len(ended.state.chain.records)
+        stored = min(switched, self.chain.saved_count)
         self._put_back(ended.state)
+        self.chain.unsaved_from(stored)
         for frame in late:
             self._receive(frame)
         self.votes.check_certificates()
@@ -805,9 +810,11 @@ class TableMachine:
             return
         self.undo.keep(None)
         cuts = [e.keep for e in self.events[reported:] if isinstance(e, TranscriptCut)]
-        kept = min(cuts, default=len(self.records))
-        # Reported before what the certificate did: the node drops the void segment first.
-        self.events.insert(reported, SegmentVoided(ended.next_config, ended.hand, kept))
+        kept = min([stored, *cuts])
+        # Reported before what the certificate did: the node drops the void segment (its
+        # configuration, the records from the switch on) first.
+        voided = SegmentVoided(ended.next_config, ended.hand, kept)
+        self.events[reported:reported] = [voided, TranscriptCut(stored)]
         # Built on the others' heads, which may be ours now.
         for frame in [*ended.after, *now.parts.future.frames()]:
             self._receive(frame, again=True)

@@ -91,6 +91,36 @@ def test_a_certificate_after_the_next_hosts_switch_voids_it(tmp_path: Path) -> N
 
 
 # covers: P-52
+def test_a_timeout_of_the_next_host_at_the_boundary_voids_its_switch(tmp_path: Path) -> None:
+    """Every seat held the round in time, and the host signed once seat 1 said so; its next
+    configuration was lost on its way. Seat 2, which stays, timed the host out at the
+    boundary; its vote reaches the host after the switch: the host takes that certificate
+    (it sits out for its silence), and what its node stores ends up exactly the others'
+    transcript: the records from the switch on go (a cut), the certificate is added."""
+    t = HostEndTable(tmp_path, late=0)
+    sim, host = t.sim, t.host
+    give(sim, 1, [t.late], sim.clock)
+    give(sim, 2, [t.late], sim.clock)  # in time everywhere
+    stored = list(host.records)  # what the host's node holds (the harness took them)
+    t.end_held()
+    t.have_from(1)
+    t.node.changes.host_when_settled(host)
+    assert t.hosted()
+    stored += host.take_records()  # the next configuration and the host's signature on it
+    host.take_outgoing()  # lost on the way
+    later = t.deadline + 60.0
+    boundary = vote(sim, 2, later)  # seat 2 votes the host silent at the boundary
+    events = [e for frame in boundary for e in host.receive(frame, later)]
+    assert [e for e in events if isinstance(e, SegmentVoided)] and not t.hosted()
+    for event in events:  # the node's store (node/seat.py after)
+        if isinstance(event, TranscriptCut):
+            del stored[event.keep :]
+    stored += host.take_records()
+    assert stored == host.records == sim.machines[2].records
+    assert host.boundary_silent == (0,)  # it sits out: seat 2 hosts the next segment
+
+
+# covers: P-52
 def test_only_a_complete_certificate_that_the_ended_segment_takes_voids_the_switch(
     tmp_path: Path,
 ) -> None:
