@@ -88,8 +88,7 @@ class Arrival:
             # Its sender now offers another configuration: the one before is void (a late
             # certificate undid that seat change, protocol.md P-52). The records we hold
             # count as far as they are the same chain (_extend cuts where they are not).
-            offer.records = held.records[: offer.wanted]
-            offer.size = sum(len(f) for f in offer.records)
+            _adopt(offer, held.records)
             self.offers[offer.sender] = offer
             return ""
         if offer.wanted > PREFIX_RECORDS_MAX:
@@ -101,8 +100,7 @@ class Arrival:
             return f"we are fetching {OFFERS_KEPT} chains already"
         early = self.early.pop(offer.sender, None)
         if early is not None:  # what it sent while we waited counts (checked with the rest)
-            offer.records = early.records[: offer.wanted]
-            offer.size = sum(len(f) for f in offer.records)
+            _adopt(offer, early.records)
         self.offers[offer.sender] = offer
         return ""
 
@@ -178,6 +176,12 @@ class Arrival:
                 offer.asked = now
                 ask.append(offer)
         return ask, stalled
+
+
+def _adopt(offer: Offer, records: list[bytes]) -> None:
+    """``offer`` starts with the records already fetched from its sender (up to its length)."""
+    offer.records = records[: offer.wanted]
+    offer.size = sum(len(f) for f in offer.records)
 
 
 def _extend(held: Early | Offer, start: int, frames: list[bytes], end: int | None = None) -> bool:

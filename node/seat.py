@@ -149,15 +149,11 @@ class SeatNode:
         return trio.current_time()
 
     def seat_keys(self) -> frozenset[bytes]:
-        """The keys whose table frames we take: the running segment's seats, and while our
-        last switch may still be undone (P-52) those of the segment it ended (a seat that
-        stood up there may hold a vote that undoes it)."""
-        config = self.seating
-        if config is None:
-            return frozenset()
-        keys = frozenset(s.key for s in config.seats)
-        ended = None if self.machine is None else self.machine.undoable_from
-        return keys if ended is None else keys | {s.key for s in ended.seats}
+        """The keys whose table frames we take (TableMachine.seat_keys once it runs)."""
+        if self.machine is not None:
+            return self.machine.seat_keys
+        config = self.config
+        return frozenset() if config is None else frozenset(s.key for s in config.seats)
 
     def _audience(self) -> frozenset[bytes]:
         """Whom a message to every member is for: the seats, the seats away that follow the

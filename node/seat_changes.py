@@ -168,9 +168,11 @@ class SeatChanges:
         if self.handshake.lobby_name(key) is not None:
             return True
         machine = self.node.machine
-        ended = machine and machine.undoable_from  # a vote there may undo our switch (P-52)
-        configs = [c for c in (self.node.config, machine and machine.config, ended) if c]
-        return any(s.key == key for c in configs for s in c.seats) or key in away_keys(machine)
+        config = self.node.config
+        if config is not None and config.seat_of(key) is not None:
+            return True
+        # The running segment's seats, and those whose vote may still undo our switch (P-52).
+        return (machine is not None and key in machine.seat_keys) or key in away_keys(machine)
 
     def admitted(self) -> list[bytes]:
         """Host: the keys the hub lets hear the table: the lobby, then the seats; after seat
@@ -472,9 +474,10 @@ class SeatChanges:
         if self._end_unsettled(machine):
             self.end_moving = event  # host_when_settled tries again on every tick
             return []
+        newcomers = {**self.heard, **self.waiting}
         joining = [
             Newcomer(SeatInfo(name, key), buy_in)
-            for key, (name, buy_in) in {**self.heard, **self.waiting}.items()
+            for key, (name, buy_in) in newcomers.items()
             if plan.reseat
         ]
         away = {d.key for d in plan.away}
@@ -492,7 +495,6 @@ class SeatChanges:
                 else:
                     self.node.say(notice("cannot_go_on", reason=str(again)))
                 return []
-        newcomers = {**self.heard, **self.waiting}
         seated = {k: v for k, v in newcomers.items() if config.seat_of(k) is not None}
         back = {k: v for k, v in self.returners.items() if config.seat_of(k) is not None}
         self.seated_by_us = (config.digest(), seated, back)

@@ -110,10 +110,10 @@ class Chain:
         self._writers, self._since = dict(state.writers), dict(state.since)
         self._previous = [log.copy() for log in state.previous]
 
-    def hand_heads_from_start(self) -> frozenset[bytes]:
-        """The running hand's start and every head after it."""
-        start = () if self.hand_mark is None else (self.hand_mark.head,)
-        return frozenset((*start, *self.hand_heads()))
+    def hand_walk(self) -> list[bytes]:
+        """The running hand's start (if it has one) and every head after it, in order."""
+        start = [] if self.hand_mark is None else [self.hand_mark.head]
+        return [*start, *self.hand_heads()]
 
     # ---------------------------------------------------------------- moving on
     def enter_segment(self, head: bytes) -> None:

@@ -71,7 +71,7 @@ from dealerless.protocol.table.key_shares import KeyShares
 from dealerless.protocol.table.kinds import NEXT_CONFIG, SEAT_CHANGES, SIDE_KINDS, TABLE_REGISTRY
 from dealerless.protocol.table.mode import Mode
 from dealerless.protocol.table.round_frames import RoundFrames
-from dealerless.protocol.table.segment_switch import SegmentEnd, SegmentLine
+from dealerless.protocol.table.segment_switch import LineState, SegmentEnd, SegmentLine
 from dealerless.protocol.table.segments import (
     Newcomer,
     SeatPlan,
@@ -722,16 +722,17 @@ class TableMachine:
         self.events.append(SegmentStarted(config, seated))
         change = self.cycle.seat_change
         silent = change is not None and change.silent is not None and change.silent == self.seat
-        # A seat's machine (not an auditor's) keeps the segment this switch ends, also in a
-        # replay (a newcomer's, a resume): a late certificate there may still void the switch.
-        ended = None if self.key is None else self._table_state()
+        line = self.line.state()
         self.undo.keep(None)
         if not self.line.follows(config, seated=seated, sat_out_for_silence=silent):
             # We stood up: our transcript ends with the hands we were part of (the audit calls
             # it complete), this machine stays over.
             return
-        if ended is not None:
-            heads = self.chain.hand_heads_from_start()
+        if self.key is not None:
+            # A seat's machine (not an auditor's) keeps the segment this switch ends, also in
+            # a replay (a newcomer's, a resume): a late certificate there may still void it.
+            ended = self._table_state(line)
+            heads = frozenset(self.chain.hand_walk())
             self.undo.keep(EndedSegment(ended, config, self.hand, heads))
         # Seated, sitting out, or a newcomer's replay before its seat: a seat that sits out
         # follows the table as an observer (its transcript stays the whole chain) until a
@@ -755,7 +756,18 @@ class TableMachine:
         ended = self.undo.ended
         return None if ended is None else ended.state.parts.config
 
-    def _table_state(self) -> TableState:
+    @property
+    def seat_keys(self) -> frozenset[bytes]:
+        """The keys whose table frames this machine takes: the running segment's seats, and
+        while our last switch may still be undone (P-52) those of the segment it ended (a seat
+        that stood up there may hold a vote that undoes it)."""
+        keys = frozenset(s.key for s in self.config.seats)
+        ended = self.undoable_from
+        return keys if ended is None else keys | {s.key for s in ended.seats}
+
+    def _table_state(self, line: LineState | None = None) -> TableState:
+        """The running segment's parts, a copy of the chain and the line of segments
+        (``line``: as it stood before a switch changed it)."""
         parts = SegmentParts(
             self.config,
             self.seat,
@@ -769,7 +781,7 @@ class TableMachine:
             self.rounds,
             self.segment_end,
         )
-        return TableState(parts, self.chain.state(), self.line.state())
+        return TableState(parts, self.chain.state(), line or self.line.state())
 
     def _put_back(self, state: TableState) -> None:
         """Hold ``state``'s segment, chain and line of segments again."""

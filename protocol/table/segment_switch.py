@@ -213,11 +213,9 @@ class SegmentEnd:
         voter's word does not count: it may have taken our late frame after it voted, and the
         certificate may still complete there."""
         ended = self.cycle.seat_change is not None and self.cycle.hand.phase is Phase.OVER
-        heads = self.chain.hand_heads()
-        if not ended or not heads or self.seat is None:
+        if not ended or not self.chain.hand_heads() or self.seat is None:
             return None
-        mark = self.chain.hand_mark
-        walk = heads if mark is None else [mark.head, *heads]  # the hand's heads, start first
+        walk = self.chain.hand_walk()
         at = walk[-2] if len(walk) > 1 else b""  # where the last element was written
         writers = self.chain.writers_at(at) or frozenset()
         if self.seat not in writers or len(writers) < 2:  # not ours, or not a round
