@@ -91,6 +91,14 @@ class ProtocolGame:
             now=self.clock,
         )
         self.flush(seat)
+        self.resend_prepared(seat)
+
+    def resend_prepared(self, to: int) -> None:
+        """The others' frames of a prepared deck, sent again to a seat back from a crash (a
+        node resends them with its count when the table is quiet)."""
+        for seat, machine in enumerate(self.machines):
+            if seat != to:
+                self.bus.queues[to].extend(machine.pending_prepared_frames())
 
     def deliver_all(self) -> None:
         while self.bus.pending():

@@ -8,6 +8,7 @@ write at each head and when this peer reached it."""
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -17,6 +18,20 @@ from dataclasses import dataclass
 # table's chain. Bounded: each kept hand holds its records, and a forked peer is served from
 # the earliest of them.
 ROLLBACK_HANDS = 4
+
+# A prepared hand's chain goes on after its setup at SHA-256(JOIN_LABEL ‖ the hand's start ‖ the
+# setup's last head): its deal is bound to both how the hand before ended and the deck (P-53).
+JOIN_LABEL = b"dealerless/join"
+# ... and its setup is signed on from SHA-256(PREPARE_LABEL ‖ the start of the hand before), a
+# head of its own: no element of the hand before is signed there, so no vote, writer or
+# equivocation at it can be taken for one of the other hand.
+PREPARE_LABEL = b"dealerless/prepare"
+
+
+def prepare_anchor(hand_start: bytes) -> bytes:
+    """The head the setup of the hand after the one that started at ``hand_start`` is signed
+    on from, when it is prepared while that hand is played (P-53)."""
+    return hashlib.sha256(PREPARE_LABEL + hand_start).digest()
 
 
 @dataclass(frozen=True)
@@ -40,10 +55,16 @@ class _HandLog:
     heads: list[tuple[bytes, int]]
     writers: dict[bytes, frozenset[int]]
     since: dict[bytes, float]
+    seqs: dict[bytes, int]  # head -> the sequence number of the element that follows it
 
     def copy(self) -> _HandLog:
         return _HandLog(
-            self.mark, list(self.frames), list(self.heads), dict(self.writers), dict(self.since)
+            self.mark,
+            list(self.frames),
+            list(self.heads),
+            dict(self.writers),
+            dict(self.since),
+            dict(self.seqs),
         )
 
 
@@ -62,6 +83,7 @@ class ChainState:
     hand_heads: tuple[tuple[bytes, int], ...]
     writers: tuple[tuple[bytes, frozenset[int]], ...]
     since: tuple[tuple[bytes, float], ...]
+    seqs: tuple[tuple[bytes, int], ...]
     previous: tuple[_HandLog, ...]
 
     def rollback_floor(self) -> int:
@@ -81,6 +103,7 @@ class Chain:
         self._hand_heads: list[tuple[bytes, int]] = []  # its heads, with its records up to each
         self._writers: dict[bytes, frozenset[int]] = {}  # heads of the hand -> who writes next
         self._since: dict[bytes, float] = {}  # heads of the hand -> when we reached them
+        self._seqs: dict[bytes, int] = {}  # heads of the hand -> the next element's sequence
         self._previous: list[_HandLog] = []  # the hands before the running one, oldest first
 
     def state(self) -> ChainState:
@@ -96,6 +119,7 @@ class Chain:
             tuple(self._hand_heads),
             tuple(self._writers.items()),
             tuple(self._since.items()),
+            tuple(self._seqs.items()),
             tuple(log.copy() for log in self._previous),
         )
 
@@ -108,6 +132,7 @@ class Chain:
         self._unsaved, self._hand_frames = list(state.unsaved), list(state.hand_frames)
         self._hand_heads = list(state.hand_heads)
         self._writers, self._since = dict(state.writers), dict(state.since)
+        self._seqs = dict(state.seqs)
         self._previous = [log.copy() for log in state.previous]
 
     def hand_walk(self) -> list[bytes]:
@@ -129,7 +154,12 @@ class Chain:
         if self.hand_mark is not None:
             self._previous.append(
                 _HandLog(
-                    self.hand_mark, self._hand_frames, self._hand_heads, self._writers, self._since
+                    self.hand_mark,
+                    self._hand_frames,
+                    self._hand_heads,
+                    self._writers,
+                    self._since,
+                    self._seqs,
                 )
             )
             del self._previous[:-ROLLBACK_HANDS]
@@ -138,7 +168,31 @@ class Chain:
 
     def _forget_hand(self) -> None:
         self._hand_frames, self._hand_heads = [], []
-        self._writers, self._since = {}, {}
+        self._writers, self._since, self._seqs = {}, {}, {}
+
+    def rebase(self, anchor: bytes, seq: int) -> None:
+        """A prepared hand (P-53): its setup was signed on from ``anchor`` (see
+        :func:`prepare_anchor`), with sequence numbers from ``seq``; the running hand's first
+        head."""
+        self.history.add(anchor)
+        self.head, self.seq = anchor, seq
+        self._hand_heads.append((anchor, len(self._hand_frames)))
+        self._seqs[anchor] = seq
+
+    def join(self) -> None:
+        """The prepared hand's setup is complete: its chain goes on at the join of the hand's
+        start and the setup's last head, which takes that head's place (nothing is written at
+        the setup's last head itself)."""
+        mark = self.hand_mark
+        assert mark is not None and self._hand_heads
+        digest = hashlib.sha256(JOIN_LABEL + mark.head + self.head).digest()
+        self.seq = max(mark.seq, self.seq)
+        self.history.add(digest)
+        last, upto = self._hand_heads[-1]
+        self._hand_heads[-1] = (digest, upto)
+        del self._seqs[last]
+        self._seqs[digest] = self.seq
+        self.head = digest
 
     def append(self, frames: Sequence[bytes], digest: bytes) -> None:
         """One chain element (a message, or a certificate's votes): the head moves on."""
@@ -149,6 +203,7 @@ class Chain:
         self.history.add(digest)
         self._hand_heads.append((digest, len(self._hand_frames)))
         self.seq += 1
+        self._seqs[digest] = self.seq
 
     def add_record(self, frame: bytes) -> None:
         """A record that is no chain element (the next segment's configuration): the head
@@ -219,17 +274,15 @@ class Chain:
             return self.seq
         mark = self.hand_mark
         assert mark is not None
+        if head in self._seqs:
+            return self._seqs[head]
         if head == mark.head:
             return mark.seq
-        heads = self._hand_heads
         back = self.hands_back(head)
-        if back:
-            log = self._previous[-back]
-            mark, heads = log.mark, log.heads
-            if head == mark.head:
-                return mark.seq
-        index = next(i for i, (h, _) in enumerate(heads) if h == head)
-        return mark.seq + index + 1
+        if not back:
+            raise KeyError(f"{head.hex()[:16]} is no head of the running hand nor of one before")
+        log = self._previous[-back]
+        return log.mark.seq if head == log.mark.head else log.seqs[head]
 
     def can_rollback_to(self, anchor: bytes, *, across_hand: bool = False) -> bool:
         """True when ``anchor`` is the head or an earlier head of the running hand (or of
@@ -250,6 +303,8 @@ class Chain:
         hand or one not kept."""
         if self.hand_mark is None or anchor == self.hand_mark.head:
             return 0
+        if any(h == anchor for h, _ in self._hand_heads):
+            return 0  # a prepared hand's first head is the start of the hand before (P-53)
         for back, log in enumerate(reversed(self._previous), start=1):
             if self._in(log, anchor):
                 return back
@@ -275,6 +330,7 @@ class Chain:
             del self._previous[-back:]
             self.hand_mark, self._hand_frames = log.mark, log.frames
             self._hand_heads, self._writers, self._since = log.heads, log.writers, log.since
+            self._seqs = log.seqs
         mark = self.hand_mark
         assert mark is not None
         elements: list[tuple[list[bytes], bytes]] = []
@@ -289,7 +345,7 @@ class Chain:
         self.head, self.seq = mark.head, mark.seq
         del self.records[mark.records :]
         self._unsaved = []
-        self._hand_frames, self._hand_heads = [], []
+        self._hand_frames, self._hand_heads, self._seqs = [], [], {}
         return elements
 
 

@@ -11,7 +11,8 @@ from dealerless.protocol.rules.base import ConfigError, GameConfig
 from dealerless.protocol.rules.registry import make_config
 from dealerless.protocol.table.carry import Carry
 
-PROTOCOL_VERSION = 3  # 2: parallel key and share rounds; 3: parallel results, batched shares
+PROTOCOL_VERSION = 4  # 2: parallel key and share rounds; 3: parallel results, batched shares;
+# 4: the next hand's deck is prepared while a hand is played (P-53)
 TABLE_ID_BYTES = 16
 DEFAULT_STEP_TIMEOUT_MS = 60_000
 MIN_STEP_TIMEOUT_MS = 100

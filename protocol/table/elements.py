@@ -100,7 +100,7 @@ class ElementBodies:
             if body["config_hash"] != self.config.digest():
                 raise RemoteProtocolError("signed a different table configuration", seat)
         elif kind in ("key-commit", "key-reveal", "shuffle", "shares"):
-            self._apply_deck_step(kind, body, seat, own, mode)
+            self._apply_deck_step(message, seat, own, mode)
         elif kind == "reveal":
             self._apply_reveal(body, seat)
         elif kind == "action":
@@ -110,18 +110,20 @@ class ElementBodies:
         elif kind == "result":
             self._apply_result(body, seat)
 
-    def _apply_deck_step(self, kind: str, body: Any, seat: int, own: bool, mode: Mode) -> None:
+    def _apply_deck_step(self, message: SignedMessage, seat: int, own: bool, mode: Mode) -> None:
+        kind, body = message.kind, message.body
         deck = self.cycle.hand.deck
         assert deck is not None
+        checked = message.digest in deck.checked_frames  # prepared before the hand (P-53)
         if kind == "key-commit":
             deck.accept_commit(seat, body["commit"])
         elif kind == "key-reveal":
-            deck.accept_reveal(seat, body["reveal"])
+            deck.accept_reveal(seat, body["reveal"], checked=checked)
         elif kind == "shuffle":
-            later = self.check_later.may_check_later(
+            later = not checked and self.check_later.may_check_later(
                 seat, own=own, mode=mode, seat=self.seat, hand=self.cycle.hand
             )
-            deck.accept_shuffle(seat, body["shuffle"], trusted=own, later=later)
+            deck.accept_shuffle(seat, body["shuffle"], trusted=own, later=later, checked=checked)
         else:
             assert self.cycle.hand.round is not None
             positions = self.cycle.hand.round.positions[seat]

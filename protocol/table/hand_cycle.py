@@ -15,7 +15,7 @@ from dealerless.protocol.crypto import HandDeckContext, PlayerSecret
 from dealerless.protocol.messages import MessageError
 from dealerless.protocol.rules.base import Deal, Engine, Reveal, TurnUp
 from dealerless.protocol.rules.registry import new_engine
-from dealerless.protocol.table.chain import ROLLBACK_HANDS, Chain
+from dealerless.protocol.table.chain import ROLLBACK_HANDS, Chain, prepare_anchor
 from dealerless.protocol.table.config import TableConfig
 from dealerless.protocol.table.dealer import fallback_dealer, first_dealer
 from dealerless.protocol.table.events import (
@@ -31,7 +31,14 @@ from dealerless.protocol.table.events import (
     TableEvent,
     TableNotStarted,
 )
-from dealerless.protocol.table.hand_deck import DEAL, OPEN, HandDeck, decode_secret, encode_secret
+from dealerless.protocol.table.hand_deck import (
+    DEAL,
+    OPEN,
+    HandDeck,
+    decode_secret,
+    encode_secret,
+    stored_preparation,
+)
 from dealerless.protocol.table.hand_state import HandState
 from dealerless.protocol.table.key_shares import KeyShares
 from dealerless.protocol.table.round import Round
@@ -61,12 +68,14 @@ class HandCycle:
         proofs_checked: bool,
         replaying: Callable[[], bool],
         on_new_hand: Callable[[], None],
+        prepared_secret: Callable[[int, bytes], PlayerSecret | None] = lambda _n, _a: None,
     ) -> None:
         self.config, self.seat = config, seat
         self.chain, self.keys, self.events = chain, keys, events
         self.proofs_checked = proofs_checked  # a confirming replay: proofs verified on arrival
         self.replaying = replaying  # the machine rebuilds from records: no new key shares
         self.on_new_hand = on_new_hand  # the votes of a hand are per hand
+        self.prepared_secret = prepared_secret  # our share of a hand prepared before it (P-53)
         hands_before = config.carry.hands if config.carry is not None else 0
         self.hand = HandState.before_first(hands_before, config.players)
         self.first_hand = hands_before + 1  # 1 unless seats changed
@@ -89,6 +98,8 @@ class HandCycle:
             return
         finished = self.hand.round
         self.hand.round = None
+        if self.hand.phase is Phase.SHUFFLE and self.hand.prepared_from is not None:
+            self.chain.join()  # the deck was prepared: the hand goes on from its start (P-53)
         step = STEP_BY_PHASE.get(self.hand.phase)
         if step is None:
             raise AssertionError(f"nothing follows the {self.hand.phase} phase")
@@ -143,18 +154,39 @@ class HandCycle:
         if not self.dealer_due:
             self.engine.start_hand()
             self.events.append(HandStarted(number, self.engine.dealer))
+        prepared_from = self._prepared_from(participants)
         hctx = HandDeckContext(self.config.table_id, number, self.config.digest())
         secret, lost_share = None, None
         if self.seat is not None and self.seat in participants:
-            secret, lost_share = self._hand_secret(hctx, self.seat)
+            anchor = self.chain.head if prepared_from is None else prepared_from[0]
+            secret, lost_share = self._hand_secret(hctx, self.seat, anchor)
         deck = HandDeck(hctx, participants, secret, proofs_checked=self.proofs_checked)
         self.previous.append(_FinishedHand(self.hand, self.hand_engine, self.streak_at_start))
         del self.previous[:-ROLLBACK_HANDS]
-        self.hand = HandState.starting(number, participants, deck, secret, lost_share)
+        self.hand = HandState.starting(
+            number, participants, deck, secret, lost_share, prepared_from
+        )
         self.hand_engine = copy.deepcopy(self.engine)
         self.streak_at_start = dict(self.silent_streak)
         self.chain.start_hand()
+        if prepared_from is not None:
+            self.chain.rebase(*prepared_from)
         self.on_new_hand()
+
+    def _prepared_from(self, participants: tuple[int, ...]) -> tuple[bytes, int] | None:
+        """Where the setup of the hand that starts now is signed on from (P-53): a head made
+        from the start of the hand before when that hand dealt in the same seats and was no
+        segment's configuration round nor its first hand's dealer draw; else None (its own
+        start)."""
+        mark = self.chain.hand_mark
+        if (
+            mark is None
+            or self.hand_engine is None
+            or self.dealer_due
+            or participants != self.hand.participants
+        ):
+            return None
+        return prepare_anchor(mark.head), mark.seq
 
     def begin_rules_hand(self, dealer: int) -> None:
         """The first hand's rules start once its dealer is drawn (or the hand ends first)."""
@@ -173,14 +205,21 @@ class HandCycle:
         return engine
 
     def _hand_secret(
-        self, hctx: HandDeckContext, seat: int
+        self, hctx: HandDeckContext, seat: int, anchor: bytes
     ) -> tuple[PlayerSecret | None, str | None]:
-        """This hand's key share: the stored one when replaying, else a new one. A hand whose
+        """This hand's key share: the one made to prepare it (``anchor``: the head its setup
+        is signed on from), the stored one when replaying, else a new one. A hand whose
         share is gone (deleted once the hand was signed, lost, or damaged) is replayed without
         it, as an observer replays it; if we are still in it, we cannot write there (the
         others time us out: silence, bounded) and :class:`ShareMissing` says why (the second
         value: why the share is missing)."""
+        prepared = self.prepared_secret(hctx.hand, anchor)
+        if prepared is not None:
+            return prepared, None
         stored = self.keys.stored(hctx.hand)
+        preparation = stored_preparation(stored)
+        if preparation is not None and preparation[0] != anchor:
+            stored = None  # made for a setup that never came (a seat change between, P-53)
         if stored is not None:
             try:
                 return decode_secret(hctx, seat, stored), None
@@ -331,6 +370,8 @@ class HandCycle:
         hctx = HandDeckContext(self.config.table_id, hand.number, self.config.digest())
         deck = HandDeck(hctx, hand.participants, hand.secret, proofs_checked=self.proofs_checked)
         self.hand = hand.restarted(deck)
+        if self.hand.prepared_from is not None:
+            self.chain.rebase(*self.hand.prepared_from)
         # The segment's first hand: its rules start again after the reveals draw the dealer.
         self.dealer_due = self.hand.number == self.first_hand
 

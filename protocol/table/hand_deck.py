@@ -80,6 +80,9 @@ class HandDeck:
     # check at the end of a game, TableMachine.confirm): every rule, commitment, seat and
     # position is checked again, the proofs are not. An auditor never sets it.
     proofs_checked: bool = False
+    # Digests of frames whose proofs were verified when they came, before the hand started (a
+    # prepared deck, P-53): taken onto the hand's chain, they are not verified again.
+    checked_frames: set[bytes] = field(default_factory=set)
 
     @property
     def seat(self) -> int | None:
@@ -103,12 +106,13 @@ class HandDeck:
     def make_reveal(self) -> dict[str, Any]:
         return self._secret().reveal().to_wire()
 
-    def accept_reveal(self, seat: int, payload: object) -> None:
+    def accept_reveal(self, seat: int, payload: object, *, checked: bool = False) -> None:
+        """``checked``: its proof was verified when the frame came (a prepared deck, P-53)."""
         reveal = KeyReveal.from_wire(payload)
         commit = self.commits.get(seat)
         if commit is None:
             raise ProofError(f"seat {seat} reveals a key share it never committed to")
-        check = opened_key if self.proofs_checked else verify_key_reveal
+        check = opened_key if self.proofs_checked or checked else verify_key_reveal
         self.key_shares[seat] = check(self.hctx, commit, reveal)
         if len(self.key_shares) == len(self.participants):
             self.joint = joint_key([self.key_shares[s] for s in self.participants])
@@ -120,20 +124,27 @@ class HandDeck:
         return make_shuffle(self._secret(), self.joint, self.deck).to_wire()
 
     def accept_shuffle(
-        self, seat: int, payload: object, *, trusted: bool = False, later: bool = False
+        self,
+        seat: int,
+        payload: object,
+        *,
+        trusted: bool = False,
+        later: bool = False,
+        checked: bool = False,
     ) -> None:
         """Verify a seat's shuffle and take its deck (``trusted`` only for our own). With
         ``later`` only its shape is checked now (every point decoded, counts, seat) and
-        :meth:`check_unchecked` verifies the proof (table/check_later.py)."""
+        :meth:`check_unchecked` verifies the proof (table/check_later.py); with ``checked``
+        its proof was verified when the frame came (a prepared deck, P-53)."""
         assert self.joint is not None
         message = ShuffleMessage.from_wire(payload)
         if trusted:
             if message.seat != seat:
                 raise ProofError("own shuffle names another seat")
             self.deck = list(message.deck)
-        elif later or self.proofs_checked:
+        elif later or self.proofs_checked or checked:
             check_shuffle_shape(self.joint, self.deck, message, seat)
-            if not self.proofs_checked:
+            if not (self.proofs_checked or checked):
                 self.unchecked = (seat, list(self.deck), message)
             self.deck = list(message.deck)
         else:
@@ -286,9 +297,17 @@ __all__ = ["DEAL", "OPEN", "CryptoError", "HandDeck", "decode_secret", "encode_s
 SECRET_FORMAT = 1
 
 
-def encode_secret(secret: PlayerSecret, *, frame: bytes | None = None) -> bytes:
+def encode_secret(
+    secret: PlayerSecret,
+    *,
+    frame: bytes | None = None,
+    prepared_from: bytes | None = None,
+    prepared: Sequence[bytes] = (),
+) -> bytes:
     """A hand's key share for a node's own crash-safe store (never sent to anyone), with our
-    own frame of the parallel round we are in (``frame``), stored before it is sent."""
+    own frame of the parallel round we are in (``frame``), stored before it is sent. A share
+    made to prepare the hand while the one before is played (P-53) names the head its setup is
+    signed on from (``prepared_from``) and keeps our frames of that setup (``prepared``)."""
     data: dict[str, Any] = {
         "format": SECRET_FORMAT,
         "hand": secret.hctx.hand,
@@ -298,7 +317,29 @@ def encode_secret(secret: PlayerSecret, *, frame: bytes | None = None) -> bytes:
     }
     if frame is not None:
         data["frame"] = frame
+    if prepared_from is not None:
+        data["prepared_from"] = prepared_from
+        data["prepared"] = list(prepared)
     return pack(data)
+
+
+def stored_preparation(blob: bytes | None) -> tuple[bytes, list[bytes]] | None:
+    """The head a stored share's hand was prepared from and our frames of that setup (None: a
+    share made at its hand's start, or unreadable)."""
+    if blob is None:
+        return None
+    try:
+        data = unpack(blob)
+    except (ValueError, MessageError):
+        return None
+    if not isinstance(data, dict):
+        return None
+    anchor, frames = data.get("prepared_from"), data.get("prepared")
+    if not isinstance(anchor, bytes) or not isinstance(frames, list):
+        return None
+    if not all(isinstance(f, bytes) for f in frames):
+        return None
+    return anchor, list(frames)
 
 
 def stored_round_frame(blob: bytes | None) -> bytes | None:

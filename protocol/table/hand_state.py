@@ -31,6 +31,9 @@ class HandState:
     changes: dict[int, str] = field(default_factory=dict)  # seat -> the seat change it asked
     silent_in_hand: int | None = None  # the seat whose silence ended this hand (it sits out)
     requests: list[SignedMessage] = field(default_factory=list)  # out-of-turn, at the head
+    # A prepared hand (P-53): the head its setup was signed on from (the start of the hand
+    # before) and that head's sequence number; None: the setup starts at the hand's own start.
+    prepared_from: tuple[bytes, int] | None = None
 
     @classmethod
     def before_first(cls, number: int, players: int) -> HandState:
@@ -46,6 +49,7 @@ class HandState:
         deck: HandDeck,
         secret: PlayerSecret | None,
         lost_share: str | None,
+        prepared_from: tuple[bytes, int] | None = None,
     ) -> HandState:
         """A hand at its start: the key-commit round of every seat dealt in."""
         return cls(
@@ -56,11 +60,12 @@ class HandState:
             deck,
             secret,
             lost_share,
+            prepared_from=prepared_from,
         )
 
     def restarted(self, deck: HandDeck) -> HandState:
         """The same hand back at its start (a roll-back replays it from there): the same seats
         and key share, a fresh deck; whether we wrote in it is learnt again from the replay."""
         return HandState.starting(
-            self.number, self.participants, deck, self.secret, self.lost_share
+            self.number, self.participants, deck, self.secret, self.lost_share, self.prepared_from
         )

@@ -71,9 +71,10 @@ class FrameIntake:
         self, config: TableConfig, *, chain: Chain, line: SegmentLine, cycle: HandCycle
     ) -> None:
         self.config, self.chain, self.line, self.cycle = config, chain, line, cycle
-        # (seat, prev) -> the first chain frame of that seat at that known head: a second one
-        # is an equivocation (two signed frames of one seat at one head).
-        self.signed_at: dict[tuple[int, bytes], bytes] = {}
+        # (seat, hand, prev) -> the first chain frame of that seat at that known head: a second
+        # one is an equivocation (two signed frames of one seat at one head). The hand is part
+        # of the key: the next hand's setup is signed on from this hand's start (P-53).
+        self.signed_at: dict[tuple[int, int, bytes], bytes] = {}
         # The furthest (hand, seq) a seat's signed frame of this segment named, applied or
         # not: a follower far behind sees by it that the table is alive (replays move nothing).
         self.heard_up_to: tuple[int, int] = (cycle.hand.number, chain.seq)
@@ -113,7 +114,7 @@ class FrameIntake:
         if message.kind == NEXT_CONFIG or message.kind in SIDE_KINDS:
             return Admitted(message, seat)
         if message.prev in self.chain.history:
-            key = (seat, message.prev)
+            key = (seat, message.hand, message.prev)
             earlier = self.signed_at.get(key)
             if earlier is not None and earlier != frame:
                 return Equivocated(seat, earlier, frame)

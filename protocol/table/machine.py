@@ -30,7 +30,7 @@ import hashlib
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from dealerless.protocol.crypto import CryptoError
+from dealerless.protocol.crypto import CryptoError, PlayerSecret
 from dealerless.protocol.messages import (
     IdentityKey,
     MessageError,
@@ -43,7 +43,7 @@ from dealerless.protocol.rules.base import (
     Engine,
     IllegalAction,
 )
-from dealerless.protocol.table.chain import Chain
+from dealerless.protocol.table.chain import Chain, prepare_anchor
 from dealerless.protocol.table.check_later import CheckLater
 from dealerless.protocol.table.config import TableConfig
 from dealerless.protocol.table.elements import ElementBodies
@@ -62,14 +62,13 @@ from dealerless.protocol.table.events import (
 )
 from dealerless.protocol.table.future import FutureFrames
 from dealerless.protocol.table.hand_cycle import HandCycle
-from dealerless.protocol.table.hand_deck import (
-    HandDeck,
-)
+from dealerless.protocol.table.hand_deck import HandDeck
 from dealerless.protocol.table.hand_state import HandState
 from dealerless.protocol.table.intake import Dropped, Equivocated, FrameIntake, Kept, Refused
 from dealerless.protocol.table.key_shares import KeyShares
 from dealerless.protocol.table.kinds import NEXT_CONFIG, SEAT_CHANGES, SIDE_KINDS, TABLE_REGISTRY
 from dealerless.protocol.table.mode import Mode
+from dealerless.protocol.table.next_deck import SETUP_KINDS, NextDeck, Preparations
 from dealerless.protocol.table.round_frames import RoundFrames
 from dealerless.protocol.table.segment_switch import LineState, SegmentEnd, SegmentLine
 from dealerless.protocol.table.segments import (
@@ -94,6 +93,10 @@ MAX_FUTURE = 512  # buffered frames (in all) whose predecessor has not arrived y
 MAX_VIOLATIONS = 256  # violations kept with their evidence (a flood must not grow memory)
 END_HOLD_STEPS = 0.5  # how long a next host holds its next configuration, at most (P-31)
 MAX_ANONYMOUS_EVIDENCE = 1024  # bytes kept of a frame nobody can be blamed for
+# Phases in which the running hand's own setup is not done: we prepare the next deck after it.
+SETUP_PHASES = frozenset({Phase.CONFIG, Phase.KEY_COMMIT, Phase.KEY_REVEAL, Phase.SHUFFLE})
+# Phases in which we write our frames of the next hand's setup: the running hand is dealt.
+PREPARE_PHASES = frozenset({Phase.PLAY, Phase.REVEAL, Phase.RESULT})
 
 
 class TableMachine:
@@ -131,6 +134,10 @@ class TableMachine:
         self.timeout = config.step_timeout_ms / 1000.0
         self.chain.enter_segment(config.digest())
         self.votes = VoteBook(self)
+        # The next hand's deck, prepared while a hand is played, by the head it builds on.
+        sign = None if self.key is None else self._sign_prepared
+        self.preparations = Preparations(config, self.seat, keys=self.keys, sign=sign)
+        self._feed_due = False  # a prepared hand started: its frames go onto the chain
         # The hands of this segment: their state, the rules engine, how the segment ended.
         self.cycle = HandCycle(
             config,
@@ -140,7 +147,8 @@ class TableMachine:
             events=self.events,
             proofs_checked=self.proofs_checked,
             replaying=lambda: self.mode.replaying,
-            on_new_hand=self.votes.new_hand,
+            on_new_hand=self._new_hand,
+            prepared_secret=self._prepared_secret,
         )
         # What each element does to this segment's hands (the bodies we write, the checks).
         self.elements = ElementBodies(
@@ -296,6 +304,7 @@ class TableMachine:
         machine.chain.forget_unsaved()
         machine.events.clear()
         machine._after_replay()
+        machine._feed_due = True
         resend = machine.pending_round_frame()
         if resend is not None:
             machine._outbox.append(resend)  # it may never have left before the crash
@@ -403,6 +412,25 @@ class TableMachine:
     def pending_round_frame(self) -> bytes | None:
         """Our own frame of the round open at the current head (a node resends it)."""
         return self.rounds.pending_round_frame()
+
+    def pending_prepared_frames(self) -> list[bytes]:
+        """Our frames of a prepared setup (P-53), the running hand's while its setup is open and
+        the next hand's: a node resends them with its count (a peer back from a crash missed
+        them, and no record holds them before the hand starts)."""
+        if self.seat is None:
+            return []
+        anchors = []
+        start, mark = self.cycle.hand.prepared_from, self.chain.hand_mark
+        if start is not None and self.phase in SETUP_PHASES:
+            anchors.append(start[0])
+        if mark is not None:
+            anchors.append(prepare_anchor(mark.head))
+        out: list[bytes] = []
+        for anchor in anchors:
+            deck = self.preparations.decks.get(anchor)
+            if deck is not None and deck.number in (self.hand, self.hand + 1):
+                out.extend(deck.own)
+        return out
 
     def _take_stored_round_frame(self) -> None:
         frame = self.rounds.stored_round_frame(self.seen)
@@ -889,6 +917,7 @@ class TableMachine:
         # What we hold now is a prefix of what the node stored: it cuts its file there.
         self.chain.forget_unsaved()
         self.events.append(TranscriptCut(len(self.chain.records)))
+        self._feed_due = True
 
     # ---------------------------------------------------------------- signing and writing
     def _sign(self, kind: str, body: dict[str, Any], *, at: bytes | None = None) -> SignedMessage:
@@ -918,7 +947,15 @@ class TableMachine:
         self._accept(message, own=True)
 
     def _drive(self) -> None:
-        """Write every automatic step that is ours, and admit pending requests."""
+        """Take a prepared hand's frames onto the chain at its start, write every automatic
+        step that is ours, admit pending requests, and prepare the next deck."""
+        if self._feed_due and not self.mode.replaying:
+            self._feed_due = False
+            self._feed_prepared()
+        self._drive_hand()
+        self._prepare()
+
+    def _drive_hand(self) -> None:
         while self.seat is not None and not self.over and self.mode is Mode.LIVE:
             if self.seat not in self.writers():
                 return
@@ -941,6 +978,83 @@ class TableMachine:
                 self._release_future()
                 continue
             self._write(*self.elements.automatic_body(self._change_wanted))
+
+    # ---------------------------------------------------------------- the next deck (P-53)
+    def _sign_prepared(
+        self, number: int, seq: int, prev: bytes, kind: str, body: dict[str, Any]
+    ) -> SignedMessage:
+        assert self.key is not None
+        return sign_message(
+            self.key,
+            table_id=self.config.table_id,
+            hand=number,
+            seq=seq,
+            prev=prev,
+            seat=self.seat,
+            kind=kind,
+            body=body,
+            registry=TABLE_REGISTRY,
+        )
+
+    def _prepared_secret(self, number: int, anchor: bytes) -> PlayerSecret | None:
+        return self.preparations.secret(number, anchor)
+
+    def _new_hand(self) -> None:
+        self.votes.new_hand()
+        if not self.mode.replaying:
+            self._feed_due = True  # frames of this hand that came while the last was played
+
+    def _next_deck(self) -> NextDeck | None:
+        """The deck of the hand after the running one, prepared while it is played."""
+        mark = self.chain.hand_mark
+        if mark is None or self.phase in (Phase.CONFIG, Phase.OVER) or self.mode.replaying:
+            return None
+        anchor = prepare_anchor(mark.head)
+        return self.preparations.deck_for(anchor, mark.seq, self.hand + 1, self.participants)
+
+    def _takes_prepared(self, message: SignedMessage) -> bool:
+        """A frame of the next hand's setup, kept by its prepared deck."""
+        if message.hand != self.hand + 1 or message.kind not in SETUP_KINDS:
+            return False
+        deck = self._next_deck()
+        if deck is None:
+            return False
+        deck.take(message)
+        return True
+
+    def _prepare(self) -> None:
+        """Write our frames of the next hand's setup that are due: once this hand is dealt
+        (its own deal comes first) and while no check waits (check_later.py)."""
+        if (
+            self.mode is not Mode.LIVE
+            or self.seat is None
+            or self.phase not in PREPARE_PHASES
+            or self.check_later.pending is not None
+        ):
+            return
+        deck = self._next_deck()
+        if deck is None:
+            return
+        for frame in self.preparations.write(deck):
+            self.seen.add(frame)
+            self._outbox.append(frame)
+
+    def _feed_prepared(self) -> None:
+        """A hand started: the frames of its setup that came while the hand before was played
+        go onto its chain as they fit, through the usual checks (proofs a prepared deck
+        verified on arrival are not verified again). Only a prepared hand (P-53) takes them
+        at its start; another one finds them built on heads it never has (a seat that
+        prepared on a view the table left), judged as any such frame."""
+        deck = self.cycle.hand.deck
+        if deck is None or self.phase not in SETUP_PHASES:
+            return
+        for prepared in self.preparations.decks.values():
+            if prepared.number != self.hand:
+                continue
+            deck.checked_frames |= prepared.checked
+            for message in prepared.frames():
+                self.future.add(message, (self.hand, self.seq))
+        self._release_future()
 
     # ---------------------------------------------------------------- receiving
     def _receive(self, frame: bytes, *, again: bool = False) -> None:
@@ -974,6 +1088,8 @@ class TableMachine:
             self.votes.side_message(message)
             if self.over:
                 self.segment_end.take_certificate()
+        elif self._takes_prepared(message):
+            self._prepare()  # ours may follow it
         elif message.prev == self.head:
             self._accept(message, own=False)
             self._release_future()

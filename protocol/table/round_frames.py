@@ -116,6 +116,8 @@ class RoundFrames:
         seat = message.seat
         rnd = self.hand.round
         assert seat is not None and rnd is not None
+        if seat in rnd.frames and rnd.frames[seat].frame == message.frame:
+            return  # taken already (a prepared deck's frames are offered again, P-53)
         try:
             self.check_step(message, seat)
             if seat not in rnd.seats:

@@ -108,6 +108,7 @@ class HostileTable:
     rng: random.Random = field(init=False)
     held: list[bytes] = field(default_factory=list)
     passing: bool = True
+    hold_from_hand: int | None = None
     stop: MessagePredicate | None = None
     _decided: dict[bytes, bool] = field(default_factory=dict)
     _relayed: set[tuple[int, bytes]] = field(default_factory=set)
@@ -152,6 +153,11 @@ class HostileTable:
         if sender != self.hostile:
             return True
         decided = self._decided.get(frame)
+        if decided is None and not self.passing and self.hold_from_hand is not None:
+            decided = decode(frame).hand < self.hold_from_hand  # an earlier hand goes on
+            if not decided:
+                self.held.append(frame)
+            self._decided[frame] = decided
         if decided is None:
             decided = self.passing
             if decided and self.stop is not None and self.stop(decode(frame)):
@@ -161,9 +167,16 @@ class HostileTable:
             self._decided[frame] = decided
         return decided
 
-    def hold_when(self, predicate: MessagePredicate) -> None:
-        """From the first hostile frame matching ``predicate`` on, hold all its frames."""
+    def hold_when(self, predicate: MessagePredicate, *, from_hand: int | None = None) -> None:
+        """From the first hostile frame matching ``predicate`` on, hold all its frames (with
+        ``from_hand``: only those of that hand and later, so that the hand being played goes on
+        while the next one's deck is prepared, P-53)."""
         self.stop = predicate
+        self.hold_from_hand = from_hand
+
+    def _plays_on(self, machine: TableMachine) -> bool:
+        """The hostile seat still plays the hand before the one whose frames are held."""
+        return self.hold_from_hand is not None and machine.hand < self.hold_from_hand
 
     def hold_now(self) -> None:
         self.passing = False
@@ -231,7 +244,7 @@ class HostileTable:
             if until(self):
                 return True
             for seat, machine in enumerate(self.machines):
-                if seat == self.hostile and not self.passing:
+                if seat == self.hostile and not self.passing and not self._plays_on(machine):
                     continue
                 if machine.my_turn_to_act():
                     action = bot(machine.engine, seat, self.rng, True)

@@ -109,11 +109,13 @@ class ScheduledTable:
 
     def _catch_up(self) -> None:
         """Each seat sends a peer the records it holds past the peer's count, and resends its
-        own open round frame (a node's ``have``/``recs`` and its resend, simplified)."""
+        own open round frame and its frames of a prepared deck (a node's ``have``/``recs`` and
+        its resend, simplified)."""
         for seat, machine in enumerate(self.machines):
             pending = machine.pending_round_frame()
             if pending is not None:
                 self._send(seat, [pending])
+            self._send(seat, machine.pending_prepared_frames())
             for peer, other in enumerate(self.machines):
                 if peer == seat:
                     continue
@@ -167,8 +169,7 @@ class ScheduledTable:
             if (
                 not self.queue
                 and all(m.over and not m.certificate_waits() for m in self.machines)
-                and len({(m.chain_count, m.record_tag(m.chain_count)) for m in self.machines})
-                == 1
+                and len({(m.chain_count, m.record_tag(m.chain_count)) for m in self.machines}) == 1
             ):
                 break
             self.clock += TICK

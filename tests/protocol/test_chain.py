@@ -29,7 +29,7 @@ def test_elements_move_the_head_and_number_the_next_one() -> None:
     assert [chain.seq_after(_digest(n)) for n in (1, 2, 3, 4)] == [1, 2, 3, 4]
     assert chain.hand_heads() == [_digest(2), _digest(3), _digest(4)]
     assert {_digest(n) for n in range(5)} == chain.history  # the segment's first head too
-    with pytest.raises(StopIteration):
+    with pytest.raises(KeyError):
         chain.seq_after(_digest(9))
 
 

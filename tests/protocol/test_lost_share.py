@@ -44,13 +44,16 @@ def restart(sim: ProtocolGame, secrets: dict[int, bytes]) -> TableMachine:
     sim.machines[VICTIM] = TableMachine.resume(
         sim.table, sim.keys[VICTIM], list(old.records), secrets=secrets, now=sim.clock
     )
+    sim.resend_prepared(VICTIM)  # what a node resends with its count (P-53)
     return sim.machines[VICTIM]
 
 
 # covers: P-41
 def test_resume_needs_only_the_share_of_the_running_hand() -> None:
     sim, rng = play_to_hand(3, seed=31)
-    kept = {h: s for h, s in sim.secrets[VICTIM].items() if h == 3}
+    # The running hand's share, and the next hand's, made to prepare its deck (P-53).
+    kept = {h: s for h, s in sim.secrets[VICTIM].items() if h >= 3}
+    assert set(kept) == {3, 4}
     machine = restart(sim, kept)
     assert not machine.blind and machine.my_turn_to_act()
     sim.flush(VICTIM)

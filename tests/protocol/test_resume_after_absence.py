@@ -16,6 +16,7 @@ import pytest
 
 from dealerless.client.bots import bot_for
 from dealerless.client.protocol_sim import ProtocolGame, run_game, start_game
+from dealerless.protocol.messages import decode_message
 from dealerless.protocol.rules.registry import make_config
 from dealerless.protocol.table import TableMachine
 from dealerless.protocol.table.events import (
@@ -24,6 +25,7 @@ from dealerless.protocol.table.events import (
     TableEvent,
     TranscriptCut,
 )
+from dealerless.protocol.table.kinds import TABLE_REGISTRY
 
 VICTIM = 2
 GAME = make_config("limit-tuppen", 3, {"hands": 2})
@@ -61,13 +63,21 @@ def time_out_the_victim(sim: ProtocolGame) -> None:
 
 def resend_round_frames(sim: ProtocolGame, to: int) -> list[TableEvent]:
     """What the others' nodes resend with every catch-up announcement: their own frames of the
-    parallel round open at their head (those are in no record yet)."""
+    parallel round open at their head and of the next hand's prepared deck (those are in no
+    record yet)."""
     events: list[TableEvent] = []
     for seat, other in enumerate(sim.machines):
         pending = other.pending_round_frame()
         if seat != to and pending is not None:
             events.extend(sim.machines[to].receive(pending, sim.clock))
+        for frame in other.pending_prepared_frames() if seat != to else []:
+            events.extend(sim.machines[to].receive(frame, sim.clock))
     return events
+
+
+def in_hand(machine: TableMachine, frames: list[bytes]) -> list[bytes]:
+    """The frames of the running hand (not those of the next hand's prepared deck, P-53)."""
+    return [f for f in frames if decode_message(f, registry=TABLE_REGISTRY).hand == machine.hand]
 
 
 def bring_back(sim: ProtocolGame, records: list[bytes], *, hold: bool) -> TableMachine:
@@ -96,7 +106,7 @@ def test_a_held_machine_writes_nothing_until_released() -> None:
     assert machine.tick(sim.clock) == [] and machine.take_outgoing() == []
     assert machine.release(sim.clock) == [] and machine.my_turn_to_act()
     machine.act(move, sim.clock)
-    assert len(machine.take_outgoing()) == 1
+    assert len(in_hand(machine, machine.take_outgoing())) == 1
 
 
 # covers: P-32
@@ -126,7 +136,7 @@ def test_an_element_written_at_the_old_head_is_rolled_back(seed: int) -> None:
     move = bot_for(GAME.game)(machine.engine, VICTIM, rng, True)
     assert move is not None
     machine.act(move, sim.clock)  # written at the head the others left behind
-    stale = machine.take_outgoing()
+    stale = in_hand(machine, machine.take_outgoing())
     assert len(stale) == 1 and machine.head != sim.machines[0].head
     sim.bus.broadcast(VICTIM, stale)
     sim.deliver_all()  # the others refuse it (they voted it silent there)

@@ -128,7 +128,7 @@ def test_shuffle_copied_from_another_seat() -> None:
 
 def test_shuffle_proof_copied_from_another_hand() -> None:
     ht = HostileTable(make_config("tuppen", 3), 12, HOSTILE)
-    ht.hold_when(lambda m: m.kind == "shuffle" and m.hand == 2)
+    ht.hold_when(lambda m: m.kind == "shuffle" and m.hand == 2, from_hand=2)
     ht.play(lambda t: False)
     assert ht.ref.hand == 2 and ht.ref.arbiter() == HOSTILE
     old = next(
@@ -141,7 +141,7 @@ def test_shuffle_proof_copied_from_another_hand() -> None:
     send_tampered(ht, body)
     # And the whole old shuffle (deck and proof) re-signed for hand 2:
     ht2 = HostileTable(make_config("tuppen", 3), 12, HOSTILE)
-    ht2.hold_when(lambda m: m.kind == "shuffle" and m.hand == 2)
+    ht2.hold_when(lambda m: m.kind == "shuffle" and m.hand == 2, from_hand=2)
     ht2.play(lambda t: False)
     old2 = next(
         f
