@@ -75,7 +75,7 @@ class CatchUpNode(Protocol):
 
     def now(self) -> float: ...
 
-    def queue(self, payload: dict[str, Any]) -> None: ...
+    def queue(self, payload: dict[str, Any], to: bytes | None = None) -> None: ...
 
     def queue_signed(self, payload: dict[str, Any], to: bytes | None = None) -> None: ...
 
@@ -350,6 +350,12 @@ class CatchUp:
         if (answer and needed) or ahead:
             budget.answered = now
             self.have(count, False, to=sender, echo=nonce)
+            if nonce:
+                # A seat that waits for proof may be back from a crash: our frames of the next
+                # hand's prepared deck (P-53) reached its old process only, and no record holds
+                # them before that hand starts.
+                for frame in self.node.machine.pending_prepared_frames():
+                    self.node.queue({"t": "f", "f": frame}, to=sender)
 
     def _forked(self, n: int, last: object) -> bool:
         """A seat's count ``n`` ends with a record whose tag is ``last`` and we hold another

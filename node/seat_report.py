@@ -155,7 +155,8 @@ class SeatReports:
                 # table is finished instead of waiting for a host that is gone (spec/node.md §3).
                 self.node.queue_signed({"t": "closed", "hands": machine.hand}, keep=True)
         elif isinstance(event, Accepted):
-            emit(ev="acc", kind=event.kind, seat=event.seat, seq=event.seq)
+            fields = {"prepared": True} if event.prepared else {}
+            emit(ev="acc", kind=event.kind, seat=event.seat, seq=event.seq, **fields)
         elif isinstance(event, ActionApplied):
             action = event.action
             if action.kind is ActionKind.PLAY and action.card is not None:

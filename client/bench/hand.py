@@ -318,13 +318,14 @@ def _add_element(chain: Chain, e: dict[str, Any]) -> None:
 def hops_between_hands(events: list[dict[str, Any]]) -> list[int]:
     """Per hand after the first: the sequential trips from the previous hand's last move (an
     ``action`` element) to this seat's cards of this hand, counted as
-    :func:`critical_path_hops` counts them (the results, then the setup)."""
+    :func:`critical_path_hops` counts them (the results, then what of the setup was not
+    prepared while the hand before was played, then the deal)."""
     out = []
     chain: Chain = []
     last_action: int | None = None  # index in ``chain`` of the latest move
     for e in events:
         kind = e["ev"]
-        if kind == "acc":
+        if kind == "acc" and not e.get("prepared"):  # a prepared setup is off the path (P-53)
             _add_element(chain, e)
             if e.get("kind") == "action":
                 last_action = len(chain) - 1
@@ -382,7 +383,7 @@ def critical_path_hops(events: list[dict[str, Any]]) -> list[int]:
             first = len(chain)
         elif kind == "hand" and first is None:
             first = max(0, len(chain) - 1)  # the element that started the hand
-        elif kind == "acc":
+        elif kind == "acc" and not e.get("prepared"):  # prepared during the hand before
             _add_element(chain, e)
         elif kind == "dealt" and first is not None:
             out.append(_runs([a for _, a in chain[first:]]))

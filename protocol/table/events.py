@@ -41,6 +41,7 @@ class Accepted(TableEvent):
     seat: int | None
     seq: int
     state_hash: bytes = b""
+    prepared: bool = False  # of a setup that came while the hand before was played (P-53)
 
 
 @dataclass(frozen=True)

@@ -26,6 +26,7 @@ host), :mod:`check_later` (a shuffle taken before its proof check), :mod:`key_sh
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -808,6 +809,7 @@ class TableMachine:
             self.clock,
             self.rounds,
             self.segment_end,
+            self.preparations,
         )
         return TableState(parts, self.chain.state(), line or self.line.state())
 
@@ -818,7 +820,7 @@ class TableMachine:
         self.players, self.timeout = p.config.players, p.config.step_timeout_ms / 1000.0
         self.elements, self._change_wanted, self.future = p.elements, p.change_wanted, p.future
         self.intake, self.clock, self.rounds = p.intake, p.clock, p.rounds
-        self.segment_end = p.segment_end
+        self.segment_end, self.preparations = p.segment_end, p.preparations
         self.chain.restore(state.chain)
         self.line.restore(state.line)
 
@@ -1054,7 +1056,12 @@ class TableMachine:
             deck.checked_frames |= prepared.checked
             for message in prepared.frames():
                 self.future.add(message, (self.hand, self.seq))
+        reported = len(self.events)
         self._release_future()
+        for index in range(reported, len(self.events)):
+            event = self.events[index]
+            if isinstance(event, Accepted) and event.kind in SETUP_KINDS:
+                self.events[index] = dataclasses.replace(event, prepared=True)
 
     # ---------------------------------------------------------------- receiving
     def _receive(self, frame: bytes, *, again: bool = False) -> None:

@@ -70,6 +70,7 @@ class NextDeck:
         self.waiting: list[SignedMessage] = []  # built on a head not reached yet
         self.refused: list[SignedMessage] = []  # failed a check: judged when the hand starts
         self.own: list[bytes] = list(own_stored or ())  # ours, stored before they were sent
+        self.signed: dict[tuple[int | None, bytes], bytes] = {}  # (seat, head) -> its frame
 
     @property
     def seat(self) -> int | None:
@@ -98,6 +99,10 @@ class NextDeck:
     # ---------------------------------------------------------------- taking a peer's frame
     def take(self, message: SignedMessage, *, own: bool = False) -> None:
         """A frame of the prepared hand (its ``hand`` is ours)."""
+        earlier = self.signed.get((message.seat, message.prev))
+        if earlier is not None and earlier != message.frame:
+            self.refused.append(message)  # a second frame at one head: the hand sees both
+            return
         if message.prev == self.head and message.seq == self.seq and not self.broken:
             self._apply(message, own)
             self._release()
@@ -140,6 +145,7 @@ class NextDeck:
         except (CryptoError, MessageError, ValueError, KeyError):
             self.refused.append(message)
             return
+        self.signed[(seat, message.prev)] = message.frame
         if not own:
             self.checked.add(message.digest)
         if phase is Phase.SHUFFLE:

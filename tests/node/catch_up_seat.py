@@ -37,8 +37,8 @@ class CatchUpSeat:
         self.sent.append(("recs", payload, to))
         return True
 
-    def queue(self, payload: dict[str, Any]) -> None:
-        self.sent.append(("unsigned", payload, None))
+    def queue(self, payload: dict[str, Any], to: bytes | None = None) -> None:
+        self.sent.append(("unsigned", payload, to))
 
     def after(self, events: list[TableEvent]) -> None:
         if not self.receives:

@@ -265,6 +265,31 @@ def test_a_parallel_round_is_one_hop() -> None:
     assert critical_path_hops(events) == [7]  # n + 4 for n = 3 seats
 
 
+def test_a_prepared_setup_is_off_the_path_between_hands() -> None:
+    """A setup written while the hand before was played (P-53) is taken at the hand's start:
+    its elements are no trip after the last card; the results and the deal are two."""
+    from dealerless.client.bench.hand import critical_path_hops, hops_between_hands
+
+    def acc(seat: int, seq: int, kind: str = "x", prepared: bool = False) -> dict[str, Any]:
+        event = {"ev": "acc", "seat": seat, "seq": seq, "kind": kind}
+        return {**event, "prepared": True} if prepared else event
+
+    events = [
+        acc(0, 9, "action"),  # the hand's last move
+        *[acc(s, 10, "result") for s in (0, 1, 2)],  # its results, at once: 1 hop
+        {"ev": "hand", "hand": 2},
+        *[acc(s, 3, "key-commit", True) for s in (0, 1, 2)],
+        *[acc(s, 4, "key-reveal", True) for s in (0, 1, 2)],
+        *[acc(s, 5 + s, "shuffle", True) for s in (0, 1, 2)],
+        *[acc(s, 11, "shares") for s in (0, 1, 2)],  # the deal, at once: 1 hop
+        {"ev": "dealt", "hand": 2},
+    ]
+    assert hops_between_hands(events) == [2]
+    assert critical_path_hops(events) == [2]  # the results' trip, then the deal
+    unprepared = [{k: v for k, v in e.items() if k != "prepared"} for e in events]
+    assert hops_between_hands(unprepared) == [2 + 3 + 2]  # as before P-53: n + 4 = 7
+
+
 def test_the_first_hand_is_counted_from_the_table_being_ready() -> None:
     from dealerless.client.bench.hand import critical_path_hops
 

@@ -26,14 +26,39 @@ def sha(data: bytes) -> bytes:
 
 
 def walk() -> list[tuple[str, int, int, list[int]]]:
-    """(kind, hand, seq, seats) per chain element, checking prev against the spec's heads."""
+    return walk_chain()[0]
+
+
+def walk_chain() -> tuple[list[tuple[str, int, int, list[int]]], set[int]]:
+    """(kind, hand, seq, seats) per chain element, checking prev against the spec's heads: a
+    hand's setup starts at its own start, or, prepared (§2.9), at SHA-256("dealerless/prepare" ‖
+    the start of the hand before) with that start's seq; after a prepared setup's last shuffle
+    the head is SHA-256("dealerless/join" ‖ the hand's start ‖ the last shuffle's hash)."""
     config, frames = read_transcript(str(VECTOR))
-    head = config.digest()
+    head, seq = config.digest(), 0
+    starts: dict[int, tuple[bytes, int]] = {}  # hand -> (head, seq) where it started
+    hand = 0
+    prepared = False
+    prepared_hands: set[int] = set()
     out: list[tuple[str, int, int, list[int]]] = []
     i = 0
     while i < len(frames):
         first = decode_message(frames[i], registry=TABLE_REGISTRY)
+        if first.hand != hand:  # a hand starts at the head the one before ended on
+            hand = first.hand
+            starts[hand] = (head, seq)
+            prepared = False
+            before = starts.get(hand - 1)
+            if first.kind == "key-commit" and before is not None and hand >= 2:
+                anchor = sha(b"dealerless/prepare" + before[0])
+                if first.prev == anchor:  # prepared: set up on from the hand before's start
+                    head, seq, prepared = anchor, before[1], True
+                    prepared_hands.add(hand)
+        elif prepared and first.kind == "shares" and out[-1][0] == "shuffle":
+            head = sha(b"dealerless/join" + starts[hand][0] + head)
+            seq = max(starts[hand][1], seq)
         assert first.prev == head, f"record {i} is not chained to the head before it"
+        assert first.seq == seq, f"record {i}: seq {first.seq}, expected {seq}"
         if first.kind in PARALLEL:
             group = [frames[i]]
             while i + len(group) < len(frames):
@@ -50,7 +75,8 @@ def walk() -> list[tuple[str, int, int, list[int]]]:
             head = sha(frames[i])
             out.append((first.kind, first.hand, first.seq, [first.seat]))
             i += 1
-    return out
+        seq += 1
+    return out, prepared_hands
 
 
 # covers: P-2
@@ -59,11 +85,14 @@ def test_the_chain_starts_at_the_configuration_hash() -> None:
     assert decode_message(frames[0], registry=TABLE_REGISTRY).prev == config.digest()
 
 
-# covers: P-6
+# covers: P-6, P-53, P-54
 def test_seq_counts_chain_elements_over_the_whole_segment() -> None:
-    elements = walk()
-    assert [seq for _, _, seq, _ in elements] == list(range(len(elements)))
+    elements = walk()  # checks each element's seq as the spec counts it (P-6, P-53, P-54)
     assert max(hand for _, hand, _, _ in elements) >= 2, "the vector has more than one hand"
+    for hand in {h for _, h, _, _ in elements}:
+        seqs = [seq for _, h, seq, _ in elements if h == hand]
+        assert len(seqs) == len(set(seqs)), f"hand {hand}: two elements share a seq"
+    assert walk_chain()[1], "the vector has a prepared hand (§2.9)"
 
 
 # covers: P-13, P-16
@@ -91,9 +120,10 @@ def test_rounds_are_in_seat_order_and_a_parallel_round_is_one_element() -> None:
 def test_a_configuration_of_another_version_is_refused() -> None:
     config, _ = read_transcript(str(VECTOR))
     wire = config.to_wire()
-    assert wire["version"] == 3
-    with pytest.raises(ConfigError, match="version"):
-        TableConfig.from_wire({**wire, "version": 1})
+    assert wire["version"] == 4
+    for version in (1, 3):
+        with pytest.raises(ConfigError, match="version"):
+            TableConfig.from_wire({**wire, "version": version})
 
 
 # covers: P-26, P-27
