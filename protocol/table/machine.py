@@ -96,7 +96,7 @@ END_HOLD_STEPS = 0.5  # how long a next host holds its next configuration, at mo
 MAX_ANONYMOUS_EVIDENCE = 1024  # bytes kept of a frame nobody can be blamed for
 # Phases in which the running hand's own setup is not done: we prepare the next deck after it.
 SETUP_PHASES = frozenset({Phase.CONFIG, Phase.KEY_COMMIT, Phase.KEY_REVEAL, Phase.SHUFFLE})
-# Phases in which we write our frames of the next hand's setup: the running hand is dealt.
+# Phases in which we write our shuffle of the next hand's setup: the running hand is dealt.
 PREPARE_PHASES = frozenset({Phase.PLAY, Phase.REVEAL, Phase.RESULT})
 
 
@@ -179,6 +179,7 @@ class TableMachine:
             refuse=self._refuse,
             state_hash=self.state_hash,
             moved_on=self._moved_on,
+            taken=self._keep_prepared,
         )
         # The segment's end: a silent next host is timed out.
         self.segment_end = SegmentEnd(
@@ -1025,21 +1026,39 @@ class TableMachine:
         return True
 
     def _prepare(self) -> None:
-        """Write our frames of the next hand's setup that are due: once this hand is dealt
-        (its own deal comes first) and while no check waits (check_later.py)."""
+        """Write our frames of the next hand's setup that are due: the key commitment and
+        reveal as soon as this hand started, our shuffle once this hand is dealt (its own deal
+        comes first: a shuffle is the setup's dearest step), never while a check waits
+        (check_later.py)."""
         if (
             self.mode is not Mode.LIVE
             or self.seat is None
-            or self.phase not in PREPARE_PHASES
+            or self.phase in (Phase.CONFIG, Phase.OVER)
             or self.check_later.pending is not None
         ):
             return
         deck = self._next_deck()
         if deck is None:
             return
-        for frame in self.preparations.write(deck):
+        shuffle = self.phase in PREPARE_PHASES
+        for frame in self.preparations.write(deck, shuffle=shuffle):
             self.seen.add(frame)
             self._outbox.append(frame)
+
+    def _keep_prepared(self, message: SignedMessage, own: bool) -> None:
+        """A setup frame of a prepared hand, taken on its chain after the hand started: its
+        deck keeps it too. A roll-back into the hand before starts this hand again from the
+        same setup (the same heads): what it took, ours included, must come again, never a
+        second frame of ours."""
+        start = self.cycle.hand.prepared_from
+        if start is None or message.kind not in SETUP_KINDS or message.hand != self.hand:
+            return
+        deck = self.preparations.decks.get(start[0])
+        if deck is None or deck.number != self.hand:
+            return
+        if own and message.frame not in deck.own:
+            deck.own.append(message.frame)
+        deck.take(message, own=own, verified=True)
 
     def _feed_prepared(self) -> None:
         """A hand started: the frames of its setup that came while the hand before was played
@@ -1179,6 +1198,7 @@ class TableMachine:
             self.clock.note_arrival(seat, self.head, self.now)
         if seat == self.seat:
             self.cycle.hand.wrote_in_hand = True
+        self._keep_prepared(message, own)
         self._append([message.frame], message.digest)
         if own and message.kind == "shuffle":
             secret = self.check_later.own_shuffle_secret(message.frame, self.cycle.hand)

@@ -24,6 +24,7 @@ from typing import Any
 
 from dealerless.protocol.crypto import CryptoError, HandDeckContext, PlayerSecret
 from dealerless.protocol.messages import MessageError, SignedMessage, decode_message
+from dealerless.protocol.table.chain import ROLLBACK_HANDS
 from dealerless.protocol.table.config import TableConfig
 from dealerless.protocol.table.hand_deck import (
     HandDeck,
@@ -42,7 +43,9 @@ SETUP_KINDS = {
     "key-reveal": Phase.KEY_REVEAL,
     "shuffle": Phase.SHUFFLE,
 }
-PREPARED_KEPT = 3  # decks kept: the running hand's, the next one's, and one a roll-back may need
+# Decks kept: the next hand's and those of the hands a roll-back can reach back into, which
+# start again from the same deck (a second, different frame there would be an equivocation).
+PREPARED_KEPT = ROLLBACK_HANDS + 2
 MAX_WAITING = 64  # frames built on setup heads not reached yet (a flood cannot grow memory)
 
 
@@ -97,14 +100,16 @@ class NextDeck:
             yield decode_message(frame, registry=TABLE_REGISTRY)
 
     # ---------------------------------------------------------------- taking a peer's frame
-    def take(self, message: SignedMessage, *, own: bool = False) -> None:
-        """A frame of the prepared hand (its ``hand`` is ours)."""
+    def take(self, message: SignedMessage, *, own: bool = False, verified: bool = False) -> None:
+        """A frame of the prepared hand (its ``hand`` is ours); ``verified``: the hand's chain
+        took it already (its proofs verified there), kept here for a roll-back that starts the
+        hand again."""
         earlier = self.signed.get((message.seat, message.prev))
         if earlier is not None and earlier != message.frame:
             self.refused.append(message)  # a second frame at one head: the hand sees both
             return
         if message.prev == self.head and message.seq == self.seq and not self.broken:
-            self._apply(message, own)
+            self._apply(message, own, verified)
             self._release()
         elif message.prev in self.heads and message.prev != self.head:
             return  # built on a setup head we left (a copy, or late): the hand judges nothing
@@ -123,7 +128,7 @@ class NextDeck:
                 if message.prev == self.head and message.seq == self.seq:
                     self._apply(message, own=False)
 
-    def _apply(self, message: SignedMessage, own: bool) -> None:
+    def _apply(self, message: SignedMessage, own: bool, verified: bool = False) -> None:
         seat = message.seat
         phase = SETUP_KINDS.get(message.kind)
         if seat is None or phase is not self.phase:
@@ -141,7 +146,7 @@ class NextDeck:
             self.refused.append(message)
             return
         try:
-            self._check(message, seat, own)
+            self._check(message, seat, own, verified)
         except (CryptoError, MessageError, ValueError, KeyError):
             self.refused.append(message)
             return
@@ -161,14 +166,14 @@ class NextDeck:
             self._moved(element, certificate_digest(ROUND_LABEL, [m.frame for m in element]))
             self.phase = Phase.KEY_REVEAL if phase is Phase.KEY_COMMIT else Phase.SHUFFLE
 
-    def _check(self, message: SignedMessage, seat: int, own: bool) -> None:
+    def _check(self, message: SignedMessage, seat: int, own: bool, verified: bool) -> None:
         body: Any = message.body
         if message.kind == "key-commit":
             self.deck.accept_commit(seat, body["commit"])
         elif message.kind == "key-reveal":
-            self.deck.accept_reveal(seat, body["reveal"])
+            self.deck.accept_reveal(seat, body["reveal"], checked=verified)
         else:
-            self.deck.accept_shuffle(seat, body["shuffle"], trusted=own)
+            self.deck.accept_shuffle(seat, body["shuffle"], trusted=own, checked=verified)
 
     def _moved(self, element: list[SignedMessage], head: bytes) -> None:
         self.elements.append(element)
@@ -252,13 +257,13 @@ class Preparations:
         except (ValueError, MessageError):
             return None, None
 
-    def write(self, deck: NextDeck) -> list[bytes]:
-        """Our frames due in ``deck``'s setup, signed, taken and stored with the share (the
-        node stores it before it sends them)."""
+    def write(self, deck: NextDeck, *, shuffle: bool = True) -> list[bytes]:
+        """Our frames due in ``deck``'s setup (with ``shuffle`` False: not our shuffle yet),
+        signed, taken and stored with the share (the node stores it before it sends them)."""
         out: list[bytes] = []
         while self._sign is not None:
             due = deck.own_due()
-            if due is None:
+            if due is None or (deck.phase is Phase.SHUFFLE and not shuffle):
                 return out
             if isinstance(due, bytes):
                 message = decode_message(due, registry=TABLE_REGISTRY)

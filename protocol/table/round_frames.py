@@ -52,6 +52,7 @@ class RoundFrames:
         refuse: Callable[[SignedMessage, int, str, bool], None],
         state_hash: Callable[[], bytes],
         moved_on: Callable[[], None],
+        taken: Callable[[SignedMessage, bool], None] = lambda _m, _own: None,
     ) -> None:
         """``append``: adds a chain element to the machine's chain; ``refuse``: a frame that
         failed its checks (ours: never sent; a peer's: its violation); ``moved_on``: the head
@@ -61,6 +62,7 @@ class RoundFrames:
         self.check_later, self.elements, self.events = check_later, elements, events
         self._append, self._refuse = append, refuse
         self._state_hash, self._moved_on = state_hash, moved_on
+        self._taken = taken  # a frame judged and kept in the round (the machine notes it)
 
     @property
     def hand(self) -> HandState:
@@ -135,6 +137,7 @@ class RoundFrames:
             self._refuse(message, seat, f"{message.kind}: {exc}", own)
             return
         rnd.frames[seat] = message
+        self._taken(message, own)
         if not own and not mode.replaying:
             self.clock.note_arrival(seat, self.chain.head, now)
         if seat == self.seat:

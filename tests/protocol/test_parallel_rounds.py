@@ -208,6 +208,7 @@ def test_two_frames_of_one_seat_in_a_round_are_equivocation(players: int) -> Non
             for s, i in queued
             if decode(sim.bus.queues[s][i]).kind == "key-commit"
             and decode(sim.bus.queues[s][i]).seat == cheat
+            and decode(sim.bus.queues[s][i]).hand == 1  # not hand 2's, prepared (P-53)
         ]
         if len(found) == players - 1:
             break

@@ -40,7 +40,10 @@ def test_a_stored_frame_of_the_next_round_is_sent_again_not_signed_anew() -> Non
                 me.receive(frame, 0.0)
     assert me.phase is Phase.KEY_REVEAL
     shares = dict(me.take_secrets())  # its share, stored with its key reveal (R0)
-    reveal = me.take_outgoing()
+    # Its key reveal (beside it may go its key commitment of hand 2, prepared: P-53).
+    reveal = [
+        f for f in me.take_outgoing() if decode_message(f, registry=TABLE_REGISTRY).hand == 1
+    ]
     assert len(reveal) == 1
     # Killed here: the records that closed the commitments never reached the disk.
     back = TableMachine.resume(table, keys[0], stored_records, secrets={**shares0, **shares})
@@ -53,6 +56,11 @@ def test_a_stored_frame_of_the_next_round_is_sent_again_not_signed_anew() -> Non
     out += back.take_outgoing()
     assert back.phase is Phase.KEY_REVEAL
     assert [e for e in events if isinstance(e, Violation)] == []
-    signed = [f for f in out if decode_message(f, registry=TABLE_REGISTRY).kind == "key-reveal"]
+    signed = [
+        f
+        for f in out
+        if decode_message(f, registry=TABLE_REGISTRY).kind == "key-reveal"
+        and decode_message(f, registry=TABLE_REGISTRY).hand == 1
+    ]
     assert signed in ([], reveal)  # no second reveal signed
     assert back.pending_round_frame() == reveal[0]  # the stored one: the node resends it
