@@ -349,13 +349,14 @@ class CatchUp:
         ahead = n > count and now - budget.answered >= ANSWER_EVERY
         if (answer and needed) or ahead:
             budget.answered = now
-            self.have(count, False, to=sender, echo=nonce)
             if nonce:
-                # A seat that waits for proof may be back from a crash: our frames of the next
+                # A seat that waits for proof may be back from a crash: the frames of the next
                 # hand's prepared deck (P-53) reached its old process only, and no record holds
-                # them before that hand starts.
-                for frame in self.node.machine.pending_prepared_frames():
+                # them before that hand starts. Before our count, as records come before it: one
+                # of its own it no longer holds tells it that its share of that hand is lost.
+                for frame in self.node.machine.prepared_frames():
                     self.node.queue({"t": "f", "f": frame}, to=sender)
+            self.have(count, False, to=sender, echo=nonce)
 
     def _forked(self, n: int, last: object) -> bool:
         """A seat's count ``n`` ends with a record whose tag is ``last`` and we hold another

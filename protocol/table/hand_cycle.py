@@ -28,6 +28,7 @@ from dealerless.protocol.table.events import (
     HandStarted,
     SeatsChanging,
     SeatSilent,
+    ShareMissing,
     TableEvent,
     TableNotStarted,
 )
@@ -68,7 +69,7 @@ class HandCycle:
         proofs_checked: bool,
         replaying: Callable[[], bool],
         on_new_hand: Callable[[], None],
-        prepared_secret: Callable[[int, bytes], PlayerSecret | None] = lambda _n, _a: None,
+        prepared_secret: Callable[[int, bytes], PlayerSecret | str | None] = lambda _n, _a: None,
     ) -> None:
         self.config, self.seat = config, seat
         self.chain, self.keys, self.events = chain, keys, events
@@ -171,6 +172,8 @@ class HandCycle:
         self.chain.start_hand()
         if prepared_from is not None:
             self.chain.rebase(*prepared_from)
+        if lost_share is not None and not self.replaying():
+            self.events.append(ShareMissing(number, lost_share))  # its share was prepared, lost
         self.on_new_hand()
 
     def _prepared_from(self, participants: tuple[int, ...]) -> tuple[bytes, int] | None:
@@ -214,6 +217,8 @@ class HandCycle:
         others time us out: silence, bounded) and :class:`ShareMissing` says why (the second
         value: why the share is missing)."""
         prepared = self.prepared_secret(hctx.hand, anchor)
+        if isinstance(prepared, str):
+            return None, prepared  # prepared before a crash, its share lost: played blind
         if prepared is not None:
             return prepared, None
         stored = self.keys.stored(hctx.hand)

@@ -44,7 +44,7 @@ from dealerless.protocol.rules.base import (
     Engine,
     IllegalAction,
 )
-from dealerless.protocol.table.chain import Chain, prepare_anchor
+from dealerless.protocol.table.chain import Chain
 from dealerless.protocol.table.check_later import CheckLater
 from dealerless.protocol.table.config import TableConfig
 from dealerless.protocol.table.elements import ElementBodies
@@ -307,6 +307,7 @@ class TableMachine:
         machine.events.clear()
         machine._after_replay()
         machine._feed_due = True
+        machine.preparations.resumed_hand = machine.hand
         resend = machine.pending_round_frame()
         if resend is not None:
             machine._outbox.append(resend)  # it may never have left before the crash
@@ -415,24 +416,19 @@ class TableMachine:
         """Our own frame of the round open at the current head (a node resends it)."""
         return self.rounds.pending_round_frame()
 
+    def prepared_frames(self) -> list[bytes]:
+        """Every frame we hold of the next hand's prepared setup, the others' and ours: a seat
+        back from a crash gets them with our answer to its count (one of its own that it no
+        longer holds tells it that its share of that hand is lost)."""
+        deck = self._next_deck()
+        return [] if deck is None else list(dict.fromkeys(m.frame for m in deck.frames()))
+
     def pending_prepared_frames(self) -> list[bytes]:
         """Our frames of a prepared setup (P-53), the running hand's while its setup is open and
         the next hand's: a node resends them with its count (a peer back from a crash missed
         them, and no record holds them before the hand starts)."""
-        if self.seat is None:
-            return []
-        anchors = []
-        start, mark = self.cycle.hand.prepared_from, self.chain.hand_mark
-        if start is not None and self.phase in SETUP_PHASES:
-            anchors.append(start[0])
-        if mark is not None:
-            anchors.append(prepare_anchor(mark.head))
-        out: list[bytes] = []
-        for anchor in anchors:
-            deck = self.preparations.decks.get(anchor)
-            if deck is not None and deck.number in (self.hand, self.hand + 1):
-                out.extend(deck.own)
-        return out
+        start = self.cycle.hand.prepared_from if self.phase in SETUP_PHASES else None
+        return self.preparations.own_frames(start, self.chain.hand_mark, self.hand)
 
     def _take_stored_round_frame(self) -> None:
         frame = self.rounds.stored_round_frame(self.seen)
@@ -999,7 +995,7 @@ class TableMachine:
             registry=TABLE_REGISTRY,
         )
 
-    def _prepared_secret(self, number: int, anchor: bytes) -> PlayerSecret | None:
+    def _prepared_secret(self, number: int, anchor: bytes) -> PlayerSecret | str | None:
         return self.preparations.secret(number, anchor)
 
     def _new_hand(self) -> None:
@@ -1009,11 +1005,9 @@ class TableMachine:
 
     def _next_deck(self) -> NextDeck | None:
         """The deck of the hand after the running one, prepared while it is played."""
-        mark = self.chain.hand_mark
-        if mark is None or self.phase in (Phase.CONFIG, Phase.OVER) or self.mode.replaying:
+        if self.phase in (Phase.CONFIG, Phase.OVER) or self.mode.replaying:
             return None
-        anchor = prepare_anchor(mark.head)
-        return self.preparations.deck_for(anchor, mark.seq, self.hand + 1, self.participants)
+        return self.preparations.next_deck(self.chain.hand_mark, self.hand, self.participants)
 
     def _takes_prepared(self, message: SignedMessage) -> bool:
         """A frame of the next hand's setup, kept by its prepared deck."""
@@ -1046,19 +1040,9 @@ class TableMachine:
             self._outbox.append(frame)
 
     def _keep_prepared(self, message: SignedMessage, own: bool) -> None:
-        """A setup frame of a prepared hand, taken on its chain after the hand started: its
-        deck keeps it too. A roll-back into the hand before starts this hand again from the
-        same setup (the same heads): what it took, ours included, must come again, never a
-        second frame of ours."""
-        start = self.cycle.hand.prepared_from
-        if start is None or message.kind not in SETUP_KINDS or message.hand != self.hand:
-            return
-        deck = self.preparations.decks.get(start[0])
-        if deck is None or deck.number != self.hand:
-            return
-        if own and message.frame not in deck.own:
-            deck.own.append(message.frame)
-        deck.take(message, own=own, verified=True)
+        """A frame taken on the chain: if it is of a prepared hand's setup, its deck keeps it
+        too (Preparations.keep_taken)."""
+        self.preparations.keep_taken(self.cycle.hand.prepared_from, self.hand, message, own)
 
     def _feed_prepared(self) -> None:
         """A hand started: the frames of its setup that came while the hand before was played
@@ -1069,9 +1053,7 @@ class TableMachine:
         deck = self.cycle.hand.deck
         if deck is None or self.phase not in SETUP_PHASES:
             return
-        for prepared in self.preparations.decks.values():
-            if prepared.number != self.hand:
-                continue
+        for prepared in self.preparations.for_hand(self.hand):
             deck.checked_frames |= prepared.checked
             for message in prepared.frames():
                 self.future.add(message, (self.hand, self.seq))

@@ -24,7 +24,7 @@ from typing import Any
 
 from dealerless.protocol.crypto import CryptoError, HandDeckContext, PlayerSecret
 from dealerless.protocol.messages import MessageError, SignedMessage, decode_message
-from dealerless.protocol.table.chain import ROLLBACK_HANDS
+from dealerless.protocol.table.chain import ROLLBACK_HANDS, HandMark, prepare_anchor
 from dealerless.protocol.table.config import TableConfig
 from dealerless.protocol.table.hand_deck import (
     HandDeck,
@@ -58,8 +58,13 @@ class NextDeck:
         anchor_seq: int,
         secret: PlayerSecret | None,
         own_stored: list[bytes] | None = None,
+        *,
+        seat: int | None = None,
     ) -> None:
+        """``seat``: ours (also when we hold no share for this setup: a frame of ours that
+        comes back then says the share is lost)."""
         self.number = hctx.hand
+        self.our_seat = seat if secret is None else secret.seat
         self.anchor, self.anchor_seq = anchor, anchor_seq
         self.participants = participants
         self.deck = HandDeck(hctx, participants, secret)
@@ -74,9 +79,13 @@ class NextDeck:
         self.refused: list[SignedMessage] = []  # failed a check: judged when the hand starts
         self.own: list[bytes] = list(own_stored or ())  # ours, stored before they were sent
         self.signed: dict[tuple[int | None, bytes], bytes] = {}  # (seat, head) -> its frame
+        # Why our share of this setup is lost (a frame of ours we do not hold came back, or the
+        # stored share is damaged): we write nothing here and play the hand blind (P-41).
+        self.lost: str | None = None
 
     @property
     def seat(self) -> int | None:
+        """Our seat when we write in this setup (we hold its share), else None."""
         return self.deck.seat
 
     @property
@@ -104,6 +113,16 @@ class NextDeck:
         """A frame of the prepared hand (its ``hand`` is ours); ``verified``: the hand's chain
         took it already (its proofs verified there), kept here for a roll-back that starts the
         hand again."""
+        if (
+            not own
+            and self.our_seat is not None
+            and message.seat == self.our_seat
+            and message.frame not in self.own
+        ):
+            self.lost = (
+                f"a frame of ours for hand {self.number}'s prepared deck came back that this "
+                "node no longer holds (its key share was lost in a crash)"
+            )
         earlier = self.signed.get((message.seat, message.prev))
         if earlier is not None and earlier != message.frame:
             self.refused.append(message)  # a second frame at one head: the hand sees both
@@ -185,7 +204,7 @@ class NextDeck:
         """What we write next in the setup: a frame we stored before a crash for this head
         (the same bytes again), the kind and body of a new one, or None."""
         seat = self.seat
-        if seat is None or self.broken or self.done or seat not in self.participants:
+        if seat is None or self.broken or self.done or self.lost or seat not in self.participants:
             return None
         if self.phase is Phase.SHUFFLE:
             if self.shufflers[0] != seat:
@@ -216,11 +235,64 @@ class Preparations:
     ) -> None:
         self.config, self.seat, self.keys, self._sign = config, seat, keys, sign
         self.decks: dict[bytes, NextDeck] = {}
+        # The hand a machine resumed into after a crash: without a stored share for the hand
+        # after it, we may have prepared it before and lost that share, so we prepare nothing
+        # of it (its setup is written at its start; a frame of ours coming back says it is lost).
+        self.resumed_hand: int | None = None
 
-    def secret(self, number: int, anchor: bytes) -> PlayerSecret | None:
-        """Our share of hand ``number`` if it was prepared on from ``anchor``."""
+    def next_deck(
+        self, mark: HandMark | None, hand: int, participants: tuple[int, ...]
+    ) -> NextDeck | None:
+        """The deck of the hand after ``hand`` (which started at ``mark``), prepared while it
+        is played, dealing in the same ``participants``."""
+        if mark is None:
+            return None
+        return self.deck_for(prepare_anchor(mark.head), mark.seq, hand + 1, participants)
+
+    def for_hand(self, number: int) -> list[NextDeck]:
+        """The decks prepared for hand ``number`` (on whatever start the hand before had)."""
+        return [deck for deck in self.decks.values() if deck.number == number]
+
+    def own_frames(
+        self, running_from: tuple[bytes, int] | None, mark: HandMark | None, hand: int
+    ) -> list[bytes]:
+        """Our frames of the running hand's prepared setup (``running_from``: where it was
+        prepared from, while it is open) and of the next hand's (prepared from ``mark``)."""
+        if self.seat is None:
+            return []
+        anchors = [] if running_from is None else [running_from[0]]
+        if mark is not None:
+            anchors.append(prepare_anchor(mark.head))
+        out: list[bytes] = []
+        for anchor in anchors:
+            deck = self.decks.get(anchor)
+            if deck is not None and deck.number in (hand, hand + 1):
+                out.extend(deck.own)
+        return out
+
+    def keep_taken(
+        self, running_from: tuple[bytes, int] | None, hand: int, message: SignedMessage, own: bool
+    ) -> None:
+        """A setup frame of the running hand, prepared from ``running_from``, that its chain
+        took after the hand started: its deck keeps it too. A roll-back into the hand before
+        starts this hand again from the same setup (the same heads): what it took, ours
+        included, must come again, never a second frame of ours."""
+        if running_from is None or message.kind not in SETUP_KINDS or message.hand != hand:
+            return
+        deck = self.decks.get(running_from[0])
+        if deck is None or deck.number != hand:
+            return
+        if own and message.frame not in deck.own:
+            deck.own.append(message.frame)
+        deck.take(message, own=own, verified=True)
+
+    def secret(self, number: int, anchor: bytes) -> PlayerSecret | str | None:
+        """Our share of hand ``number`` if it was prepared on from ``anchor``; why it is lost
+        (a text) if it was and we no longer hold it; else None."""
         deck = self.decks.get(anchor)
-        return deck.deck.secret if deck is not None and deck.number == number else None
+        if deck is None or deck.number != number:
+            return None
+        return deck.lost if deck.lost is not None else deck.deck.secret
 
     def deck_for(
         self, anchor: bytes, anchor_seq: int, number: int, participants: tuple[int, ...]
@@ -231,13 +303,14 @@ class Preparations:
         if deck is not None and deck.number == number:
             return deck
         hctx = HandDeckContext(self.config.table_id, number, self.config.digest())
-        secret, own = None, None
+        secret, own, lost = None, None, None
         if self._sign is not None and self.seat is not None and self.seat in participants:
-            secret, own = self._stored(hctx, anchor)
-            if secret is None:
+            secret, own, lost = self._stored(hctx, anchor)
+            if secret is None and lost is None and number - 1 != self.resumed_hand:
                 secret = PlayerSecret.generate(hctx, self.seat)
                 self.keys.keep(number, encode_secret(secret, prepared_from=anchor))
-        deck = NextDeck(hctx, participants, anchor, anchor_seq, secret, own)
+        deck = NextDeck(hctx, participants, anchor, anchor_seq, secret, own, seat=self.seat)
+        deck.lost = lost
         self.decks[anchor] = deck
         for old in list(self.decks)[:-PREPARED_KEPT]:
             del self.decks[old]
@@ -245,17 +318,23 @@ class Preparations:
 
     def _stored(
         self, hctx: HandDeckContext, anchor: bytes
-    ) -> tuple[PlayerSecret | None, list[bytes] | None]:
-        """Our share and frames for this setup, stored before a crash (else None)."""
+    ) -> tuple[PlayerSecret | None, list[bytes] | None, str | None]:
+        """Our share and frames for this setup, stored before a crash (else None), or why the
+        stored share is of no use (damaged: we prepared this hand and cannot go on with it)."""
         assert self.seat is not None
         blob = self.keys.stored(hctx.hand)
+        if blob is None:
+            return None, None, None
         preparation = stored_preparation(blob)
-        if blob is None or preparation is None or preparation[0] != anchor:
-            return None, None
+        if preparation is not None and preparation[0] != anchor:
+            return None, None, None  # made for a setup that never came
         try:
-            return decode_secret(hctx, self.seat, blob), preparation[1]
-        except (ValueError, MessageError):
-            return None, None
+            secret = decode_secret(hctx, self.seat, blob)
+        except (ValueError, MessageError) as exc:
+            return None, None, f"the stored key share of hand {hctx.hand} is damaged ({exc})"
+        if preparation is None:
+            return None, None, None  # a share made at its hand's start, on another branch
+        return secret, preparation[1], None
 
     def write(self, deck: NextDeck, *, shuffle: bool = True) -> list[bytes]:
         """Our frames due in ``deck``'s setup (with ``shuffle`` False: not our shuffle yet),

@@ -220,8 +220,10 @@ def test_shuffle_proof_copied_from_another_hand(tmp_path: Path) -> None:
         body["shuffle"]["proof"] = body_of(old)["shuffle"]["proof"]
         return [Send(node.resign(frame, body=body))]
 
-    run = play(tmp_path, TamperFrame(kind_is("shuffle", hand=2), copy_proof), hands=2)
-    report = caught(run)
+    # Hand 2's shuffle is prepared while hand 1 is played (P-53): the seat plays hand 1 on
+    # (muted, it would be timed out there), and its copied proof is judged in hand 2.
+    attack = TamperFrame(kind_is("shuffle", hand=2), copy_proof, mute=False)
+    report = caught(play(tmp_path, attack, hands=2))
     assert [h.hand for h in report.hands if h.aborted] == [2]
 
 

@@ -67,8 +67,18 @@ def test_during_play_an_equal_count_gets_no_answer_unless_the_seat_waits_for_pro
     seat.catch_up.on_have(PEER, {"t": "have", "n": count, "ask": True})
     assert seat.sent == []  # the same count, mid-game: nothing to say
     nonce = secrets.token_bytes(12)
-    seat.catch_up.on_have(b"q" * 32, {"t": "have", "n": count, "ask": True, "nonce": nonce})
-    assert seat.kinds() == ["have"] and seat.sent[-1][1]["echo"] == nonce
+    asker = b"q" * 32
+    seat.catch_up.on_have(asker, {"t": "have", "n": count, "ask": True, "nonce": nonce})
+    # The frames we hold of the next hand's prepared setup (P-53), then our count, to that seat
+    # only: it may be back from a crash, and no record holds them before that hand starts.
+    prepared = playing.prepared_frames()
+    assert set(playing.pending_prepared_frames()) <= set(prepared)
+    assert len(prepared) >= len(playing.participants), "the next deck is being prepared"
+    assert seat.kinds() == ["f"] * len(prepared) + ["have"]
+    assert seat.sent[-1][1]["echo"] == nonce
+    assert [(payload["f"], to) for _, payload, to in seat.sent[:-1]] == [
+        (frame, asker) for frame in prepared
+    ]
 
 
 def test_after_the_game_an_equal_count_is_answered(machine: TableMachine) -> None:

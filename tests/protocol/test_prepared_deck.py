@@ -10,7 +10,8 @@ from typing import Any
 
 from hostile import HostileTable, decode
 
-from dealerless.client.protocol_sim import run_game, start_game
+from dealerless.client.bots import bot_for
+from dealerless.client.protocol_sim import ProtocolGame, run_game, start_game
 from dealerless.protocol.crypto.group import N
 from dealerless.protocol.messages import SignedMessage
 from dealerless.protocol.rules.registry import make_config
@@ -19,6 +20,12 @@ from dealerless.protocol.table.chain import JOIN_LABEL, prepare_anchor
 from dealerless.protocol.table.events import HandEnded, HandStarted, SeatSilent
 
 HOSTILE = 1
+
+
+def bot_for_game(sim: ProtocolGame):  # type: ignore[no-untyped-def]
+    return bot_for(sim.table.game.game)
+
+
 SETUP = ("key-commit", "key-reveal", "shuffle")
 
 
@@ -178,3 +185,56 @@ def test_a_seat_silent_in_the_prepared_setup_is_silent_only_once_its_hand_starte
         assert ends and ends[0].silent == HOSTILE and ends[0].culprit is None
         assert not ht.violations(seat)
     ht.assert_converged()
+
+
+# covers: P-55
+def test_a_seat_that_lost_its_prepared_share_plays_that_hand_blind() -> None:
+    """A seat restarts in hand 1 without the key share it made to prepare hand 2 (lost with the
+    disk); its key commitment for hand 2 is out there. It writes nothing more of that setup
+    (a second commitment would be an equivocation); its own commitment, sent back by a peer,
+    tells it the share is lost, and hand 2 is played blind: the others time it out, no cheat."""
+    from dealerless.protocol.table.events import ShareMissing
+
+    rng = random.Random(8)
+    sim = start_game(make_config("tuppen", 3), rng)
+    victim = 2
+    while True:  # until the victim's key commitment of hand 2 has left
+        sim.deliver_all()
+        mine = [f for f in sim.machines[victim].pending_prepared_frames() if decode(f).hand == 2]
+        if mine:
+            break
+        mover = next(s for s, m in enumerate(sim.machines) if m.my_turn_to_act())
+        machine = sim.machines[mover]
+        action = bot_for_game(sim)(machine.engine, mover, rng, True)
+        sim.events[mover].extend(machine.act(action, sim.clock))
+        sim.flush(mover)
+    sim.deliver_all()
+    secrets = {h: s for h, s in sim.secrets[victim].items() if h != 2}  # the share is gone
+    old = sim.machines[victim]
+    sim.machines[victim] = back = TableMachine.resume(
+        sim.table, sim.keys[victim], list(old.records), secrets=secrets, now=sim.clock
+    )
+    out = [f for f in back.take_outgoing() if decode(f).hand == 2]
+    assert out == []  # nothing of hand 2's setup signed again
+    for frame in sim.machines[0].prepared_frames():  # a peer's answer to its count
+        back.receive(frame, sim.clock)
+    assert [f for f in back.take_outgoing() if decode(f).hand == 2] == []
+    sim.flush(victim)
+    while not all((m.hand >= 2 and m.phase == "play") or m.over for m in sim.machines[:2]):
+        sim.deliver_all()
+        movers = [s for s, m in enumerate(sim.machines) if m.my_turn_to_act()]
+        if movers:
+            mover = movers[0]
+            machine = sim.machines[mover]
+            action = bot_for_game(sim)(machine.engine, mover, rng, True)
+            sim.events[mover].extend(machine.act(action, sim.clock))
+            sim.flush(mover)
+            continue
+        sim.clock += sim.table.step_timeout_ms / 1000.0 + 1
+        for seat, machine in enumerate(sim.machines):
+            sim.events[seat].extend(machine.tick(sim.clock))
+            sim.flush(seat)
+        if sim.machines[0].hand > 2:
+            break
+    assert any(isinstance(e, ShareMissing) and e.hand == 2 for e in sim.events[victim])
+    assert not [v for v in sim.violations() if v.culprit is not None]
