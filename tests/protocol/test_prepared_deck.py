@@ -9,6 +9,7 @@ import random
 from typing import Any
 
 from hostile import HostileTable, decode
+from seat_change_sim import next_segment, play_segment
 
 from dealerless.client.bots import bot_for
 from dealerless.client.protocol_sim import ProtocolGame, run_game, start_game
@@ -238,3 +239,25 @@ def test_a_seat_that_lost_its_prepared_share_plays_that_hand_blind() -> None:
             break
     assert any(isinstance(e, ShareMissing) and e.hand == 2 for e in sim.events[victim])
     assert not [v for v in sim.violations() if v.culprit is not None]
+
+
+# covers: P-55
+def test_a_seat_change_between_hands_throws_the_prepared_deck_away() -> None:
+    """Hand 2 was prepared while hand 1 was played; a seat asked for a change, so hand 2 is the
+    first hand of the next segment: it sets up at its own start with new key shares."""
+    rng = random.Random(3)
+    sim = start_game(make_config("limit-tuppen", 3, {"mode": "cash"}), rng)
+    play_segment(sim, rng, {0: "reseat"})
+    assert all(m.over and m.hand == 1 for m in sim.machines)
+    prepared = [decode(f) for m in sim.machines for f in m.pending_prepared_frames()]
+    commits = {m.seat: m for m in prepared if m.kind == "key-commit" and m.hand == 2}
+    assert set(commits) == {0, 1, 2}, "hand 2 was prepared during hand 1"
+    second = next_segment(sim, rng)
+    play_segment(second, rng, {})
+    records = [decode(f) for f in second.machines[0].records]
+    config_end = [m for m in records if m.kind == "config-sign"][-1]
+    new_commits = [m for m in records if m.kind == "key-commit" and m.hand == 2]
+    assert {m.prev for m in new_commits} == {config_end.digest}  # at the segment's start
+    for m in new_commits:
+        assert m.body["commit"] != commits[m.seat].body["commit"]  # a new key share
+    assert not [m for m in records if m.frame in {c.frame for c in commits.values()}]
