@@ -324,6 +324,12 @@ class Chain:
         after the hand's start are cut."""
         assert self.can_rollback_to(anchor, across_hand=True)
         back = self.hands_back(anchor)
+        # The heads after the anchor are void: no longer the table's. A prepared setup (P-53)
+        # and what is built on it the same way may reach them again; a frame built on one of
+        # them then waits for it instead of being dropped as stale.
+        void = {self.head, *(h for h, _ in self._hand_heads)}
+        for log in self._previous[len(self._previous) - back + 1 :] if back else []:
+            void |= {log.mark.head, *(h for h, _ in log.heads)}
         if back:
             # Back into an earlier hand: it is the running hand again, the ones after it void.
             log = self._previous[-back]
@@ -342,6 +348,9 @@ class Chain:
             done = upto
             if head == anchor:
                 break
+        kept = {mark.head, *(head for _, head in elements)}
+        after = [h for h, _ in self._hand_heads[len(elements) :]]
+        self.history -= (void | set(after)) - kept
         self.head, self.seq = mark.head, mark.seq
         del self.records[mark.records :]
         self._unsaved = []

@@ -36,6 +36,7 @@ from dealerless.protocol.messages import (
     IdentityKey,
     MessageError,
     SignedMessage,
+    decode_message,
     sign_message,
 )
 from dealerless.protocol.rules.base import (
@@ -891,6 +892,7 @@ class TableMachine:
         """
         if anchor == self.chain.head:
             return
+        before = list(self.chain.records)
         back = self.chain.hands_back(anchor)
         elements = self.chain.cut_to_hand_start(anchor)
         if back:
@@ -917,6 +919,7 @@ class TableMachine:
         self.chain.forget_unsaved()
         self.events.append(TranscriptCut(len(self.chain.records)))
         self._feed_due = True
+        self._offer_prepared_votes(before[len(self.chain.records) :])
 
     # ---------------------------------------------------------------- signing and writing
     def _sign(self, kind: str, body: dict[str, Any], *, at: bytes | None = None) -> SignedMessage:
@@ -994,6 +997,28 @@ class TableMachine:
             body=body,
             registry=TABLE_REGISTRY,
         )
+
+    def _offer_prepared_votes(self, void: list[bytes]) -> None:
+        """The records a roll-back cut. A prepared setup comes again with the same heads
+        (P-53), and so does what was signed on them: the certificates there may count again
+        (their votes go back into the book), and the frames may come again from their authors
+        (they are no longer taken for seen)."""
+        heads = {h for deck in self.preparations.decks.values() for h in deck.heads}
+        for frame in void:
+            self.seen.discard(frame)
+            try:
+                message = decode_message(frame, registry=TABLE_REGISTRY)
+            except MessageError:
+                continue
+            if message.kind in SIDE_KINDS and message.prev in heads:
+                self.votes.undo_carried_out(message)
+                self._receive(frame, again=True)
+
+    def prepared_heads(self) -> frozenset[bytes]:
+        """The heads of the running hand's prepared setup, as far as its deck holds them."""
+        start = self.cycle.hand.prepared_from
+        deck = None if start is None else self.preparations.decks.get(start[0])
+        return frozenset() if deck is None or deck.number != self.hand else frozenset(deck.heads)
 
     def _prepared_secret(self, number: int, anchor: bytes) -> PlayerSecret | str | None:
         return self.preparations.secret(number, anchor)

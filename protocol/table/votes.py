@@ -101,6 +101,8 @@ class VotingTable(Protocol):
 
     def can_rollback_to(self, anchor: bytes, *, across_hand: bool = False) -> bool: ...
 
+    def prepared_heads(self) -> frozenset[bytes]: ...
+
     def rollback_to(self, anchor: bytes) -> None: ...
 
     def apply_certificate(
@@ -149,12 +151,18 @@ class VoteBook:
             del self.abort[key]
         # A timeout certificate of the hand before may still complete: it wins over our
         # element there (the others timed it out while it was in flight), by a roll-back.
+        # Heads of this hand's prepared setup (P-53) come again when it starts again after a
+        # roll-back into the hand before: a certificate there still counts.
+        prepared = m.prepared_heads()
         for key in [
             k
             for k in self.timeout
-            if k[1] in m.history and not m.can_rollback_to(k[1], across_hand=True)
+            if k[1] in m.history
+            and k[1] not in prepared
+            and not m.can_rollback_to(k[1], across_hand=True)
         ]:
-            del self.timeout[key]
+            for vote in self.timeout.pop(key).values():
+                m.seen.discard(vote.frame)  # it may come again (a record of a peer's chain)
         self.proven = {k: v for k, v in self.proven.items() if k[1] == head}
 
     # ---------------------------------------------------------------- incoming
@@ -197,6 +205,14 @@ class VoteBook:
             self.abort.setdefault(key, {}).setdefault(seat, message)
         for frame in evidence[:MAX_EVIDENCE]:
             self._examine_evidence(frame, culprit)
+
+    def undo_carried_out(self, message: SignedMessage) -> None:
+        """A roll-back cut the certificate this vote was part of: it may be carried out again
+        when the chain comes back to its head (a prepared setup's heads come again, P-53)."""
+        if message.kind == "timeout-vote":
+            self.timed_out.discard((message.body["silent"], message.prev))
+        elif message.kind == "abort-vote":
+            self.applied.discard((message.body["culprit"], message.prev))
 
     def _room_for(self, head: bytes, book: VoteTable) -> bool:
         """Votes for heads we know are always kept; for unknown heads only a bounded number."""
