@@ -323,17 +323,21 @@ def encode_secret(
     return pack(data)
 
 
-def stored_preparation(blob: bytes | None) -> tuple[bytes, list[bytes]] | None:
-    """The head a stored share's hand was prepared from and our frames of that setup (None: a
-    share made at its hand's start, or unreadable)."""
+def _stored_fields(blob: bytes | None) -> dict[Any, Any]:
+    """A stored share's fields (empty if there is none or it is unreadable)."""
     if blob is None:
-        return None
+        return {}
     try:
         data = unpack(blob)
     except (ValueError, MessageError):
-        return None
-    if not isinstance(data, dict):
-        return None
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def stored_preparation(blob: bytes | None) -> tuple[bytes, list[bytes]] | None:
+    """The head a stored share's hand was prepared from and our frames of that setup (None: a
+    share made at its hand's start, or unreadable)."""
+    data = _stored_fields(blob)
     anchor, frames = data.get("prepared_from"), data.get("prepared")
     if not isinstance(anchor, bytes) or not isinstance(frames, list):
         return None
@@ -345,13 +349,7 @@ def stored_preparation(blob: bytes | None) -> tuple[bytes, list[bytes]] | None:
 def stored_round_frame(blob: bytes | None) -> bytes | None:
     """Our own round frame stored with a key share (None if there is none or it is unreadable:
     then the step is signed again, as before a crash that lost nothing)."""
-    if blob is None:
-        return None
-    try:
-        data = unpack(blob)
-    except (ValueError, MessageError):
-        return None
-    frame = data.get("frame") if isinstance(data, dict) else None
+    frame = _stored_fields(blob).get("frame")
     return frame if isinstance(frame, bytes) else None
 
 
