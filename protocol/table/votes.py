@@ -469,6 +469,11 @@ class VoteBook:
                 # them decides, even if our element was lost on its way (a dropping hub). We
                 # take it, at the bounded cost of silence, and stay on the table's one chain.
                 return True
+            if m.seat in votes:
+                # We voted: our deadline there passed without the element. A roll-back into the
+                # hand before may have brought us back to this head (a prepared setup's heads
+                # come again, P-53) and the element with it, timed anew; our word stands.
+                return True
             if m.moved_in_time(anchor, silent):
                 return False  # the element there refutes it: the seat was not silent for us
         return True
