@@ -139,6 +139,7 @@ class VoteBook:
         self.abort: VoteTable = {}
         self.applied: set[tuple[int, bytes]] = set()  # abort certificates already carried out
         self.timed_out: set[tuple[int, bytes]] = set()  # timeout certificates carried out
+        self.cast: set[tuple[int, bytes]] = set()  # (accused, head) where this machine voted
         # (culprit, anchor) -> reason: violations this peer's own checks proved
         self.proven: dict[tuple[int, bytes], str] = {}
 
@@ -319,6 +320,7 @@ class VoteBook:
         m._outbox.append(vote.frame)
         m.seen.add(vote.frame)
         self.timeout.setdefault((silent, m.head), {})[m.seat] = vote
+        self.cast.add((silent, m.head))
         m.events.append(TimeoutVoted(silent))
 
     def pending_own_votes(self) -> list[SignedMessage]:
@@ -469,10 +471,12 @@ class VoteBook:
                 # them decides, even if our element was lost on its way (a dropping hub). We
                 # take it, at the bounded cost of silence, and stay on the table's one chain.
                 return True
-            if m.seat in votes:
-                # We voted: our deadline there passed without the element. A roll-back into the
-                # hand before may have brought us back to this head (a prepared setup's heads
-                # come again, P-53) and the element with it, timed anew; our word stands.
+            if key in self.cast:
+                # We voted (this machine signed it): our deadline there passed without the
+                # element. A roll-back into the hand before may have brought us back to this
+                # head (a prepared setup's heads come again, P-53) and the element with it,
+                # timed anew; our word stands. A vote with our key we did not cast is no word
+                # of ours.
                 return True
             if m.moved_in_time(anchor, silent):
                 return False  # the element there refutes it: the seat was not silent for us
