@@ -94,11 +94,11 @@ class ProtocolGame:
         self.resend_prepared(seat)
 
     def resend_prepared(self, to: int) -> None:
-        """The others' frames of a prepared deck, sent again to a seat back from a crash (a
-        node resends them with its count when the table is quiet)."""
+        """The frames of the next hand's prepared deck the others hold, sent to a seat back
+        from a crash (a node's answer to a seat that waits for proof, node/catch_up.py)."""
         for seat, machine in enumerate(self.machines):
             if seat != to:
-                self.bus.queues[to].extend(machine.pending_prepared_frames())
+                self.bus.queues[to].extend(machine.prepared_frames())
 
     def deliver_all(self) -> None:
         while self.bus.pending():

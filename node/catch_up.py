@@ -258,8 +258,9 @@ class CatchUp:
 
     def announce(self, ask: bool = True) -> None:
         """Tell every seat how many records we hold; resend our votes that wait for a
-        certificate and our frame of the open parallel round (a hub may have dropped them;
-        neither is in a record a peer could fetch yet)."""
+        certificate, our frame of the open parallel round and our frames of a prepared setup
+        that is not complete (a hub may have dropped them; none is in a record a peer could
+        fetch yet)."""
         machine = self.node.machine
         assert machine is not None
         self.have(machine.chain_count, ask)
@@ -268,6 +269,8 @@ class CatchUp:
         pending = machine.pending_round_frame()
         if pending is not None:
             self.node.queue({"t": "f", "f": pending})
+        for frame in machine.pending_prepared_frames():  # the next deck's, while it is open
+            self.node.queue({"t": "f", "f": frame})
         for book in (machine.votes.timeout, machine.votes.abort):
             for (_, head), votes in book.items():
                 vote = votes.get(machine.seat)

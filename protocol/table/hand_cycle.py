@@ -12,7 +12,6 @@ from dataclasses import dataclass
 
 from dealerless.protocol.cards import Card
 from dealerless.protocol.crypto import HandDeckContext, PlayerSecret
-from dealerless.protocol.messages import MessageError
 from dealerless.protocol.rules.base import Deal, Engine, Reveal, TurnUp
 from dealerless.protocol.rules.registry import new_engine
 from dealerless.protocol.table.chain import ROLLBACK_HANDS, Chain, prepare_anchor
@@ -36,9 +35,8 @@ from dealerless.protocol.table.hand_deck import (
     DEAL,
     OPEN,
     HandDeck,
-    decode_secret,
     encode_secret,
-    stored_preparation,
+    stored_share,
 )
 from dealerless.protocol.table.hand_state import HandState
 from dealerless.protocol.table.key_shares import KeyShares
@@ -221,15 +219,9 @@ class HandCycle:
             return None, prepared  # prepared before a crash, its share lost: played blind
         if prepared is not None:
             return prepared, None
-        stored = self.keys.stored(hctx.hand)
-        preparation = stored_preparation(stored)
-        if preparation is not None and preparation[0] != anchor:
-            stored = None  # made for a setup that never came (a seat change between, P-53)
-        if stored is not None:
-            try:
-                return decode_secret(hctx, seat, stored), None
-            except (ValueError, MessageError) as exc:
-                return None, f"the stored key share of hand {hctx.hand} is damaged ({exc})"
+        stored = stored_share(self.keys.stored(hctx.hand), hctx, seat, anchor)
+        if stored.damaged is not None or stored.secret is not None:
+            return stored.secret, stored.damaged
         if self.replaying():
             return None, f"no stored key share for hand {hctx.hand}"
         return self.new_secret(hctx, seat), None

@@ -366,3 +366,29 @@ def decode_secret(hctx: HandDeckContext, seat: int, blob: bytes) -> PlayerSecret
         raise ValueError(f"stored key share for hand {hctx.hand} is not valid")
     x = int.from_bytes(data["x"], "big")
     return PlayerSecret(hctx, seat, x, g_table().mul(x), data["nonce"])
+
+
+@dataclass(frozen=True)
+class StoredShare:
+    """What a stored blob gives a hand whose setup is signed on from a given head."""
+
+    secret: PlayerSecret | None = None  # None: nothing stored for this setup
+    prepared: list[bytes] | None = None  # our frames of its prepared setup (P-53), if it was
+    damaged: str | None = None  # stored for it but unreadable: the share is lost
+
+
+def stored_share(
+    blob: bytes | None, hctx: HandDeckContext, seat: int, anchor: bytes
+) -> StoredShare:
+    """Read our stored share for hand ``hctx.hand``, whose setup is signed on from ``anchor``.
+    A share prepared for a setup that never came (a seat change between, P-53) is none."""
+    if blob is None:
+        return StoredShare()
+    preparation = stored_preparation(blob)
+    if preparation is not None and preparation[0] != anchor:
+        return StoredShare()
+    try:
+        secret = decode_secret(hctx, seat, blob)
+    except (ValueError, MessageError) as exc:
+        return StoredShare(damaged=f"the stored key share of hand {hctx.hand} is damaged ({exc})")
+    return StoredShare(secret, None if preparation is None else preparation[1])

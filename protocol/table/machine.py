@@ -421,13 +421,13 @@ class TableMachine:
         """Every frame we hold of the next hand's prepared setup, the others' and ours: a seat
         back from a crash gets them with our answer to its count (one of its own that it no
         longer holds tells it that its share of that hand is lost)."""
-        deck = self._next_deck()
+        deck = self._next_deck(make=False)
         return [] if deck is None else list(dict.fromkeys(m.frame for m in deck.frames()))
 
     def pending_prepared_frames(self) -> list[bytes]:
-        """Our frames of a prepared setup (P-53), the running hand's while its setup is open and
-        the next hand's: a node resends them with its count (a peer back from a crash missed
-        them, and no record holds them before the hand starts)."""
+        """Our frames of a prepared setup (P-53) that is not complete here, the running hand's
+        while its setup is open and the next hand's: a node resends them with its count (a
+        hub may have dropped them, and no record holds them before the hand starts)."""
         start = self.cycle.hand.prepared_from if self.phase in SETUP_PHASES else None
         return self.preparations.own_frames(start, self.chain.hand_mark, self.hand)
 
@@ -922,15 +922,24 @@ class TableMachine:
         self._offer_prepared_votes(before[len(self.chain.records) :])
 
     # ---------------------------------------------------------------- signing and writing
-    def _sign(self, kind: str, body: dict[str, Any], *, at: bytes | None = None) -> SignedMessage:
-        """Sign a message at the current head, or at ``at``, an earlier head of this hand."""
+    def _sign(
+        self,
+        kind: str,
+        body: dict[str, Any],
+        *,
+        at: bytes | None = None,
+        hand: int | None = None,
+        seq: int | None = None,
+    ) -> SignedMessage:
+        """Sign a message at the current head, or at ``at``, an earlier head of this hand (or,
+        with ``hand`` and ``seq``, a head of the next hand's prepared setup, P-53)."""
         assert self.key is not None
         prev = self.head if at is None else at
         return sign_message(
             self.key,
             table_id=self.config.table_id,
-            hand=self.hand,
-            seq=self.seq_after(prev),
+            hand=self.hand if hand is None else hand,
+            seq=self.seq_after(prev) if seq is None else seq,
             prev=prev,
             seat=self.seat,
             kind=kind,
@@ -985,18 +994,7 @@ class TableMachine:
     def _sign_prepared(
         self, number: int, seq: int, prev: bytes, kind: str, body: dict[str, Any]
     ) -> SignedMessage:
-        assert self.key is not None
-        return sign_message(
-            self.key,
-            table_id=self.config.table_id,
-            hand=number,
-            seq=seq,
-            prev=prev,
-            seat=self.seat,
-            kind=kind,
-            body=body,
-            registry=TABLE_REGISTRY,
-        )
+        return self._sign(kind, body, at=prev, hand=number, seq=seq)
 
     def _offer_prepared_votes(self, void: list[bytes]) -> None:
         """The records a roll-back cut. A prepared setup comes again with the same heads
@@ -1014,12 +1012,6 @@ class TableMachine:
                 self.votes.undo_carried_out(message)
                 self._receive(frame, again=True)
 
-    def prepared_heads(self) -> frozenset[bytes]:
-        """The heads of the running hand's prepared setup, as far as its deck holds them."""
-        start = self.cycle.hand.prepared_from
-        deck = None if start is None else self.preparations.decks.get(start[0])
-        return frozenset() if deck is None or deck.number != self.hand else frozenset(deck.heads)
-
     def _prepared_secret(self, number: int, anchor: bytes) -> PlayerSecret | str | None:
         return self.preparations.secret(number, anchor)
 
@@ -1028,11 +1020,14 @@ class TableMachine:
         if not self.mode.replaying:
             self._feed_due = True  # frames of this hand that came while the last was played
 
-    def _next_deck(self) -> NextDeck | None:
-        """The deck of the hand after the running one, prepared while it is played."""
+    def _next_deck(self, *, make: bool = True) -> NextDeck | None:
+        """The deck of the hand after the running one, prepared while it is played (``make``:
+        begin it if there is none yet)."""
         if self.phase in (Phase.CONFIG, Phase.OVER) or self.mode.replaying:
             return None
-        return self.preparations.next_deck(self.chain.hand_mark, self.hand, self.participants)
+        return self.preparations.next_deck(
+            self.chain.hand_mark, self.hand, self.participants, make=make
+        )
 
     def _takes_prepared(self, message: SignedMessage) -> bool:
         """A frame of the next hand's setup, kept by its prepared deck."""

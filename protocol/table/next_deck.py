@@ -26,12 +26,7 @@ from dealerless.protocol.crypto import CryptoError, HandDeckContext, PlayerSecre
 from dealerless.protocol.messages import MessageError, SignedMessage, decode_message
 from dealerless.protocol.table.chain import ROLLBACK_HANDS, HandMark, prepare_anchor
 from dealerless.protocol.table.config import TableConfig
-from dealerless.protocol.table.hand_deck import (
-    HandDeck,
-    decode_secret,
-    encode_secret,
-    stored_preparation,
-)
+from dealerless.protocol.table.hand_deck import HandDeck, encode_secret, stored_share
 from dealerless.protocol.table.key_shares import KeyShares
 from dealerless.protocol.table.kinds import TABLE_REGISTRY
 from dealerless.protocol.table.round_frames import ROUND_LABEL
@@ -100,13 +95,13 @@ class NextDeck:
     def frames(self) -> Iterator[SignedMessage]:
         """Every frame kept, for the hand's chain: the setup in order, then the rest, and our
         own frames (stored before a crash, some may be built on heads not reached here)."""
-        for element in self.elements:
-            yield from element
-        yield from self.round.values()
-        yield from self.refused
-        yield from self.waiting
+        kept = [m for element in self.elements for m in element]
+        kept += [*self.round.values(), *self.refused, *self.waiting]
+        yield from kept
+        held = {m.frame for m in kept}
         for frame in self.own:
-            yield decode_message(frame, registry=TABLE_REGISTRY)
+            if frame not in held:
+                yield decode_message(frame, registry=TABLE_REGISTRY)
 
     # ---------------------------------------------------------------- taking a peer's frame
     def take(self, message: SignedMessage, *, own: bool = False, verified: bool = False) -> None:
@@ -211,9 +206,11 @@ class NextDeck:
                 return None
         elif seat in self.round:
             return None
-        for frame in self.own:
-            if frame not in (m.frame for element in self.elements for m in element):
-                return frame  # the machine takes it if it is for this head, else holds it
+        if self.own:
+            taken = {m.frame for element in self.elements for m in element}
+            for frame in self.own:
+                if frame not in taken:
+                    return frame  # the machine takes it if it is for this head, else holds it
         if self.phase is Phase.KEY_COMMIT:
             return "key-commit", {"commit": self.deck.make_commit()}
         if self.phase is Phase.KEY_REVEAL:
@@ -241,13 +238,18 @@ class Preparations:
         self.resumed_hand: int | None = None
 
     def next_deck(
-        self, mark: HandMark | None, hand: int, participants: tuple[int, ...]
+        self, mark: HandMark | None, hand: int, participants: tuple[int, ...], *, make: bool
     ) -> NextDeck | None:
         """The deck of the hand after ``hand`` (which started at ``mark``), prepared while it
-        is played, dealing in the same ``participants``."""
+        is played, dealing in the same ``participants`` (``make``: begin it if there is none,
+        else None)."""
         if mark is None:
             return None
-        return self.deck_for(prepare_anchor(mark.head), mark.seq, hand + 1, participants)
+        anchor = prepare_anchor(mark.head)
+        deck = self.decks.get(anchor)
+        if deck is not None and deck.number == hand + 1:
+            return deck
+        return self.deck_for(anchor, mark.seq, hand + 1, participants) if make else None
 
     def for_hand(self, number: int) -> list[NextDeck]:
         """The decks prepared for hand ``number`` (on whatever start the hand before had)."""
@@ -257,7 +259,8 @@ class Preparations:
         self, running_from: tuple[bytes, int] | None, mark: HandMark | None, hand: int
     ) -> list[bytes]:
         """Our frames of the running hand's prepared setup (``running_from``: where it was
-        prepared from, while it is open) and of the next hand's (prepared from ``mark``)."""
+        prepared from, while it is open) and of the next hand's (prepared from ``mark``), while
+        the setup is not complete here (once it is, every seat that took part had ours)."""
         if self.seat is None:
             return []
         anchors = [] if running_from is None else [running_from[0]]
@@ -266,7 +269,7 @@ class Preparations:
         out: list[bytes] = []
         for anchor in anchors:
             deck = self.decks.get(anchor)
-            if deck is not None and deck.number in (hand, hand + 1):
+            if deck is not None and deck.number in (hand, hand + 1) and not deck.done:
                 out.extend(deck.own)
         return out
 
@@ -322,19 +325,10 @@ class Preparations:
         """Our share and frames for this setup, stored before a crash (else None), or why the
         stored share is of no use (damaged: we prepared this hand and cannot go on with it)."""
         assert self.seat is not None
-        blob = self.keys.stored(hctx.hand)
-        if blob is None:
-            return None, None, None
-        preparation = stored_preparation(blob)
-        if preparation is not None and preparation[0] != anchor:
-            return None, None, None  # made for a setup that never came
-        try:
-            secret = decode_secret(hctx, self.seat, blob)
-        except (ValueError, MessageError) as exc:
-            return None, None, f"the stored key share of hand {hctx.hand} is damaged ({exc})"
-        if preparation is None:
-            return None, None, None  # a share made at its hand's start, on another branch
-        return secret, preparation[1], None
+        stored = stored_share(self.keys.stored(hctx.hand), hctx, self.seat, anchor)
+        if stored.damaged is not None or stored.prepared is None:
+            return None, None, stored.damaged  # a share made at its hand's start is not this
+        return stored.secret, stored.prepared, None
 
     def write(self, deck: NextDeck, *, shuffle: bool = True) -> list[bytes]:
         """Our frames due in ``deck``'s setup (with ``shuffle`` False: not our shuffle yet),

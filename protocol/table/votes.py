@@ -101,8 +101,6 @@ class VotingTable(Protocol):
 
     def can_rollback_to(self, anchor: bytes, *, across_hand: bool = False) -> bool: ...
 
-    def prepared_heads(self) -> frozenset[bytes]: ...
-
     def rollback_to(self, anchor: bytes) -> None: ...
 
     def apply_certificate(
@@ -152,18 +150,12 @@ class VoteBook:
             del self.abort[key]
         # A timeout certificate of the hand before may still complete: it wins over our
         # element there (the others timed it out while it was in flight), by a roll-back.
-        # Heads of this hand's prepared setup (P-53) come again when it starts again after a
-        # roll-back into the hand before: a certificate there still counts.
-        prepared = m.prepared_heads()
         for key in [
             k
             for k in self.timeout
-            if k[1] in m.history
-            and k[1] not in prepared
-            and not m.can_rollback_to(k[1], across_hand=True)
+            if k[1] in m.history and not m.can_rollback_to(k[1], across_hand=True)
         ]:
-            for vote in self.timeout.pop(key).values():
-                m.seen.discard(vote.frame)  # it may come again (a record of a peer's chain)
+            del self.timeout[key]
         self.proven = {k: v for k, v in self.proven.items() if k[1] == head}
 
     # ---------------------------------------------------------------- incoming

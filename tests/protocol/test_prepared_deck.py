@@ -30,6 +30,11 @@ def bot_for_game(sim: ProtocolGame):  # type: ignore[no-untyped-def]
 SETUP = ("key-commit", "key-reveal", "shuffle")
 
 
+def own_prepared(machine: TableMachine, hand: int) -> list[SignedMessage]:
+    """The frames ``machine`` wrote of hand ``hand``'s prepared setup (P-53)."""
+    return [decode(f) for deck in machine.preparations.for_hand(hand) for f in deck.own]
+
+
 def hand_frames(machine: TableMachine, hand: int) -> list[SignedMessage]:
     return [m for m in map(decode, machine.records) if m.hand == hand]
 
@@ -201,7 +206,7 @@ def test_a_seat_that_lost_its_prepared_share_plays_that_hand_blind() -> None:
     victim = 2
     while True:  # until the victim's key commitment of hand 2 has left
         sim.deliver_all()
-        mine = [f for f in sim.machines[victim].pending_prepared_frames() if decode(f).hand == 2]
+        mine = own_prepared(sim.machines[victim], 2)
         if mine:
             break
         mover = next(s for s, m in enumerate(sim.machines) if m.my_turn_to_act())
@@ -249,7 +254,7 @@ def test_a_seat_change_between_hands_throws_the_prepared_deck_away() -> None:
     sim = start_game(make_config("limit-tuppen", 3, {"mode": "cash"}), rng)
     play_segment(sim, rng, {0: "reseat"})
     assert all(m.over and m.hand == 1 for m in sim.machines)
-    prepared = [decode(f) for m in sim.machines for f in m.pending_prepared_frames()]
+    prepared = [m for machine in sim.machines for m in own_prepared(machine, 2)]
     commits = {m.seat: m for m in prepared if m.kind == "key-commit" and m.hand == 2}
     assert set(commits) == {0, 1, 2}, "hand 2 was prepared during hand 1"
     second = next_segment(sim, rng)

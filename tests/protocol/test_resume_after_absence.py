@@ -62,15 +62,15 @@ def time_out_the_victim(sim: ProtocolGame) -> None:
 
 
 def resend_round_frames(sim: ProtocolGame, to: int) -> list[TableEvent]:
-    """What the others' nodes resend with every catch-up announcement: their own frames of the
-    parallel round open at their head and of the next hand's prepared deck (those are in no
-    record yet)."""
+    """What the others' nodes send a seat back from a crash: their own frame of the parallel
+    round open at their head (resent with every catch-up announcement) and, answering its
+    count, every frame they hold of the next hand's prepared deck (none is in a record yet)."""
     events: list[TableEvent] = []
     for seat, other in enumerate(sim.machines):
         pending = other.pending_round_frame()
         if seat != to and pending is not None:
             events.extend(sim.machines[to].receive(pending, sim.clock))
-        for frame in other.pending_prepared_frames() if seat != to else []:
+        for frame in other.prepared_frames() if seat != to else []:
             events.extend(sim.machines[to].receive(frame, sim.clock))
     return events
 
