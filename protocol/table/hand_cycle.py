@@ -165,7 +165,9 @@ class HandCycle:
         self.hand = HandState.starting(
             number, participants, deck, secret, lost_share, prepared_from
         )
-        self.hand_engine = copy.deepcopy(self.engine)
+        # The rules as the hand began, for a roll-back; the check at the end of a game never
+        # rolls back, and copying the engine every hand was a quarter of that check.
+        self.hand_engine = None if self.proofs_checked else copy.deepcopy(self.engine)
         self.streak_at_start = dict(self.silent_streak)
         self.chain.start_hand()
         if prepared_from is not None:
@@ -182,7 +184,7 @@ class HandCycle:
         mark = self.chain.hand_mark
         if (
             mark is None
-            or self.hand_engine is None
+            or self.hand.phase is Phase.CONFIG
             or self.dealer_due
             or participants != self.hand.participants
         ):

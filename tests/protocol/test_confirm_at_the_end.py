@@ -108,3 +108,17 @@ def test_only_the_proofs_are_taken_as_checked(game: ProtocolGame) -> None:
     with pytest.raises(LocalProtocolError, match=f"record {index} does not replay"):
         TableMachine.resume(game.table, None, records)
     assert len(TableMachine.confirm(game.table, records).records) == index + 1
+
+
+def test_the_check_at_the_end_never_rolls_back(game: ProtocolGame) -> None:
+    """It keeps no hand's start (no copy of the rules per hand): a roll-back asked of it, which
+    one chain of our own records never asks, is refused with a clear error, not replayed from
+    a start it does not hold. An auditor's machine rolls back as before."""
+    records = game.machines[0].records
+    confirmed = TableMachine.confirm(game.table, records[:-3])
+    earlier = confirmed.chain.hand_heads()[1]  # a head of the running hand, behind the last
+    with pytest.raises(LocalProtocolError, match="fork in our records"):
+        confirmed.rollback_to(earlier)
+    audited = TableMachine.resume(game.table, None, records[:-3])
+    audited.rollback_to(earlier)
+    assert audited.head == earlier

@@ -21,6 +21,12 @@ from dealerless.protocol.table.kinds import TABLE_REGISTRY
 from dealerless.protocol.table.machine import TableMachine
 
 
+def auditor(config: TableConfig, records: list[bytes]) -> TableMachine:
+    """A machine with no key rebuilt from records, as ``dealerless audit`` builds it (the check
+    at the end of a game, TableMachine.confirm, keeps no hand's start: it never rolls back)."""
+    return TableMachine.resume(config, None, records)
+
+
 def _deck(deck: HandDeck) -> tuple[bytes | None, list[list[bytes]]]:
     joint = None if deck.joint is None else deck.joint.encode()
     return joint, [c.to_wire() for c in deck.deck]
@@ -67,14 +73,14 @@ def test_a_roll_back_to_any_head_of_the_hand_is_a_clean_run_to_it(seat: int | No
 
     def machine(upto: int) -> TableMachine:
         if seat is None:
-            return TableMachine.confirm(sim.table, records[:upto])
+            return auditor(sim.table, records[:upto])
         key, shares = sim.keys[seat], sim.secrets[seat]
         return TableMachine.resume(sim.table, key, records[:upto], secrets=shares, hold=True)
 
     # every head of each hand, with the records up to it, and where each hand's records end
     heads: dict[int, dict[bytes, int]] = {}
     ends: dict[int, int] = {}
-    clean = TableMachine.confirm(sim.table, [])
+    clean = auditor(sim.table, [])
     for upto, frame in enumerate(records, 1):
         before, head_before = clean.hand, clean.head
         clean.receive(frame, 0.0)
@@ -120,7 +126,7 @@ def _game_with_certificates() -> tuple[TableConfig, list[bytes]]:
 
 def _certificate_heads(config: TableConfig, records: list[bytes]) -> set[bytes]:
     """The heads that certificates of the transcript led to."""
-    clean, heads = TableMachine.confirm(config, []), set()
+    clean, heads = auditor(config, []), set()
     for frame in records:
         clean.receive(frame, 0.0)
         if decode_message(frame, registry=TABLE_REGISTRY).kind == "timeout-vote":
@@ -135,12 +141,12 @@ def test_a_roll_back_across_hands_replays_the_certificates_on_the_way() -> None:
     on the way included: a replay that skipped them stopped short of the anchor."""
     config, records = _game_with_certificates()
     last_hand_start = None
-    clean = TableMachine.confirm(config, [])
+    clean = auditor(config, [])
     counts: dict[bytes, int] = {}
     for upto, frame in enumerate(records, 1):
         clean.receive(frame, 0.0)
         counts.setdefault(clean.head, upto)
-    end = TableMachine.confirm(config, records)
+    end = auditor(config, records)
     last_hand_start = end.hand_start_count
     # every head before the last hand that the finished machine can still roll back to
     reachable = [
@@ -154,8 +160,8 @@ def test_a_roll_back_across_hands_replays_the_certificates_on_the_way() -> None:
         "no certificate between a reachable head and the last hand: the test checks nothing"
     )
     for anchor, upto in reachable:
-        expected = _view(TableMachine.confirm(config, records[:upto]))
-        rolled = TableMachine.confirm(config, records)
+        expected = _view(auditor(config, records[:upto]))
+        rolled = auditor(config, records)
         rolled.rollback_to(anchor)
         assert _view(rolled) == expected
 
@@ -170,9 +176,9 @@ def test_a_roll_back_into_a_hand_that_ended_the_segment_voids_its_seat_change() 
     sim.machines[1].want_change("sit-out")
     run_game(sim, rng)
     records = list(sim.machines[0].records)
-    end = TableMachine.confirm(sim.table, records)
+    end = auditor(sim.table, records)
     assert end.over and end.seat_change is not None
-    clean = TableMachine.confirm(sim.table, [])
+    clean = auditor(sim.table, [])
     counts: dict[bytes, int] = {}
     for upto, frame in enumerate(records, 1):
         clean.receive(frame, 0.0)
@@ -184,8 +190,8 @@ def test_a_roll_back_into_a_hand_that_ended_the_segment_voids_its_seat_change() 
     ]
     assert len(reachable) > 10
     for anchor, upto in reachable:
-        expected = _view(TableMachine.confirm(sim.table, records[:upto]))
-        rolled = TableMachine.confirm(sim.table, records)
+        expected = _view(auditor(sim.table, records[:upto]))
+        rolled = auditor(sim.table, records)
         rolled.rollback_to(anchor)
         assert expected["seat change"] is None
         assert _view(rolled) == expected
