@@ -54,14 +54,11 @@ def hand_start(machine: TableMachine, hand: int) -> bytes:
     return h.digest()
 
 
-# covers: P-53, P-54
-def test_the_setup_is_signed_on_from_the_hand_before_and_the_deal_on_the_join() -> None:
-    rng = random.Random(5)
-    sim = start_game(make_config("tuppen", 3), rng)
-    run_game(sim, rng)
+def checked_prepared_hands(sim: ProtocolGame) -> int:
+    """Check where every hand's setup of a played game is signed (P-53) and where the hand goes
+    on after it (P-54); return how many hands had a prepared setup."""
     ref = sim.machines[0]
     hands = {m.hand for m in map(decode, ref.records)}
-    assert len(hands) >= 3
     first = hand_frames(ref, 1)
     assert {m.prev for m in first if m.kind == "key-commit"} == {hand_start(ref, 1)}
     prepared = 0
@@ -84,9 +81,24 @@ def test_the_setup_is_signed_on_from_the_hand_before_and_the_deal_on_the_join() 
         after = frames[len(setup)]
         join = hashlib.sha256(JOIN_LABEL + hand_start(ref, hand) + last_shuffle.digest).digest()
         assert after.prev == join and after.kind == "shares", f"hand {hand}"
-    assert prepared >= 2
     assert all(m.records == ref.records for m in sim.machines)
     assert not sim.violations()
+    return prepared
+
+
+# covers: P-53, P-54
+def test_the_setup_is_signed_on_from_the_hand_before_and_the_deal_on_the_join() -> None:
+    # The deal comes from fresh keys, so a game's length varies: a short Tuppen game may have a
+    # single prepared hand. Play games until one had two; every game played is checked whole.
+    rng = random.Random(5)
+    most = 0
+    for _ in range(6):
+        sim = start_game(make_config("tuppen", 3), rng)
+        run_game(sim, rng)
+        most = max(most, checked_prepared_hands(sim))
+        if most >= 2:
+            break
+    assert most >= 2
 
 
 # covers: P-53
