@@ -66,18 +66,34 @@ def english_fragments(lang: str) -> list[str]:
 
 
 def _frames(game: str, players: int, lang: str, rules: dict[str, object]) -> Iterator[str]:
+    frames: list[str] = []
+    # The deal comes from the seats' fresh keys: rarely a game ends with its first hand (a
+    # Belote solo capot scores 350 of 301) before the player could open the help and the
+    # history. Then the screens it drew are checked too, and another game is played.
+    for seed in (5, 6, 7):
+        if _play_one(game, players, lang, rules, seed, frames):
+            break
+    else:
+        raise AssertionError("three games ended before the help and history could be opened")
+    yield from dict.fromkeys(frames)  # each distinct screen once, in order
+
+
+def _play_one(
+    game: str, players: int, lang: str, rules: dict[str, object], seed: int, frames: list[str]
+) -> bool:
+    """Play one game by keys, appending every screen drawn to ``frames``; True if the help
+    and the hand history were opened on the way."""
     session = LocalSession(
-        make_config(game, players, rules), seed=5, human_name="ann", bot_delay=0.0
+        make_config(game, players, rules), seed=seed, human_name="ann", bot_delay=0.0
     )
     term = Terminal()
     output = Vt100_Output(term, lambda: Size(rows=ROWS, columns=COLUMNS), term="xterm")
-    frames: list[str] = []
+    looked = {"help": False, "history": False}
 
     async def main() -> None:
         with create_pipe_input() as inp:
             app = TableApp(session, lang=lang, unicode=True, input=inp, output=output)
             task = asyncio.create_task(app.app.run_async())
-            looked = {"help": False, "history": False}
 
             def choose(snap: object) -> str | None:
                 frames.append(term.text())
@@ -106,13 +122,15 @@ def _frames(game: str, players: int, lang: str, rules: dict[str, object]) -> Ite
                 frames.append(term.text())
                 if app.ui.summary_game and len(frames) > 2 and frames[-1] == frames[-2]:
                     break
-            assert looked == {"help": True, "history": True}
             inp.send_text("q")
             await task
             app.session.close()
 
     asyncio.run(main())
-    yield from dict.fromkeys(frames)  # each distinct screen once, in order
+    if looked == {"help": True, "history": True}:
+        return True
+    assert len(session.snapshot().results) <= 1, ("a longer game never opened them", looked)
+    return False
 
 
 @pytest.mark.slow
