@@ -180,9 +180,10 @@ class Chain:
         self._seqs[anchor] = seq
 
     def join(self) -> None:
-        """The prepared hand's setup is complete: its chain goes on at the join of the hand's
-        start and the setup's last head, which takes that head's place (nothing is written at
-        the setup's last head itself)."""
+        """The prepared hand's setup is complete, or a certificate ended it: its chain goes on
+        at the join of the hand's start and the setup's last head (the last shuffle's, or the
+        certificate's), which takes that head's place (nothing is written at the setup's last
+        head itself)."""
         mark = self.hand_mark
         assert mark is not None and self._hand_heads
         digest = hashlib.sha256(JOIN_LABEL + mark.head + self.head).digest()
@@ -318,10 +319,10 @@ class Chain:
     def _in(log: _HandLog, head: bytes) -> bool:
         return head == log.mark.head or any(h == head for h, _ in log.heads)
 
-    def cut_to_hand_start(self, anchor: bytes) -> list[tuple[list[bytes], bytes]]:
+    def cut_to_hand_start(self, anchor: bytes) -> list[list[bytes]]:
         """Go back to where the hand began and return its elements up to ``anchor`` (each
-        element's records and the head it led to), for the machine to replay; the records
-        after the hand's start are cut."""
+        element's records), for the machine to replay; the records after the hand's start are
+        cut."""
         assert self.can_rollback_to(anchor, across_hand=True)
         back = self.hands_back(anchor)
         # The heads after the anchor are void: no longer the table's. A prepared setup (P-53)
@@ -355,7 +356,7 @@ class Chain:
         del self.records[mark.records :]
         self._unsaved = []
         self._hand_frames, self._hand_heads, self._seqs = [], [], {}
-        return elements
+        return [frames for frames, _ in elements]
 
 
 def _floor(previous: Sequence[_HandLog], mark: HandMark | None, records: int) -> int:

@@ -43,6 +43,9 @@ from dealerless.protocol.table.key_shares import KeyShares
 from dealerless.protocol.table.round import Round
 from dealerless.protocol.table.steps import PARALLEL_PHASES, STEP_BY_PHASE, After, Phase
 
+# The phases of a prepared hand's setup (P-53), signed before the hand's start is known.
+PREPARED_PHASES = frozenset({Phase.KEY_COMMIT, Phase.KEY_REVEAL, Phase.SHUFFLE})
+
 SIT_OUT_AFTER = 3  # hands in a row ended by a seat's silence before it sits out (§9)
 
 
@@ -304,6 +307,11 @@ class HandCycle:
         silence = effect == "timeout"
         if silence:
             self.events.append(SeatSilent(culprit, str(self.hand.phase), self.hand.number))
+        if self.hand.prepared_from is not None and self.hand.phase in PREPARED_PHASES:
+            # A prepared setup's heads, and so a certificate there, are the same whichever way
+            # the hand before ended; the result round that follows is not: it goes on at the
+            # join, bound to the hand's start, as the deal does (P-54).
+            self.chain.join()
         if self.hand.phase is Phase.CONFIG and self.config.carry is not None:
             # A later segment that a seat did not sign (a newcomer gone, or one that signed
             # something else): the table does not end for it. That seat sits out (silence) or

@@ -912,10 +912,10 @@ class TableMachine:
         mode, self.mode = self.mode, Mode.ROLLBACK
         reported = len(self.events)
         try:
-            for frames, head in elements:
+            for frames in elements:
                 # A certificate we took is carried out again as it stands in our records (no
                 # clock, no vote count: the votes waiting in the book are not replayed).
-                if self.votes.replay_certificate(frames, head):
+                if self.votes.replay_certificate(frames):
                     continue
                 for frame in frames:
                     self._receive(frame, again=True)

@@ -334,10 +334,12 @@ class VoteBook:
             # Elements built on the certificate may have arrived before its last vote.
             m._release_future()
 
-    def replay_certificate(self, frames: list[bytes], head: bytes) -> bool:
+    def replay_certificate(self, frames: list[bytes]) -> bool:
         """A roll-back replays an element of our own records: if it is a certificate (its
         records are votes), carry it out again as it stands and return True. Its votes were
-        checked when it was taken; the votes still waiting in the book are not replayed."""
+        checked when it was taken; the votes still waiting in the book are not replayed. Its
+        head is derived from the votes again (in a prepared setup the join took its place in
+        the hand's heads, P-54)."""
         try:
             votes = [decode_message(f, registry=TABLE_REGISTRY) for f in frames]
         except MessageError:
@@ -351,6 +353,7 @@ class VoteBook:
             self.timed_out.add(key)
             self.timeout.pop(key, None)
             effect, reason = "timeout", f"seat {silent} was silent past the deadline"
+            label = TIMEOUT_LABEL
         else:
             silent = int(first.body["culprit"])
             key = (silent, first.prev)
@@ -358,7 +361,8 @@ class VoteBook:
             self.abort.pop(key, None)
             effect = "abort"
             reason = bytes(first.body["reason"]).decode(errors="replace")
-        m.apply_certificate(frames, head, effect, silent, reason)
+            label = ABORT_LABEL
+        m.apply_certificate(frames, certificate_digest(label, frames), effect, silent, reason)
         return True
 
     def is_pending(self, frame: bytes) -> bool:

@@ -37,8 +37,8 @@ def test_a_roll_back_returns_the_hand_up_to_the_anchor_and_cuts_the_rest() -> No
     chain = _chain_in_a_hand()
     assert chain.can_rollback_to(_digest(3)) and not chain.can_rollback_to(_digest(0))
     assert chain.cut_to_hand_start(_digest(3)) == [
-        ([b"commit"], _digest(2)),
-        ([b"vote-a", b"vote-b"], _digest(3)),  # one element: the certificate's two votes
+        [b"commit"],
+        [b"vote-a", b"vote-b"],  # one element: the certificate's two votes
     ]
     assert chain.head == _digest(1) and chain.seq == 1
     assert chain.records == [b"config-1", b"config-2"]
@@ -86,7 +86,7 @@ def test_a_roll_back_reaches_back_several_hands_and_the_hands_after_are_void() -
     assert chain.hands_back(_digest(11)) == 0  # the running hand's start: no crossing
     assert chain.seq_after(_digest(3)) == 3 and chain.seq_after(_digest(10)) == 5
     assert chain.writers_at(_digest(3)) is None  # never noted here, and nothing else answers
-    assert [frames for frames, _ in chain.cut_to_hand_start(_digest(3))] == [
+    assert chain.cut_to_hand_start(_digest(3)) == [
         [b"commit"],
         [b"vote-a", b"vote-b"],
     ]

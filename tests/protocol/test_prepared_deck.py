@@ -19,6 +19,7 @@ from dealerless.protocol.rules.registry import make_config
 from dealerless.protocol.table import TableMachine
 from dealerless.protocol.table.chain import JOIN_LABEL, prepare_anchor
 from dealerless.protocol.table.events import HandEnded, HandStarted, SeatSilent
+from dealerless.protocol.table.votes import ABORT_LABEL, TIMEOUT_LABEL, certificate_digest
 
 HOSTILE = 1
 
@@ -52,6 +53,22 @@ def hand_start(machine: TableMachine, hand: int) -> bytes:
     for m in results:
         h.update(hashlib.sha256(m.frame).digest())
     return h.digest()
+
+
+def assert_result_round_at_the_join(machine: TableMachine, hand: int) -> None:
+    """Hand ``hand`` (prepared) ended in its setup by a certificate: its result round is signed
+    at the join of the hand's start and the certificate's head, never at that head (P-54; a
+    result there would not depend on how the hand before ended)."""
+    frames = hand_frames(machine, hand)
+    first = next(i for i, m in enumerate(frames) if m.kind in ("timeout-vote", "abort-vote"))
+    kind, anchor = frames[first].kind, frames[first].prev
+    votes = [m for m in frames[first:] if m.kind == kind and m.prev == anchor]
+    assert {m.kind for m in frames[:first]} <= set(SETUP)
+    label = TIMEOUT_LABEL if kind == "timeout-vote" else ABORT_LABEL
+    head = certificate_digest(label, [m.frame for m in votes])
+    join = hashlib.sha256(JOIN_LABEL + hand_start(machine, hand) + head).digest()
+    results = [m for m in frames if m.kind == "result"]
+    assert results and {m.prev for m in results} == {join}, f"hand {hand}"
 
 
 def checked_prepared_hands(sim: ProtocolGame) -> int:
@@ -156,6 +173,7 @@ def test_a_bad_prepared_shuffle_sent_during_the_hand_before_convicts_in_its_own_
     ht.refused_and_aborted(bad, before, hand=2)
     started = [e.hand for e in ht.events(ht.honest[0]) if isinstance(e, HandStarted)]
     assert started[:2] == [1, 2]
+    assert_result_round_at_the_join(ht.ref, 2)
 
 
 # covers: P-55
@@ -176,6 +194,7 @@ def test_a_second_prepared_commit_is_equivocation_in_its_own_hand() -> None:
             for v in ht.violations(seat)
         )
     ht.assert_hand_aborted(HOSTILE, 2, _scores_after(ht, 1))
+    assert_result_round_at_the_join(ht.ref, 2)
 
 
 # covers: P-55
@@ -203,6 +222,7 @@ def test_a_seat_silent_in_the_prepared_setup_is_silent_only_once_its_hand_starte
         assert ends and ends[0].silent == HOSTILE and ends[0].culprit is None
         assert not ht.violations(seat)
     ht.assert_converged()
+    assert_result_round_at_the_join(ht.ref, 2)
 
 
 # covers: P-55
