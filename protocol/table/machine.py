@@ -1213,7 +1213,8 @@ class TableMachine:
         self._keep_prepared(message, own)
         self._append([message.frame], message.digest)
         if own and message.kind == "shuffle":
-            secret = self.check_later.own_shuffle_secret(message.frame, self.cycle.hand)
+            latest = self.keys.latest(self.hand)
+            secret = self.check_later.own_shuffle_secret(message.frame, self.cycle.hand, latest)
             if secret is not None:
                 self.keys.keep(*secret)
         elif not own:

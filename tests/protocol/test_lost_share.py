@@ -107,3 +107,59 @@ def run_until_stuck(sim: ProtocolGame, rng: random.Random) -> None:
         m = sim.machines[mover]
         sim.events[mover].extend(m.act(bot(m.engine, mover, rng, True), sim.clock))
         sim.flush(mover)
+
+
+def _deliver_until_the_victim_starts_hand_2(
+    sim: ProtocolGame,
+) -> tuple[dict[int, bytes], list[bytes]] | None:
+    """Deliver queued frames; when one starts hand 2 at the victim, return what its node had
+    stored had it crashed before storing that call's records: the key shares (that call's
+    too, stored first) and the records before the call."""
+    while sim.bus.pending():
+        for seat in range(GAME.players):
+            queue, machine = sim.bus.queues[seat], sim.machines[seat]
+            if not queue:
+                continue
+            hand, saved = machine.hand, len(machine.records)
+            sim.events[seat].extend(machine.receive(queue.pop(0), sim.clock))
+            if seat == VICTIM and (hand, machine.hand) == (1, 2):
+                assert machine.cycle.hand.prepared_from is not None  # a prepared hand
+                taken = dict(machine.take_secrets())
+                assert 2 in taken  # this call stored hand 2's share with a frame of ours
+                return {**sim.secrets[VICTIM], **taken}, list(machine.records[:saved])
+            sim.flush(seat)
+    return None
+
+
+# covers: P-53
+def test_a_crash_in_the_call_that_starts_a_prepared_hand_keeps_its_prepared_share() -> None:
+    """The call that starts a prepared hand takes its setup onto the chain and stores our next
+    frames with the key share; a node stores the share first, then the records. A crash in
+    between (the share stored, that call's records not) must not lose the preparation stored
+    with the share: back up, the seat plays the hand, nobody is timed out or blind."""
+    rng = random.Random(33)
+    sim = start_game(GAME, rng)
+    bot = bot_for(GAME.game)
+    while (crash := _deliver_until_the_victim_starts_hand_2(sim)) is None:
+        mover = next(s for s, m in enumerate(sim.machines) if m.my_turn_to_act())
+        m = sim.machines[mover]
+        sim.events[mover].extend(m.act(bot(m.engine, mover, rng, True), sim.clock))
+        sim.flush(mover)
+    stored, records = crash
+    sim.secrets[VICTIM] = stored
+    sim.machines[VICTIM] = back = TableMachine.resume(
+        sim.table, sim.keys[VICTIM], records, secrets=stored, now=sim.clock
+    )
+    assert not back.blind
+    sim.flush(VICTIM)
+    sim.resend_prepared(VICTIM)
+    # A peer serves the records past its count (node catch-up); its frames come again.
+    sim.bus.queues[VICTIM].extend(sim.machines[0].records[len(records) :])
+    run_game(sim, rng)
+    events = back.take_events() + sim.events[VICTIM]
+    assert not [e for e in events if isinstance(e, ShareMissing)]
+    silent = [e for evs in sim.events for e in evs if isinstance(e, SeatSilent)]
+    assert not [e for e in silent if e.seat == VICTIM]
+    assert all(m.records == sim.machines[0].records for m in sim.machines)
+    assert all(m.over for m in sim.machines)
+    assert not sim.violations()
