@@ -153,8 +153,14 @@ def test_a_crash_in_the_call_that_starts_a_prepared_hand_keeps_its_prepared_shar
     assert not back.blind
     sim.flush(VICTIM)
     sim.resend_prepared(VICTIM)
-    # A peer serves the records past its count (node catch-up); its frames come again.
-    sim.bus.queues[VICTIM].extend(sim.machines[0].records[len(records) :])
+    # What the others' nodes send a seat back from a crash (node.md §6): the records past its
+    # count, and their own frames of an open round (the victim lost those it held in one).
+    for seat, machine in enumerate(sim.machines):
+        if seat != VICTIM:
+            sim.bus.queues[VICTIM].extend(machine.records[len(records) :])
+            pending = machine.pending_round_frame()
+            if pending is not None:
+                sim.bus.queues[VICTIM].append(pending)
     run_game(sim, rng)
     events = back.take_events() + sim.events[VICTIM]
     assert not [e for e in events if isinstance(e, ShareMissing)]
