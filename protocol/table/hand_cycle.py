@@ -41,10 +41,13 @@ from dealerless.protocol.table.hand_deck import (
 from dealerless.protocol.table.hand_state import HandState
 from dealerless.protocol.table.key_shares import KeyShares
 from dealerless.protocol.table.round import Round
-from dealerless.protocol.table.steps import PARALLEL_PHASES, STEP_BY_PHASE, After, Phase
-
-# The phases of a prepared hand's setup (P-53), signed before the hand's start is known.
-PREPARED_PHASES = frozenset({Phase.KEY_COMMIT, Phase.KEY_REVEAL, Phase.SHUFFLE})
+from dealerless.protocol.table.steps import (
+    PARALLEL_PHASES,
+    PREPARED_PHASES,
+    STEP_BY_PHASE,
+    After,
+    Phase,
+)
 
 SIT_OUT_AFTER = 3  # hands in a row ended by a seat's silence before it sits out (§9)
 

@@ -81,7 +81,7 @@ from dealerless.protocol.table.segments import (
     sign_next_config,
 )
 from dealerless.protocol.table.step_clock import StepClock
-from dealerless.protocol.table.steps import Phase
+from dealerless.protocol.table.steps import SETUP_PHASES, Phase
 from dealerless.protocol.table.switch_undo import (
     EndedSegment,
     SegmentParts,
@@ -95,8 +95,6 @@ MAX_FUTURE = 512  # buffered frames (in all) whose predecessor has not arrived y
 MAX_VIOLATIONS = 256  # violations kept with their evidence (a flood must not grow memory)
 END_HOLD_STEPS = 0.5  # how long a next host holds its next configuration, at most (P-31)
 MAX_ANONYMOUS_EVIDENCE = 1024  # bytes kept of a frame nobody can be blamed for
-# Phases in which the running hand's own setup is not done: we prepare the next deck after it.
-SETUP_PHASES = frozenset({Phase.CONFIG, Phase.KEY_COMMIT, Phase.KEY_REVEAL, Phase.SHUFFLE})
 # Phases in which we write our shuffle of the next hand's setup: the running hand is dealt.
 PREPARE_PHASES = frozenset({Phase.PLAY, Phase.REVEAL, Phase.RESULT})
 

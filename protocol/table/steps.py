@@ -127,6 +127,10 @@ STEP_BY_PHASE: dict[Phase, Step] = {step.phase: step for step in STEPS}
 # Rounds whose frames do not depend on each other: every seat writes at the round's head at once
 # and the round is one chain element (spec/protocol.md §2, "Parallel rounds").
 PARALLEL_PHASES = frozenset({Phase.KEY_COMMIT, Phase.KEY_REVEAL, Phase.SHARES, Phase.RESULT})
+# The phases of a prepared hand's setup (P-53), signed before the hand's start is known, and
+# those in which a hand's own setup is not done (the configuration round's too).
+PREPARED_PHASES = frozenset({Phase.KEY_COMMIT, Phase.KEY_REVEAL, Phase.SHUFFLE})
+SETUP_PHASES = PREPARED_PHASES | {Phase.CONFIG}
 
 ROUND_PHASES = frozenset(
     {Phase.CONFIG, Phase.KEY_COMMIT, Phase.KEY_REVEAL, Phase.SHUFFLE, Phase.SHARES, Phase.RESULT}
