@@ -330,6 +330,11 @@ def at_card_play(
     raise AssertionError("situation not reached")
 
 
+def _can_play_two_hidden(t: HostileTable) -> bool:
+    # two hidden cards of ours: the deal may leave one (a claim or an exchange showed others)
+    return _can_play(t) and len(my_hidden(t)) >= 2
+
+
 def my_hidden(ht: HostileTable) -> list[tuple[int, Card]]:
     me = ht.machines[HOSTILE]
     assert me.deck is not None
@@ -367,8 +372,7 @@ def test_playing_a_position_of_another_seat() -> None:
 
 # covers: P-22
 def test_playing_a_card_whose_opening_is_another_card() -> None:
-    # two hidden cards of ours (the deal may leave one: a claim or an exchange showed others)
-    ht = at_card_play(lambda t: _can_play(t) and len(my_hidden(t)) >= 2)
+    ht = at_card_play(_can_play_two_hidden)
     (position, _card), (_, other_card) = my_hidden(ht)[:2]
     refused(ht, play_frame(ht, other_card, position, open=open_share(ht, position)))
 
@@ -399,7 +403,7 @@ def test_playing_without_opening_the_card() -> None:
 
 # covers: P-22
 def test_playing_with_a_wrong_opening_share() -> None:
-    ht = at_card_play()
+    ht = at_card_play(_can_play_two_hidden)
     (position, card), (other, _) = my_hidden(ht)[:2]
     share = open_share(ht, other)
     share["pos"] = position  # a share of another position relabelled: the proof fails
