@@ -25,10 +25,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from dealerless.protocol.crypto import CryptoError
+from dealerless.protocol.crypto import CryptoError, PlayerSecret
 from dealerless.protocol.messages import MessageError, SignedMessage, decode_message
 from dealerless.protocol.table.chain import Chain
-from dealerless.protocol.table.hand_deck import HandDeck, with_round_frame
+from dealerless.protocol.table.hand_deck import HandDeck
 from dealerless.protocol.table.hand_state import HandState
 from dealerless.protocol.table.kinds import TABLE_REGISTRY
 from dealerless.protocol.table.mode import Mode
@@ -78,14 +78,12 @@ class CheckLater:
         if deck is not None and deck.unchecked is not None and self.pending is None:
             self.pending = Unchecked(message, chain.unsaved_count - 1)
 
-    def own_shuffle_secret(
-        self, frame: bytes, hand: HandState, latest: bytes | None
-    ) -> tuple[int, bytes] | None:
+    def own_shuffle_secret(self, hand: HandState) -> PlayerSecret | None:
         """Our shuffle on a head not yet checked: the key share to store with it, before it
-        leaves (``latest``: the blob last kept for the hand, whose preparation it keeps)."""
-        if self.pending is None or hand.secret is None:
+        leaves (None: our shuffle follows a checked head, nothing to store)."""
+        if self.pending is None:
             return None
-        return hand.number, with_round_frame(hand.secret, frame, latest)
+        return hand.secret
 
     def records_to_persist(self, chain: Chain) -> list[bytes]:
         pending = self.pending

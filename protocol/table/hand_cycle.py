@@ -35,7 +35,6 @@ from dealerless.protocol.table.hand_deck import (
     DEAL,
     OPEN,
     HandDeck,
-    encode_secret,
     stored_share,
 )
 from dealerless.protocol.table.hand_state import HandState
@@ -244,7 +243,7 @@ class HandCycle:
 
     def new_secret(self, hctx: HandDeckContext, seat: int) -> PlayerSecret:
         secret = PlayerSecret.generate(hctx, seat)
-        self.keys.keep(hctx.hand, encode_secret(secret))
+        self.keys.keep_share(secret)
         return secret
 
     def _next_in_hand(self) -> None:

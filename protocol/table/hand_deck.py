@@ -323,18 +323,6 @@ def encode_secret(
     return pack(data)
 
 
-def with_round_frame(secret: PlayerSecret, frame: bytes, latest: bytes | None) -> bytes:
-    """Our key share with our own frame of the round we are in, stored before it is sent. A
-    share made to prepare its hand (``latest`` names that setup) keeps the setup's head and our
-    frames of it: the call that starts the hand stores this before the setup's records, and a
-    crash between must still find them (else the seat plays the hand blind)."""
-    preparation = stored_preparation(latest)
-    if preparation is None:
-        return encode_secret(secret, frame=frame)
-    anchor, prepared = preparation
-    return encode_secret(secret, frame=frame, prepared_from=anchor, prepared=prepared)
-
-
 def _stored_fields(blob: bytes | None) -> dict[Any, Any]:
     """A stored share's fields (empty if there is none or it is unreadable)."""
     if blob is None:

@@ -1211,10 +1211,9 @@ class TableMachine:
         self._keep_prepared(message, own)
         self._append([message.frame], message.digest)
         if own and message.kind == "shuffle":
-            latest = self.keys.latest(self.hand)
-            secret = self.check_later.own_shuffle_secret(message.frame, self.cycle.hand, latest)
+            secret = self.check_later.own_shuffle_secret(self.cycle.hand)
             if secret is not None:
-                self.keys.keep(*secret)
+                self.keys.keep_with_round_frame(secret, message.frame)
         elif not own:
             self.check_later.note_appended(message, self.cycle.hand.deck, self.chain)
         self.events.append(Accepted(message.kind, seat, message.seq, self._reported_hash()))

@@ -26,7 +26,7 @@ from dealerless.protocol.crypto import CryptoError, HandDeckContext, PlayerSecre
 from dealerless.protocol.messages import MessageError, SignedMessage, decode_message
 from dealerless.protocol.table.chain import ROLLBACK_HANDS, HandMark, prepare_anchor
 from dealerless.protocol.table.config import TableConfig
-from dealerless.protocol.table.hand_deck import HandDeck, encode_secret, stored_share
+from dealerless.protocol.table.hand_deck import HandDeck, stored_share
 from dealerless.protocol.table.key_shares import KeyShares
 from dealerless.protocol.table.kinds import TABLE_REGISTRY
 from dealerless.protocol.table.round_frames import ROUND_LABEL
@@ -311,7 +311,7 @@ class Preparations:
             secret, own, lost = self._stored(hctx, anchor)
             if secret is None and lost is None and number - 1 != self.resumed_hand:
                 secret = PlayerSecret.generate(hctx, self.seat)
-                self.keys.keep(number, encode_secret(secret, prepared_from=anchor))
+                self.keys.keep_prepared(secret, anchor, ())
         deck = NextDeck(hctx, participants, anchor, anchor_seq, secret, own, seat=self.seat)
         deck.lost = lost
         self.decks[anchor] = deck
@@ -346,8 +346,7 @@ class Preparations:
                 message = self._sign(deck.number, deck.seq, deck.head, *due)
                 deck.own.append(message.frame)
                 assert deck.deck.secret is not None
-                blob = encode_secret(deck.deck.secret, prepared_from=deck.anchor, prepared=deck.own)
-                self.keys.keep(deck.number, blob)
+                self.keys.keep_prepared(deck.deck.secret, deck.anchor, deck.own)
             head = deck.head
             deck.take(message, own=True)
             out.append(message.frame)

@@ -24,7 +24,7 @@ from dealerless.protocol.table.check_later import CheckLater
 from dealerless.protocol.table.elements import ElementBodies
 from dealerless.protocol.table.events import Accepted, RemoteProtocolError, TableEvent
 from dealerless.protocol.table.hand_cycle import HandCycle
-from dealerless.protocol.table.hand_deck import stored_round_frame, with_round_frame
+from dealerless.protocol.table.hand_deck import stored_round_frame
 from dealerless.protocol.table.hand_state import HandState
 from dealerless.protocol.table.key_shares import KeyShares
 from dealerless.protocol.table.mode import Mode
@@ -146,9 +146,7 @@ class RoundFrames:
                 # Stored (with the key share) before it is sent: after a crash the machine
                 # takes it again instead of signing the step anew (its proofs are randomised,
                 # and a second frame at the same head would be an equivocation).
-                latest = self.keys.latest(self.hand.number)
-                blob = with_round_frame(self.hand.secret, message.frame, latest)
-                self.keys.keep(self.hand.number, blob)
+                self.keys.keep_with_round_frame(self.hand.secret, message.frame)
         if not rnd.owing():
             self._close(rnd)
 
