@@ -20,7 +20,8 @@ with their own state: :mod:`chain` (records and heads), :mod:`hand_cycle` (the r
 the rules engine, the hands' transitions), :mod:`elements` and :mod:`moves` (each kind's body,
 rules actions), :mod:`round_frames` (parallel rounds), :mod:`intake` (a peer's frame decoded,
 placed and its author checked), :mod:`segment_switch` (the segments followed; a silent next
-host), :mod:`check_later` (a shuffle taken before its proof check), :mod:`key_shares` and
+host), :mod:`check_later` (a shuffle taken before its proof check), :mod:`next_hand` (the next
+hand's deck, prepared while this one is played), :mod:`key_shares` and
 :mod:`votes`; those of one segment are built anew in :meth:`TableMachine._enter`.
 """
 
@@ -31,12 +32,11 @@ import hashlib
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from dealerless.protocol.crypto import CryptoError, PlayerSecret
+from dealerless.protocol.crypto import CryptoError
 from dealerless.protocol.messages import (
     IdentityKey,
     MessageError,
     SignedMessage,
-    decode_message,
     sign_message,
 )
 from dealerless.protocol.rules.base import (
@@ -70,7 +70,8 @@ from dealerless.protocol.table.intake import Dropped, Equivocated, FrameIntake, 
 from dealerless.protocol.table.key_shares import KeyShares
 from dealerless.protocol.table.kinds import NEXT_CONFIG, SEAT_CHANGES, SIDE_KINDS, TABLE_REGISTRY
 from dealerless.protocol.table.mode import Mode
-from dealerless.protocol.table.next_deck import SETUP_KINDS, NextDeck, Preparations
+from dealerless.protocol.table.next_deck import SETUP_KINDS
+from dealerless.protocol.table.next_hand import NextHandSetup
 from dealerless.protocol.table.round_frames import RoundFrames
 from dealerless.protocol.table.segment_switch import LineState, SegmentEnd, SegmentLine
 from dealerless.protocol.table.segments import (
@@ -81,7 +82,7 @@ from dealerless.protocol.table.segments import (
     sign_next_config,
 )
 from dealerless.protocol.table.step_clock import StepClock
-from dealerless.protocol.table.steps import SETUP_PHASES, Phase
+from dealerless.protocol.table.steps import Phase
 from dealerless.protocol.table.switch_undo import (
     EndedSegment,
     SegmentParts,
@@ -95,8 +96,6 @@ MAX_FUTURE = 512  # buffered frames (in all) whose predecessor has not arrived y
 MAX_VIOLATIONS = 256  # violations kept with their evidence (a flood must not grow memory)
 END_HOLD_STEPS = 0.5  # how long a next host holds its next configuration, at most (P-31)
 MAX_ANONYMOUS_EVIDENCE = 1024  # bytes kept of a frame nobody can be blamed for
-# Phases in which we write our shuffle of the next hand's setup: the running hand is dealt.
-PREPARE_PHASES = frozenset({Phase.PLAY, Phase.REVEAL, Phase.RESULT})
 
 
 class TableMachine:
@@ -134,10 +133,15 @@ class TableMachine:
         self.timeout = config.step_timeout_ms / 1000.0
         self.chain.enter_segment(config.digest())
         self.votes = VoteBook(self)
-        # The next hand's deck, prepared while a hand is played, by the head it builds on.
-        sign = None if self.key is None else self._sign_prepared
-        self.preparations = Preparations(config, self.seat, keys=self.keys, sign=sign)
-        self._feed_due = False  # a prepared hand started: its frames go onto the chain
+        # The next hand's deck, prepared while a hand is played (P-53).
+        self.next_hand = NextHandSetup(
+            config,
+            self.seat,
+            keys=self.keys,
+            sign=None if self.key is None else self._sign_prepared,
+            chain=self.chain,
+            replaying=lambda: self.mode.replaying,
+        )
         # The hands of this segment: their state, the rules engine, how the segment ended.
         self.cycle = HandCycle(
             config,
@@ -148,7 +152,7 @@ class TableMachine:
             proofs_checked=self.proofs_checked,
             replaying=lambda: self.mode.replaying,
             on_new_hand=self._new_hand,
-            prepared_secret=self._prepared_secret,
+            prepared_secret=self.next_hand.secret,
         )
         # What each element does to this segment's hands (the bodies we write, the checks).
         self.elements = ElementBodies(
@@ -305,8 +309,8 @@ class TableMachine:
         machine.chain.forget_unsaved()
         machine.events.clear()
         machine._after_replay()
-        machine._feed_due = True
-        machine.preparations.resumed_hand = machine.hand
+        machine.next_hand.feed_due = True
+        machine.next_hand.preparations.resumed_hand = machine.hand
         resend = machine.pending_round_frame()
         if resend is not None:
             machine._outbox.append(resend)  # it may never have left before the crash
@@ -419,15 +423,13 @@ class TableMachine:
         """Every frame we hold of the next hand's prepared setup, the others' and ours: a seat
         back from a crash gets them with our answer to its count (one of its own that it no
         longer holds tells it that its share of that hand is lost)."""
-        deck = self._next_deck(make=False)
-        return [] if deck is None else list(dict.fromkeys(m.frame for m in deck.frames()))
+        return self.next_hand.held_frames(self.cycle.hand)
 
     def pending_prepared_frames(self) -> list[bytes]:
         """Our frames of a prepared setup (P-53) that is not complete here, the running hand's
         while its setup is open and the next hand's: a node resends them with its count (a
         hub may have dropped them, and no record holds them before the hand starts)."""
-        start = self.cycle.hand.prepared_from if self.phase in SETUP_PHASES else None
-        return self.preparations.own_frames(start, self.chain.hand_mark, self.hand)
+        return self.next_hand.own_open_frames(self.cycle.hand)
 
     def _take_stored_round_frame(self) -> None:
         frame = self.rounds.stored_round_frame(self.seen)
@@ -811,7 +813,7 @@ class TableMachine:
             self.clock,
             self.rounds,
             self.segment_end,
-            self.preparations,
+            self.next_hand,
         )
         return TableState(parts, self.chain.state(), line or self.line.state())
 
@@ -822,7 +824,7 @@ class TableMachine:
         self.players, self.timeout = p.config.players, p.config.step_timeout_ms / 1000.0
         self.elements, self._change_wanted, self.future = p.elements, p.change_wanted, p.future
         self.intake, self.clock, self.rounds = p.intake, p.clock, p.rounds
-        self.segment_end, self.preparations = p.segment_end, p.preparations
+        self.segment_end, self.next_hand = p.segment_end, p.next_hand
         self.chain.restore(state.chain)
         self.line.restore(state.line)
 
@@ -926,8 +928,15 @@ class TableMachine:
         # What we hold now is a prefix of what the node stored: it cuts its file there.
         self.chain.forget_unsaved()
         self.events.append(TranscriptCut(len(self.chain.records)))
-        self._feed_due = True
-        self._offer_prepared_votes(before[len(self.chain.records) :])
+        self.next_hand.feed_due = True
+        void = before[len(self.chain.records) :]
+        again = {m.frame: m for m in self.next_hand.votes_again(void)}
+        for frame in void:
+            self.seen.discard(frame)  # the frame may come again from its author
+            message = again.get(frame)
+            if message is not None:
+                self.votes.undo_carried_out(message)  # its vote goes back into the book
+                self._receive(frame, again=True)
 
     # ---------------------------------------------------------------- signing and writing
     def _sign(
@@ -968,8 +977,8 @@ class TableMachine:
     def _drive(self) -> None:
         """Take a prepared hand's frames onto the chain at its start, write every automatic
         step that is ours, admit pending requests, and prepare the next deck."""
-        if self._feed_due and not self.mode.replaying:
-            self._feed_due = False
+        if self.next_hand.feed_due and not self.mode.replaying:
+            self.next_hand.feed_due = False
             self._feed_prepared()
         self._drive_hand()
         self._prepare()
@@ -1004,87 +1013,30 @@ class TableMachine:
     ) -> SignedMessage:
         return self._sign(kind, body, at=prev, hand=number, seq=seq)
 
-    def _offer_prepared_votes(self, void: list[bytes]) -> None:
-        """The records a roll-back cut. A prepared setup comes again with the same heads
-        (P-53), and so does what was signed on them: the certificates there may count again
-        (their votes go back into the book), and the frames may come again from their authors
-        (they are no longer taken for seen)."""
-        heads = {h for deck in self.preparations.decks.values() for h in deck.heads}
-        for frame in void:
-            self.seen.discard(frame)
-            try:
-                message = decode_message(frame, registry=TABLE_REGISTRY)
-            except MessageError:
-                continue
-            if message.kind in SIDE_KINDS and message.prev in heads:
-                self.votes.undo_carried_out(message)
-                self._receive(frame, again=True)
-
-    def _prepared_secret(self, number: int, anchor: bytes) -> PlayerSecret | str | None:
-        return self.preparations.secret(number, anchor)
-
     def _new_hand(self) -> None:
         self.votes.new_hand()
         if not self.mode.replaying:
-            self._feed_due = True  # frames of this hand that came while the last was played
-
-    def _next_deck(self, *, make: bool = True) -> NextDeck | None:
-        """The deck of the hand after the running one, prepared while it is played (``make``:
-        begin it if there is none yet)."""
-        if self.phase in (Phase.CONFIG, Phase.OVER) or self.mode.replaying:
-            return None
-        return self.preparations.next_deck(
-            self.chain.hand_mark, self.hand, self.participants, make=make
-        )
-
-    def _takes_prepared(self, message: SignedMessage) -> bool:
-        """A frame of the next hand's setup, kept by its prepared deck."""
-        if message.hand != self.hand + 1 or message.kind not in SETUP_KINDS:
-            return False
-        deck = self._next_deck()
-        if deck is None:
-            return False
-        deck.take(message)
-        return True
+            self.next_hand.feed_due = (
+                True  # frames of this hand that came while the last was played
+            )
 
     def _prepare(self) -> None:
-        """Write our frames of the next hand's setup that are due: the key commitment and
-        reveal as soon as this hand started, our shuffle once this hand is dealt (its own deal
-        comes first: a shuffle is the setup's dearest step), never while a check waits
-        (check_later.py)."""
-        if (
-            self.mode is not Mode.LIVE
-            or self.seat is None
-            or self.phase in (Phase.CONFIG, Phase.OVER)
-            or self.check_later.pending is not None
-        ):
+        """Send our frames of the next hand's setup that are due (next_hand.py), never while
+        a check waits (check_later.py)."""
+        if self.mode is not Mode.LIVE or self.check_later.pending is not None:
             return
-        deck = self._next_deck()
-        if deck is None:
-            return
-        shuffle = self.phase in PREPARE_PHASES
-        for frame in self.preparations.write(deck, shuffle=shuffle):
+        for frame in self.next_hand.due(self.cycle.hand):
             self.seen.add(frame)
             self._outbox.append(frame)
 
     def _keep_prepared(self, message: SignedMessage, own: bool) -> None:
-        """A frame taken on the chain: if it is of a prepared hand's setup, its deck keeps it
-        too (Preparations.keep_taken)."""
-        self.preparations.keep_taken(self.cycle.hand.prepared_from, self.hand, message, own)
+        self.next_hand.keep_taken(self.cycle.hand, message, own)
 
     def _feed_prepared(self) -> None:
         """A hand started: the frames of its setup that came while the hand before was played
-        go onto its chain as they fit, through the usual checks (proofs a prepared deck
-        verified on arrival are not verified again). Only a prepared hand (P-53) takes them
-        at its start; another one finds them built on heads it never has (a seat that
-        prepared on a view the table left), judged as any such frame."""
-        deck = self.cycle.hand.deck
-        if deck is None or self.phase not in SETUP_PHASES:
-            return
-        for prepared in self.preparations.for_hand(self.hand):
-            deck.checked_frames |= prepared.checked
-            for message in prepared.frames():
-                self.future.add(message, (self.hand, self.seq))
+        go onto its chain as they fit, reported as prepared."""
+        for message in self.next_hand.start_frames(self.cycle.hand):
+            self.future.add(message, (self.hand, self.seq))
         reported = len(self.events)
         self._release_future()
         for index in range(reported, len(self.events)):
@@ -1124,7 +1076,7 @@ class TableMachine:
             self.votes.side_message(message)
             if self.over:
                 self.segment_end.take_certificate()
-        elif self._takes_prepared(message):
+        elif self.next_hand.takes(message, self.cycle.hand):
             self._prepare()  # ours may follow it
         elif message.prev == self.head:
             self._accept(message, own=False)

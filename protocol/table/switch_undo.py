@@ -24,7 +24,7 @@ if TYPE_CHECKING:
     from dealerless.protocol.table.future import FutureFrames
     from dealerless.protocol.table.hand_cycle import HandCycle
     from dealerless.protocol.table.intake import FrameIntake
-    from dealerless.protocol.table.next_deck import Preparations
+    from dealerless.protocol.table.next_hand import NextHandSetup
     from dealerless.protocol.table.round_frames import RoundFrames
     from dealerless.protocol.table.segment_switch import SegmentEnd
     from dealerless.protocol.table.step_clock import StepClock
@@ -51,7 +51,7 @@ class SegmentParts:
     clock: StepClock
     rounds: RoundFrames
     segment_end: SegmentEnd
-    preparations: Preparations
+    next_hand: NextHandSetup
 
 
 @dataclass(frozen=True)

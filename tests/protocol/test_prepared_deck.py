@@ -33,7 +33,7 @@ SETUP = ("key-commit", "key-reveal", "shuffle")
 
 def own_prepared(machine: TableMachine, hand: int) -> list[SignedMessage]:
     """The frames ``machine`` wrote of hand ``hand``'s prepared setup (P-53)."""
-    return [decode(f) for deck in machine.preparations.for_hand(hand) for f in deck.own]
+    return [decode(f) for deck in machine.next_hand.preparations.for_hand(hand) for f in deck.own]
 
 
 def hand_frames(machine: TableMachine, hand: int) -> list[SignedMessage]:
