@@ -75,7 +75,9 @@ class CatchUpNode(Protocol):
 
     def now(self) -> float: ...
 
-    def queue(self, payload: dict[str, Any], to: bytes | None = None) -> None: ...
+    def queue(
+        self, payload: dict[str, Any], to: bytes | None = None, *, ahead: bool = False
+    ) -> None: ...
 
     def queue_signed(self, payload: dict[str, Any], to: bytes | None = None) -> None: ...
 
@@ -270,7 +272,7 @@ class CatchUp:
         if pending is not None:
             self.node.queue({"t": "f", "f": pending})
         for frame in machine.pending_prepared_frames():  # the next deck's, while it is open
-            self.node.queue({"t": "f", "f": frame})
+            self.node.queue({"t": "f", "f": frame}, ahead=machine.frame_ahead(frame))
         for book in (machine.votes.timeout, machine.votes.abort):
             for (_, head), votes in book.items():
                 vote = votes.get(machine.seat)

@@ -181,7 +181,12 @@ class HostileSeatNode(SeatNode):
             super().queue({"t": "f", "f": send.frame}, to=self.config.seats[seat].key)
 
     def queue(
-        self, payload: dict[str, Any], to: bytes | None = None, *, keep: bool = False
+        self,
+        payload: dict[str, Any],
+        to: bytes | None = None,
+        *,
+        keep: bool = False,
+        ahead: bool = False,
     ) -> None:
         kind = payload.get("t")
         if kind == "f":
@@ -190,7 +195,7 @@ class HostileSeatNode(SeatNode):
                 return
             out = self.attack.on_frame(self, payload["f"]) if self.machine is not None else None
             if out is None:
-                super().queue(payload, to)
+                super().queue(payload, to, ahead=ahead)
                 return
             for send in out:
                 self.send_raw(send)

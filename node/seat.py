@@ -203,14 +203,23 @@ class SeatNode:
         self.wake.set()
 
     def queue(
-        self, payload: dict[str, Any], to: bytes | None = None, *, keep: bool = False
+        self,
+        payload: dict[str, Any],
+        to: bytes | None = None,
+        *,
+        keep: bool = False,
+        ahead: bool = False,
     ) -> None:
-        """``keep``: for readers to come (stored by Nostr relays), never only direct links."""
+        """``keep``: for readers to come (stored by Nostr relays), never only direct links.
+        ``ahead``: a frame of the next hand's prepared setup (a paced relay sends the running
+        hand's frames first)."""
         message: dict[str, Any] = {"t": "send", "data": encode(payload)}
         if to is not None:
             message["to"] = to
         if keep:
             message["keep"] = True
+        if ahead:
+            message["ahead"] = True
         self.queue_hub(message)
         if payload["t"] != "sig":
             self.emit(ev="out", t=payload["t"])
@@ -498,7 +507,7 @@ class SeatNode:
             if isinstance(event, HandSigned):
                 self.store.delete_secrets(event.hand)
         for frame in machine.take_outgoing():
-            self.queue({"t": "f", "f": frame})
+            self.queue({"t": "f", "f": frame}, ahead=machine.frame_ahead(frame))
         for event in events:
             self.reports.report(event)
         hook = getattr(self.driver, "on_events", None)

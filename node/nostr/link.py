@@ -5,6 +5,7 @@ reconnect on their own); a link is a view of it that the node opens and closes."
 
 from __future__ import annotations
 
+import hashlib
 import math
 from collections.abc import Callable
 from typing import Any
@@ -160,6 +161,8 @@ class NostrLink:
             urgent = "echo" in payload
         catch_up = message_kind in CATCH_UP_KINDS and not urgent
         self.table.pool.stats[f"published_{message_kind}"] += 1
+        # A frame is sent again with every count while it is open: the same bytes, once.
+        same = hashlib.sha256(data + (to or b"")).digest()[:16] if message_kind == "f" else None
         await self.table.pool.publish(
             KIND_FRAME if message_kind in STORED_NODE_KINDS else KIND_CHATTER,
             data,
@@ -170,6 +173,8 @@ class NostrLink:
             # stale count makes its peers send records again.
             replace=b"have:" + (to or b"") if plain_count else None,
             fresh_for=HAVE_FRESH if plain_count else math.inf,
+            ahead=message.get("ahead") is True,
+            same=same,
         )
         self.sent_bytes += len(data)
 

@@ -8,8 +8,11 @@ kind, and a relay that makes us wait gets fewer, fuller events instead of a grow
 Receivers deliver each entry once by (author, entry id), however many relays or batches
 carried it.
 
-Frames and the table's own messages come before catch-up; a newer ``have`` for the same peer
-replaces a queued one; everything is bounded."""
+Frames of the running hand and the table's own messages come first, then our frames of the next
+hand's setup (prepared while this hand is played: a seat waits for them only once the hand
+ends), then catch-up; a newer ``have`` for the same peer replaces a queued one; a frame already
+waiting is not queued twice (a node resends its open frames with every count); everything is
+bounded."""
 
 from __future__ import annotations
 
@@ -23,6 +26,7 @@ from typing import Any
 import msgpack
 
 __all__ = [
+    "AHEAD",
     "CATCH_UP",
     "MAX_ENTRIES",
     "TABLE",
@@ -34,7 +38,9 @@ __all__ = [
 ]
 
 TABLE = 0  # frames and the table's own messages (hello, config, votes, chat)
-CATCH_UP = 1  # have / recs: useful, but never before the table's moves
+AHEAD = 1  # our frames of the next hand's prepared setup: needed when this hand ends
+CATCH_UP = 2  # have / recs: useful, but never before the table's moves
+PRIORITIES = 3
 MAX_ENTRIES = 256  # entries in one batch (a bound for receivers too)
 ENTRY_OVERHEAD = 24  # msgpack framing of one entry beside its data and recipient
 
@@ -53,6 +59,9 @@ class Entry:
     # replaces every queued count, b"have:" + peer only the one for that peer).
     replace: bytes | None = None
     expires: float = math.inf  # trio time after which it is not worth sending (a stale count)
+    # The same message sent again (a frame resent with a count) has the same ``same``: one
+    # waiting copy is enough, and a relay that took it lately need not take it again.
+    same: bytes | None = None
     entry_id: bytes = field(default_factory=lambda: secrets.token_bytes(8))
 
     @property
@@ -96,9 +105,8 @@ class Outbox:
     """The entries waiting for one relay, by priority, bounded in count and bytes."""
 
     def __init__(self, max_entries: int = 4096, max_bytes: int = 64 << 20) -> None:
-        self.queues: tuple[collections.deque[Entry], ...] = (
-            collections.deque(),
-            collections.deque(),
+        self.queues: tuple[collections.deque[Entry], ...] = tuple(
+            collections.deque() for _ in range(PRIORITIES)
         )
         self.max_entries, self.max_bytes = max_entries, max_bytes
         self.bytes = 0
@@ -112,6 +120,12 @@ class Outbox:
         key = entry.replace
         if key is not None:
             self._remove(lambda e: _supersedes(key, e.replace))
+        same = entry.same
+        if same is not None:
+            waiting = [e for q in self.queues for e in q if e.same == same]
+            if any(e.priority <= entry.priority for e in waiting):
+                return True  # already waiting, as soon or sooner
+            self._remove(lambda e: e.same == same)  # waiting further back: sooner now
         if len(self) >= self.max_entries or self.bytes + entry.size > self.max_bytes:
             return False
         self.queues[entry.priority].append(entry)
@@ -132,15 +146,18 @@ class Outbox:
             queue.appendleft(entry)
             self.bytes += entry.size
 
-    def waiting(self, catch_up: bool = True) -> int:
-        """Entries a batch may take now (catch-up only where ``catch_up``)."""
-        return len(self.queues[TABLE]) + (len(self.queues[CATCH_UP]) if catch_up else 0)
+    def waiting(self, catch_up: bool = True, *, below: int = PRIORITIES) -> int:
+        """Entries a batch may take now (catch-up only where ``catch_up``; with ``below``,
+        only those more urgent than that priority)."""
+        last = below if catch_up else min(below, CATCH_UP)
+        return sum(len(q) for q in self.queues[:last])
 
-    def take(self, budget: int, catch_up: bool = True) -> list[Entry]:
+    def take(self, budget: int, catch_up: bool = True, *, below: int = PRIORITIES) -> list[Entry]:
         """A batch: the first waiting entry and every other waiting entry of its kind (by
         priority, then age) while they fit ``budget`` bytes together; catch-up entries stay
-        queued where ``catch_up`` is false."""
-        queues = self.queues if catch_up else self.queues[:1]
+        queued where ``catch_up`` is false, and with ``below`` only entries more urgent than
+        that priority are taken."""
+        queues = self.queues[: below if catch_up else min(below, CATCH_UP)]
         head = next((q[0] for q in queues if q), None)
         if head is None:
             return []

@@ -19,7 +19,14 @@ from dealerless.node.identity import Identity, PeerId
 from dealerless.node.nostr.event import EventError, NostrEvent, NostrKey, parse_event, verify_event
 from dealerless.node.nostr.fragments import FragmentError, Reassembler, cut
 from dealerless.node.nostr.gates import expiration_tag, mine
-from dealerless.node.nostr.outbox import CATCH_UP, TABLE, BatchError, Entry, decode_batch
+from dealerless.node.nostr.outbox import (
+    AHEAD,
+    CATCH_UP,
+    TABLE,
+    BatchError,
+    Entry,
+    decode_batch,
+)
 from dealerless.node.nostr.relay import Filters, RelayConnection, RelayPolicy
 from dealerless.node.nostr.table_crypto import MAX_BUCKET, SealError, TableKeys, content_length
 from dealerless.node.notices import Notice
@@ -246,11 +253,16 @@ class RelayPool:
         catch_up: bool = False,
         replace: bytes | None = None,
         fresh_for: float = math.inf,
+        ahead: bool = False,
+        same: bytes | None = None,
     ) -> None:
         """One node message to every relay that carries the table (each relay batches what
-        waits for it); waits while every relay is too far behind (back-pressure)."""
+        waits for it); waits while every relay is too far behind (back-pressure). ``ahead``:
+        a frame of the next hand's prepared setup (after the running hand's, before
+        catch-up); ``same``: the message's digest, for one that may be sent again."""
         expires = trio.current_time() + fresh_for
-        entry = Entry(kind, data, to, CATCH_UP if catch_up else TABLE, replace, expires)
+        priority = CATCH_UP if catch_up else AHEAD if ahead else TABLE
+        entry = Entry(kind, data, to, priority, replace, expires, same=same)
         while True:
             taken = [r.publish(entry) for r in self.relays]
             if any(taken) or not self.carrying():

@@ -28,7 +28,7 @@ from dealerless.node.nostr.event import NostrEvent, NostrKey
 from dealerless.node.nostr.fragments import smallest_content
 from dealerless.node.nostr.gates import MAX_AFFORDABLE_POW, auth_event
 from dealerless.node.nostr.nip11 import RelayLimits, fetch_limits
-from dealerless.node.nostr.outbox import CATCH_UP, Entry, Outbox, encode_batch
+from dealerless.node.nostr.outbox import CATCH_UP, TABLE, Entry, Outbox, encode_batch
 from dealerless.node.nostr.pacing import Pace, PaceSettings
 from dealerless.node.nostr.refusals import Answer, Verdict, classify_notice, classify_ok
 from dealerless.node.nostr.refusals import pow_difficulty as asked_pow
@@ -43,6 +43,11 @@ Sealer = Callable[[int, bytes, int, int], list[NostrEvent]]
 Say = Callable[[Notice], None]
 THROTTLED_FOR = 120.0  # seconds after a rate refusal that a relay counts as throttling us
 THREAD_POW = 12  # proof of work from this difficulty on is mined in a worker thread
+# A message this relay took (every event of it answered OK) is not written to it again for this
+# long: a node resends its open frames with every count, and on a relay that paces us each
+# copy costs the events the table's next moves need. The relay stores and forwards what it took.
+TAKEN_QUIET = 30.0
+TAKEN_KEPT = 1024  # messages remembered as taken
 
 
 @dataclass(frozen=True)
@@ -137,6 +142,7 @@ class RelayConnection:
         self.echoes = 0  # our own events this relay brought back to us
         self.last_catch_up = -1e9  # when an event last carried catch-up
         self.largest_taken = 0  # characters of the largest event this relay accepted
+        self.taken: collections.OrderedDict[bytes, float] = collections.OrderedDict()  # same
         self.refused_size = 1 << 30  # characters: the smallest event refused as too big ...
         self.refused_at = -1e9  # ... and when
 
@@ -145,6 +151,11 @@ class RelayConnection:
         """Queue an entry for this relay; False if it is too far behind to take it."""
         if self.barred:
             return False
+        if entry.same is not None:
+            took = self.taken.get(entry.same)
+            if took is not None and trio.current_time() - took < TAKEN_QUIET:
+                self.stats["resend_skipped"] += 1
+                return True
         if not self.outbox.put(entry):
             self.stats["dropped_behind"] += 1
             return False
@@ -387,20 +398,34 @@ class RelayConnection:
         if any(e.priority == CATCH_UP for e in batch.entries):
             self.last_catch_up = batch.sent
         catch_up_only = bool(batch.entries) and all(e.priority == CATCH_UP for e in batch.entries)
+        urgency = min((e.priority for e in batch.entries), default=TABLE)
         for event in events:
-            # Each piece of a cut message waits for the pace like any event (a relay that
-            # counts a burst against us refuses all but the first piece otherwise).
-            now = trio.current_time()
-            ready = self.pace.ready_at(now)
-            if ready > now:
-                await trio.sleep(ready - now)
+            while True:
+                if urgency > TABLE and self.outbox.waiting(below=urgency):
+                    # The running hand's moves go before (and between the pieces of) a
+                    # message that can wait: the next hand's shuffle, catch-up. On a relay
+                    # that paces us to one event a second, a shuffle cut into a dozen pieces
+                    # held the table's next card for as many seconds.
+                    await self._send_between(urgency)
+                    continue
+                # Each piece of a cut message waits for the pace like any event (a relay that
+                # counts a burst against us refuses all but the first piece otherwise).
                 now = trio.current_time()
+                ready = self.pace.ready_at(now)
+                if ready <= now:
+                    break
+                await trio.sleep(ready - now)
             self.pace.spend(now)
             self.inflight[event.id] = (batch, now)
             await self._send(["EVENT", event.to_json()])
             self.stats["events_out"] += 1
             self.stats[f"events_out_{batch.kind}"] += 1
             self.stats["events_out_catch_up"] += catch_up_only
+
+    async def _send_between(self, urgency: int) -> None:
+        entries = self.outbox.take(self._budget(), below=urgency)
+        if entries:
+            await self._send_batch(_Batch(entries[0].kind, entries, encode_batch(entries)))
 
     async def _ok_watch(self) -> None:
         while True:
@@ -468,6 +493,8 @@ class RelayConnection:
             self.stats["ok"] += 1
             self._refused_in_row = 0
             self.pace.took(now)
+            if batch.answered == batch.events and not batch.requeued:
+                self._note_taken(batch, now)
             self.largest_taken = max(self.largest_taken, batch.largest)
             self._grow()
             return
@@ -511,6 +538,14 @@ class RelayConnection:
                 self._bar(answer.reason)
             return  # not ours to fix: this batch is lost on this relay (others carry it)
         self._requeue(batch)
+
+    def _note_taken(self, batch: _Batch, now: float) -> None:
+        for entry in batch.entries:
+            if entry.same is not None:
+                self.taken.pop(entry.same, None)
+                self.taken[entry.same] = now
+        while len(self.taken) > TAKEN_KEPT:
+            self.taken.popitem(last=False)
 
     def _requeue(self, batch: _Batch) -> None:
         if batch.requeued:

@@ -431,6 +431,12 @@ class TableMachine:
         hub may have dropped them, and no record holds them before the hand starts)."""
         return self.next_hand.own_open_frames(self.cycle.hand)
 
+    def frame_ahead(self, frame: bytes) -> bool:
+        """``frame`` is ours of the next hand's prepared setup (P-53): no seat needs it before
+        this hand ends, so a transport that must ration its writes sends it after the
+        running hand's frames."""
+        return frame in self.next_hand.own_next(self.cycle.hand)
+
     def _take_stored_round_frame(self) -> None:
         frame = self.rounds.stored_round_frame(self.seen)
         if frame is not None:

@@ -124,6 +124,11 @@ class NextHandSetup:
         deck = self.deck(hand, make=False)
         return [] if deck is None else list(dict.fromkeys(m.frame for m in deck.frames()))
 
+    def own_next(self, hand: HandState) -> list[bytes]:
+        """Our frames of the next hand's prepared setup so far."""
+        deck = self.deck(hand, make=False)
+        return [] if deck is None else deck.own
+
     def own_open_frames(self, hand: HandState) -> list[bytes]:
         """Our frames of a prepared setup that is not complete here: the running hand's while
         its setup is open, and the next hand's."""

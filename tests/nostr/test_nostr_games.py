@@ -43,10 +43,12 @@ def test_a_strict_relay_that_refuses_big_events_and_rate_limits(
 ) -> None:
     """The only relay takes event contents of at most 4096 characters and 25 events per second
     from an address (both seats share 127.0.0.1): the game completes, the big frames cut
-    smaller after the relay's refusal, and the seats' own pace keeps them under its rate."""
+    smaller after the relay's refusal, and the seats' own pace keeps them under its rate.
+    Three hands of Limit (a classic game to 15 points took 150 s of CI's 25 minutes): every
+    hand's setup has the big frames, and from the second on they are prepared during play."""
     relay = nostr_relays(max_event_size=4096, event_rate="25/s")
     cluster.node_flags = ("--relays-only",)  # every frame meets the relay's limits
-    host_on_nostr(cluster, "tuppen", 2, [relay.url])
+    host_on_nostr(cluster, "limit-tuppen", 2, [relay.url], rules=("hands=3",))
     play_all(cluster, 2, timeout=400)
     cluster.check_identical([0, 1])
     log = relay.log_text()

@@ -19,8 +19,10 @@ from dealerless.node.nostr.gates import (
     mine,
 )
 from dealerless.node.nostr.outbox import (
+    AHEAD,
     CATCH_UP,
     MAX_ENTRIES,
+    TABLE,
     BatchError,
     Entry,
     Outbox,
@@ -136,7 +138,7 @@ def test_a_newer_have_replaces_a_queued_one_and_catch_up_can_wait() -> None:
     frame = Entry(FRAME, b"f")
     for entry in (old, frame, new, other):
         box.put(entry)
-    assert len(box) == 3 and old not in box.queues[1]
+    assert len(box) == 3 and old not in box.queues[CATCH_UP]
     assert box.waiting(catch_up=False) == 1
     assert box.take(10_000, catch_up=False) == [frame]  # a throttled relay: frames only
     assert box.take(10_000, catch_up=False) == [] and len(box) == 2  # catch-up waits
@@ -156,7 +158,7 @@ def test_a_count_for_every_seat_replaces_every_queued_count() -> None:
     assert box.take(10_000) == [hello, everyone]
     box.put(everyone)
     box.put_back([to_bob])  # a directed count taken earlier is stale beside it
-    assert list(box.queues[1]) == [everyone]
+    assert list(box.queues[CATCH_UP]) == [everyone]
 
 
 def test_a_count_that_could_not_leave_in_time_is_dropped() -> None:
@@ -185,6 +187,35 @@ def test_entries_taken_and_not_delivered_go_first_again() -> None:
     box.put(c)
     box.put_back(taken)
     assert box.take(10_000) == [a, b, c]
+
+
+def test_the_running_hands_frames_go_before_the_next_hands_and_catch_up_last() -> None:
+    box = Outbox()
+    recs = Entry(FRAME, b"records", priority=CATCH_UP)
+    shuffle = Entry(FRAME, b"next hand's shuffle", priority=AHEAD)
+    card = Entry(FRAME, b"a card")
+    for entry in (recs, shuffle, card):
+        box.put(entry)
+    assert box.waiting(below=AHEAD) == 1  # what may go between the pieces of the shuffle
+    assert box.take(10_000, below=AHEAD) == [card]
+    assert box.take(10_000, catch_up=False) == [shuffle]
+    assert box.take(10_000) == [recs]
+
+
+def test_a_frame_sent_again_waits_once_and_as_soon_as_it_is_wanted() -> None:
+    box = Outbox()
+    early = Entry(FRAME, b"commitment", priority=AHEAD, same=b"c")
+    box.put(early)
+    assert box.put(Entry(FRAME, b"commitment", priority=AHEAD, same=b"c"))  # taken: waiting
+    assert len(box) == 1
+    # The hand started: the copy sent now is wanted now, and the one further back goes.
+    now = Entry(FRAME, b"commitment", priority=TABLE, same=b"c")
+    box.put(now)
+    assert list(box.queues[TABLE]) == [now] and not box.queues[AHEAD]
+    assert box.put(Entry(FRAME, b"commitment", priority=AHEAD, same=b"c"))
+    assert len(box) == 1
+    box.put(Entry(FRAME, b"another", same=b"d"))
+    assert len(box) == 2
 
 
 def test_the_outbox_is_bounded() -> None:

@@ -121,16 +121,19 @@ def test_the_setup_is_signed_on_from_the_hand_before_and_the_deal_on_the_join() 
 # covers: P-53
 def test_the_setup_is_written_while_the_hand_before_is_played() -> None:
     """Every seat's setup frames of hand 2 leave before hand 1's last card: once hand 1's result
-    is signed, only hand 2's deal remains."""
+    is signed, only hand 2's deal remains. Its node knows them for frames ahead of the running
+    hand (a paced relay sends those after the running hand's moves), and no other."""
     rng = random.Random(6)
     sim = start_game(make_config("tuppen", 3), rng)
     sent_in: dict[bytes, int] = {}  # frame -> the hand its sender was in when it sent it
+    ahead: dict[bytes, bool] = {}  # frame -> its sender took it for one of the next hand's
     flush = sim.flush
 
     def noting(seat: int) -> None:
         machine = sim.machines[seat]
         for frame in machine._outbox:
             sent_in.setdefault(frame, machine.hand)
+            ahead.setdefault(frame, machine.frame_ahead(frame))
         flush(seat)
 
     sim.flush = noting  # type: ignore[method-assign]
@@ -141,6 +144,9 @@ def test_the_setup_is_written_while_the_hand_before_is_played() -> None:
     assert all(sent_in[m.frame] == 1 for m in setup)
     results_1 = [m for m in hand_frames(ref, 1) if m.kind == "result"]
     assert all(sent_in[m.frame] == 1 for m in results_1)
+    assert all(ahead[m.frame] for m in setup)
+    assert not any(ahead[m.frame] for m in hand_frames(ref, 1) if m.frame in ahead)
+    assert not any(ahead[m.frame] for m in hand_frames(ref, 2) if m.kind not in SETUP)
 
 
 def _bad_proof(frame: bytes) -> dict[str, Any]:
