@@ -83,6 +83,7 @@ class _Batch:
     events: int = 0
     answered: int = 0
     requeued: bool = False
+    refused: bool = False  # an event of it was refused (lost on this relay, or sent again)
     shrunk_here: bool = False  # cut smaller after this batch: go on a fresh connection
     largest: int = 0  # characters of content of its largest event
     work: int = 0  # the proof-of-work difficulty its events were mined to
@@ -493,12 +494,13 @@ class RelayConnection:
             self.stats["ok"] += 1
             self._refused_in_row = 0
             self.pace.took(now)
-            if batch.answered == batch.events and not batch.requeued:
+            if batch.answered == batch.events and not batch.refused:
                 self._note_taken(batch, now)
             self.largest_taken = max(self.largest_taken, batch.largest)
             self._grow()
             return
         self.last_answer = answer.reason
+        batch.refused = True
         self.stats[f"refused_{verdict.name.lower()}"] += 1
         if verdict is Verdict.RATE_LIMITED:
             self.pace.pushed_back(now, batch.sent)

@@ -161,3 +161,30 @@ def test_stale_events_go_again() -> None:
         assert relay.outbox.take(10_000) == batch.entries and not relay.barred
 
     run(main)
+
+
+def test_a_message_is_taken_only_when_every_piece_of_it_was() -> None:
+    """A frame the relay took is not written to it again for a while (relay.py TAKEN_QUIET);
+    a message cut into pieces of which one was refused was not taken."""
+
+    async def main() -> None:
+        relay = _connection()
+        for refused_piece in (None, 0, 1):
+            entry = Entry(FRAME, b"shuffle", same=b"same %r" % refused_piece)
+            batch = _Batch(FRAME, [entry], b"shuffle", events=2, largest=10)
+            ids = [f"{len(relay.inflight) + i:064x}" for i in range(2)]
+            for event_id in ids:
+                relay.inflight[event_id] = (batch, trio.current_time())
+            for piece, event_id in enumerate(ids):
+                if piece == refused_piece:
+                    relay._on_ok(event_id, False, "error: something we cannot act on")
+                else:
+                    relay._on_ok(event_id, True, "")
+            assert (entry.same in relay.taken) is (refused_piece is None), refused_piece
+        taken = Entry(FRAME, b"shuffle", same=b"same None")
+        assert relay.publish(taken) and relay.stats["resend_skipped"] == 1
+        assert len(relay.outbox) == 0
+        assert relay.publish(Entry(FRAME, b"shuffle", same=b"same 0"))
+        assert len(relay.outbox) == 1
+
+    run(main)
