@@ -5,7 +5,6 @@ reconnect on their own); a link is a view of it that the node opens and closes."
 
 from __future__ import annotations
 
-import hashlib
 import math
 from collections.abc import Callable
 from typing import Any
@@ -14,6 +13,7 @@ import trio
 
 from dealerless.node.identity import Identity
 from dealerless.node.links import FatalLinkError, LinkError
+from dealerless.node.nostr.outbox import same_key
 from dealerless.node.nostr.pool import KIND_CHATTER, KIND_FRAME, Delivery, RelayPool
 from dealerless.node.nostr.relay import RelayPolicy
 from dealerless.node.nostr.table_crypto import TableKeys
@@ -162,7 +162,7 @@ class NostrLink:
         catch_up = message_kind in CATCH_UP_KINDS and not urgent
         self.table.pool.stats[f"published_{message_kind}"] += 1
         # A frame is sent again with every count while it is open: the same bytes, once.
-        same = hashlib.sha256(data + (to or b"")).digest()[:16] if message_kind == "f" else None
+        same = same_key(data, to) if message_kind == "f" else None
         await self.table.pool.publish(
             KIND_FRAME if message_kind in STORED_NODE_KINDS else KIND_CHATTER,
             data,

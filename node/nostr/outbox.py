@@ -17,6 +17,7 @@ bounded."""
 from __future__ import annotations
 
 import collections
+import hashlib
 import math
 import secrets
 from collections.abc import Callable, Iterable
@@ -35,6 +36,7 @@ __all__ = [
     "Outbox",
     "decode_batch",
     "encode_batch",
+    "same_key",
 ]
 
 TABLE = 0  # frames and the table's own messages (hello, config, votes, chat)
@@ -97,6 +99,12 @@ def decode_batch(body: bytes) -> list[tuple[bytes, bytes, bytes | None]]:
     return out
 
 
+def same_key(data: bytes, to: bytes | None = None) -> bytes:
+    """What two copies of one message share (``Entry.same``): a digest of its bytes and
+    recipient."""
+    return hashlib.sha256(data + (to or b"")).digest()[:16]
+
+
 def _supersedes(newer: bytes | None, older: bytes | None) -> bool:
     return newer is not None and older is not None and older.startswith(newer)
 
@@ -149,15 +157,14 @@ class Outbox:
     def waiting(self, catch_up: bool = True, *, below: int = PRIORITIES) -> int:
         """Entries a batch may take now (catch-up only where ``catch_up``; with ``below``,
         only those more urgent than that priority)."""
-        last = below if catch_up else min(below, CATCH_UP)
-        return sum(len(q) for q in self.queues[:last])
+        return sum(len(q) for q in self._open(catch_up, below))
 
     def take(self, budget: int, catch_up: bool = True, *, below: int = PRIORITIES) -> list[Entry]:
         """A batch: the first waiting entry and every other waiting entry of its kind (by
         priority, then age) while they fit ``budget`` bytes together; catch-up entries stay
         queued where ``catch_up`` is false, and with ``below`` only entries more urgent than
         that priority are taken."""
-        queues = self.queues[: below if catch_up else min(below, CATCH_UP)]
+        queues = self._open(catch_up, below)
         head = next((q[0] for q in queues if q), None)
         if head is None:
             return []
@@ -171,6 +178,10 @@ class Outbox:
         taken = set(map(id, batch))
         self._remove(lambda e: id(e) in taken)
         return batch
+
+    def _open(self, catch_up: bool, below: int) -> tuple[collections.deque[Entry], ...]:
+        """The queues a batch may take from (by priority)."""
+        return self.queues[: below if catch_up else min(below, CATCH_UP)]
 
     def drop_expired(self, now: float) -> int:
         """Forget entries past their use (how many went). Called on every pass of a relay's

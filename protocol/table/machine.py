@@ -309,8 +309,7 @@ class TableMachine:
         machine.chain.forget_unsaved()
         machine.events.clear()
         machine._after_replay()
-        machine.next_hand.feed_due = True
-        machine.next_hand.preparations.resumed_hand = machine.hand
+        machine.next_hand.resumed(machine.hand)
         resend = machine.pending_round_frame()
         if resend is not None:
             machine._outbox.append(resend)  # it may never have left before the crash
@@ -1022,9 +1021,8 @@ class TableMachine:
     def _new_hand(self) -> None:
         self.votes.new_hand()
         if not self.mode.replaying:
-            self.next_hand.feed_due = (
-                True  # frames of this hand that came while the last was played
-            )
+            # The frames of this hand that came while the last one was played.
+            self.next_hand.feed_due = True
 
     def _prepare(self) -> None:
         """Send our frames of the next hand's setup that are due (next_hand.py), never while

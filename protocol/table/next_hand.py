@@ -48,6 +48,13 @@ class NextHandSetup:
         self._replaying = replaying
         self.feed_due = False  # a hand started: the frames prepared for it go onto the chain
 
+    def resumed(self, hand: int) -> None:
+        """The machine was rebuilt after a crash, into ``hand``: what was prepared for it goes
+        onto its chain, and nothing of the hand after it is prepared without a stored share
+        (Preparations.resumed_hand)."""
+        self.feed_due = True
+        self.preparations.resumed_hand = hand
+
     def secret(self, number: int, anchor: bytes) -> PlayerSecret | str | None:
         """Our share of hand ``number`` if its setup was prepared on from ``anchor`` (see
         :meth:`Preparations.secret`)."""

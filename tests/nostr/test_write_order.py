@@ -7,7 +7,6 @@ and a frame a node sends again with its count must not cost the relay's events t
 
 from __future__ import annotations
 
-import hashlib
 import secrets
 from collections.abc import Callable
 
@@ -15,6 +14,7 @@ import trio
 from nostr_relay_process import RelayProcess
 
 from dealerless.node.identity import Identity
+from dealerless.node.nostr.outbox import same_key
 from dealerless.node.nostr.pacing import PaceSettings
 from dealerless.node.nostr.pool import KIND_FRAME, Delivery, RelayPool
 from dealerless.node.nostr.relay import TAKEN_QUIET, RelayPolicy
@@ -48,22 +48,24 @@ async def _deliveries(pool: RelayPool, count: int, timeout: float) -> list[bytes
     return out
 
 
-async def _peer_up(pool: RelayPool) -> None:
+async def _meet(nursery: trio.Nursery, url: str) -> tuple[RelayPool, RelayPool]:
+    """Two seats on the relay, once bob has heard alice's announcement."""
+    alice, bob = _pools(url)
+    await nursery.start(alice.run)
+    await nursery.start(bob.run)
+    assert await bob.wait_ready(10)
     with trio.fail_after(10):
-        while not isinstance(await pool.inbox.receive(), bytes):
+        while not isinstance(await bob.inbox.receive(), bytes):  # alice is up
             pass
+    return alice, bob
 
 
 def test_a_move_goes_before_the_rest_of_a_prepared_shuffle(nostr_relays: Start) -> None:
     relay = nostr_relays(max_event_size=4096)
 
     async def main() -> None:
-        alice, bob = _pools(relay.url)
         async with trio.open_nursery() as nursery:
-            await nursery.start(alice.run)
-            await nursery.start(bob.run)
-            assert await bob.wait_ready(10)
-            await _peer_up(bob)
+            alice, bob = await _meet(nursery, relay.url)
             writer = alice.relays[0]
             # The relay's size limit as a seat learns it (test_nostr_client.py shows how):
             # events of at most 3,000 characters of content.
@@ -92,14 +94,10 @@ def test_a_frame_the_relay_took_is_not_written_to_it_again_for_a_while(
     relay = nostr_relays()
 
     async def main() -> None:
-        alice, bob = _pools(relay.url)
         async with trio.open_nursery() as nursery:
-            await nursery.start(alice.run)
-            await nursery.start(bob.run)
-            assert await bob.wait_ready(10)
-            await _peer_up(bob)
+            alice, bob = await _meet(nursery, relay.url)
             frame = b"our key commitment"
-            same = hashlib.sha256(frame).digest()[:16]
+            same = same_key(frame)
             writer = alice.relays[0]
             await alice.publish(KIND_FRAME, frame, same=same)
             assert await _deliveries(bob, 1, 10) == [frame]
@@ -110,7 +108,7 @@ def test_a_frame_the_relay_took_is_not_written_to_it_again_for_a_while(
             for _ in range(3):  # sent again with three counts
                 await alice.publish(KIND_FRAME, frame, same=same)
             other = b"another frame"
-            await alice.publish(KIND_FRAME, other, same=hashlib.sha256(other).digest()[:16])
+            await alice.publish(KIND_FRAME, other, same=same_key(other))
             assert await _deliveries(bob, 1, 10) == [other]  # not the resent one first
             assert writer.stats["resend_skipped"] == 3
             assert writer.stats["events_out"] == sent + 1
